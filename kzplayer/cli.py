@@ -1,0 +1,92 @@
+"""The `kzplayer` command line (contract: shared/design/cli.md).
+
+Options are declared here, once; each command's work lives in kzplayer/commands/<name>.py.
+Exit codes: 0 success, 1 the project has errors, 2 bad command line or unreadable file.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from kzplayer.diagnostics import KzError
+
+
+class _Group(click.Group):
+    """Turns KzError into its message and exit code; never shows a traceback to users."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KzError as exc:
+            from kzplayer.commands.report import print_diagnostics
+            print_diagnostics(exc.diagnostics, stream=sys.stderr)
+            ctx.exit(exc.exit_code)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            ctx.exit(130)
+        except Exception as exc:  # a bug in kzplayer, not in the user's project
+            if os.environ.get("KZPLAYER_DEBUG"):
+                raise
+            click.echo(f"kzplayer: internal error: {type(exc).__name__}: {exc}\n"
+                       "(set KZPLAYER_DEBUG=1 for the traceback and please report it)", err=True)
+            ctx.exit(3)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kzplayer")
+def main() -> None:
+    """Read, validate and play Kanzi-style particle projects."""
+
+
+@main.command()
+@click.argument("project", required=False)
+@click.option("--frames", type=click.IntRange(min=1), help="Number of output frames to simulate.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), help="Seconds to simulate (default 5).")
+@click.option("--fps", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True, help="Output frame rate.")
+@click.option("--size", help="Image size WxH (default: the Viewport2D's size, else 640x360).")
+@click.option("--seed", type=int, help="Override every Emission.Seed.")
+@click.option("--output", "-o", help=".mp4 / .gif / .png (last frame) / a folder (PNG sequence).")
+@click.option("--window/--headless", default=None, help="Default: a window where a display exists.")
+@click.option("--stats", help="Per-frame figures to a .csv or .json file.")
+@click.option("--dump", help="Particle state of every emitter at the last frame, .npz.")
+@click.option("--set", "overrides", multiple=True, metavar="'ITEM-PATH:Prop=VALUE'", help="Override a property (repeatable).")
+def play(**opts) -> None:
+    """Play PROJECT (a .kzm file, a .proj.kzm file or a project folder); no PROJECT plays the demo."""
+    from kzplayer.commands.play import run
+    run(**opts)
+
+
+@main.command()
+@click.argument("projects", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
+@click.option("--strict", is_flag=True, help="Warnings fail too.")
+def validate(projects, fmt, strict) -> None:
+    """Check files, paths, bindings and materials."""
+    from kzplayer.commands.validate import run
+    sys.exit(run(projects, fmt=fmt, strict=strict))
+
+
+@main.command()
+@click.argument("project")
+@click.option("--json", "as_json", is_flag=True, help="The same as JSON.")
+def inspect(project, as_json) -> None:
+    """The item tree with every property's value after bindings."""
+    from kzplayer.commands.inspect import run
+    run(project, as_json=as_json)
+
+
+@main.command()
+@click.argument("src")
+@click.argument("dst")
+def convert(src, dst) -> None:
+    """Convert between the single-file (DST ending in .kzm) and the folder layout."""
+    from kzplayer.commands.convert import run
+    run(src, dst)
+
+
+if __name__ == "__main__":
+    main()

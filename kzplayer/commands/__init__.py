@@ -1,0 +1,1 @@
+"""One module per command of kzplayer/cli.py; each exposes `run(...)`."""

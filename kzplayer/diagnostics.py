@@ -1,0 +1,67 @@
+"""Diagnostics are values: every stage collects them instead of raising.
+
+A `Span` counts lines and columns from 1; `end_column` is exclusive. Rules and the loader
+create `Diagnostic`s; the command line renders them (text with a caret, JSON, GitHub).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "note": 2}[self.value]
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    file: str
+    line: int
+    column: int
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.end_line is None:
+            object.__setattr__(self, "end_line", self.line)
+        if self.end_column is None:
+            object.__setattr__(self, "end_column", self.column + 1)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str            # stable code, e.g. "KZ104"
+    rule: str            # stable slug from cli.md, e.g. "binding.push-target"
+    severity: Severity
+    message: str
+    span: Span | None = None
+    hint: str | None = None
+    related: tuple[Span, ...] = field(default=())
+
+    def sort_key(self):
+        s = self.span
+        return (s.file, s.line, s.column, self.rule) if s else ("", 0, 0, self.rule)
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        return f"{where}{self.severity.value}: {self.message} [{self.rule}]"
+
+
+class KzError(Exception):
+    """Raised where work cannot go on (a file that is not XML, say). Carries the diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic, exit_code: int = 1):
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = list(diagnostics)
+        self.exit_code = exit_code
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
