@@ -1,0 +1,110 @@
+"""The std430 structs the compute shaders share, and their numpy dtype twins.
+
+Each dtype below mirrors a struct of `shaders/Particles/particle_data.glsl` field by field,
+with the std430 pads spelled out (a vec3 is aligned to 16 bytes, so each vec3 is followed
+by one 4-byte scalar that fills its fourth lane). tests/gpu/test_layout.py writes known
+values into every field from a compute shader and reads them back through these dtypes,
+which proves the offsets, not only the sizes.
+
+Vectors are in simulation space: world space, or the particle system's own space when
+`ParticleSystem.LocalSpace` is true (see docs/player.md).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+# Particle.flags bits (FLAG_* defines in particle_data.glsl).
+FLAG_ALIVE = 1 << 0    # the slot holds a live particle
+FLAG_BORN = 1 << 1     # spawned during the current step
+FLAG_HIT = 1 << 2      # a collider hit it during the current step
+FLAG_KILL = 1 << 3     # marked for death this step (KillZone, collider); reaped in the kill pass
+
+# struct Particle: one record per pool slot, 144 bytes.
+PARTICLE_DTYPE = np.dtype([
+    ("position", "<f4", 3),          # 0    metres
+    ("age", "<f4"),                  # 12   seconds since spawn
+    ("previous_position", "<f4", 3), # 16   position one step ago (Verlet, swept collisions)
+    ("lifetime", "<f4"),             # 28   seconds; killed when age >= lifetime
+    ("velocity", "<f4", 3),          # 32   m/s
+    ("mass", "<f4"),                 # 44   Density x scale.x*scale.y*scale.z
+    ("acceleration", "<f4", 3),      # 48   accumulator: zeroed before affectors, m/s^2
+    ("hash", "<u4"),                 # 60   fixed random word per particle (getParticleHash)
+    ("scale", "<f4", 3),             # 64
+    ("flags", "<u4"),                # 76   FLAG_* bits
+    ("rotation", "<f4", 3),          # 80   Euler radians around X, Y, Z
+    ("time_scale", "<f4"),           # 92   dt multiplier of this step (TimeDilation), reset to 1
+    ("angular_velocity", "<f4", 3),  # 96   rad/s around X, Y, Z
+    ("serial", "<u4"),               # 108  n-th particle this emitter spawned (stable order)
+    ("color", "<f4", 4),             # 112  RGBA, (1,1,1,1) at spawn
+    ("custom", "<f4", 4),            # 128  free for custom materials, zero at spawn
+])
+assert PARTICLE_DTYPE.itemsize == 144
+
+# struct EmitterState: one per emitter. The first three words are the indirect dispatch
+# arguments of the emit pass (glDispatchComputeIndirect reads them at offset 0).
+EMITTER_STATE_DTYPE = np.dtype([
+    ("groups", "<u4", 3),            # 0    num_groups_x/y/z of the emit dispatch
+    ("count", "<u4"),                # 12   particles to emit this step (clamped to free slots)
+    ("requested", "<u4"),            # 16   what the count material asked for this step
+    ("emit_base", "<u4"),            # 20   free-stack top before this step's emission
+    ("free_count", "<u4"),           # 24   slots on the free stack
+    ("capacity", "<u4"),             # 28   pool size (ParticleEmitter.MaximumAmount)
+    ("total_emitted", "<u4"),        # 32   running totals; stats are their differences
+    ("total_died", "<u4"),           # 36
+    ("total_stalled", "<u4"),        # 40   particles asked for but refused by a full pool
+    ("step", "<u4"),                 # 44   steps this emitter has run (randomness counter)
+    ("cycle", "<u4"),                # 48   Schedule cycle index (impulse variance counter)
+    ("started", "<u4"),              # 52   0 until the first step ran (first-frame impulse)
+    ("_pad0", "<u4", 2),             # 56   align the doubles to 8
+    ("carry", "<f8"),                # 64   fractional particles carried to the next step
+    ("cycle_timer", "<f8"),          # 72   seconds into the current on/off cycle
+    ("user", "<f4", 4),              # 80   free for custom count materials
+])
+assert EMITTER_STATE_DTYPE.itemsize == 96
+
+# The Event Buffer: a header, then `capacity` records. Overflow drops and counts.
+EVENT_HEADER_DTYPE = np.dtype([
+    ("count", "<u4"),                # 0    records written this step
+    ("capacity", "<u4"),             # 4    records that fit (ParticleEmitter.MaximumAmount)
+    ("dropped", "<u4"),              # 8    events refused because the buffer was full
+    ("_pad0", "<u4"),                # 12
+])
+assert EVENT_HEADER_DTYPE.itemsize == 16
+
+# Event kinds (EVENT_* defines).
+EVENT_LIFETIME = 1      # death at end of life (or Event_Lifetime window)
+EVENT_COLLISION = 2
+EVENT_VELOCITY = 3
+EVENT_ACCELERATION = 4
+EVENT_AGE = 5
+EVENT_INTERVAL = 6
+
+EVENT_RECORD_DTYPE = np.dtype([
+    ("kind", "<u4"),                 # 0    EVENT_*
+    ("particle", "<u4"),             # 4    source pool slot
+    ("hash", "<u4"),                 # 8    source particle's hash
+    ("age", "<f4"),                  # 12   source age at the event
+    ("position", "<f4", 3),          # 16   hit position for collisions, else particle position
+    ("lifetime", "<f4"),             # 28   source lifetime
+    ("normal", "<f4", 3),            # 32   collision normal, else normalize(velocity)
+    ("_pad0", "<f4"),                # 44
+    ("velocity", "<f4", 3),          # 48   source velocity at the event
+    ("_pad1", "<f4"),                # 60
+])
+assert EVENT_RECORD_DTYPE.itemsize == 64
+
+# Binding points of the shader storage blocks (BINDING_* defines).
+BINDING_PARTICLES = 0
+BINDING_FREE_LIST = 1
+BINDING_EMITTER_STATE = 2
+BINDING_EVENTS = 3
+BINDING_SOURCE_EVENTS = 4
+BINDING_SOURCE_PARTICLES = 5
+
+WORKGROUP_SIZE = 64
+
+
+def alive(records: np.ndarray) -> np.ndarray:
+    """The live records of a PARTICLE_DTYPE array, in spawn order (by serial)."""
+    live = records[(records["flags"] & FLAG_ALIVE) != 0]
+    return live[np.argsort(live["serial"], kind="stable")]
