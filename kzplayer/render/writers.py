@@ -1,0 +1,163 @@
+"""Where rendered frames go: a PNG of the last frame, a PNG sequence, a GIF or an MP4.
+
+Every writer takes frames as (H, W, 3) uint8 arrays, top row first, in `write(frame)`, and
+finishes the file in `close()` (also as a context manager). `open_writer(path, fps, size)`
+picks one from the path; `check_output(path, size)` says what is wrong with a path before
+any simulation runs, so a bad command line fails fast with exit code 2.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+KINDS = {".png": "png", ".gif": "gif", ".mp4": "mp4"}
+
+
+def output_kind(path: str | Path) -> str | None:
+    """"png", "gif", "mp4", "folder" (an existing folder, or a path without extension or
+    ending in a slash), or None for an extension kzplayer cannot write."""
+    text = str(path)
+    p = Path(text)
+    if text.endswith(("/", "\\")) or p.is_dir() or p.suffix == "":
+        return "folder"
+    return KINDS.get(p.suffix.lower())
+
+
+def check_output(path: str | Path, size: tuple[int, int]) -> str | None:
+    """A problem with writing `path` at `size`, as a message; None when it can be written."""
+    kind = output_kind(path)
+    if kind is None:
+        return (f"cannot write {Path(path).suffix!r} files: use .png (last frame), .gif, .mp4 "
+                "or a folder (PNG sequence)")
+    if kind == "mp4" and (size[0] % 2 or size[1] % 2):
+        return f"MP4 (H.264, yuv420p) needs an even width and height, not {size[0]}x{size[1]}"
+    parent = Path(path) if kind == "folder" else Path(path).parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"cannot create {path}: {parent} is not a folder"
+    return None
+
+
+class _Writer:
+    frames_written = 0
+
+    def write(self, frame: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class PngWriter(_Writer):
+    """Keeps the latest frame; writes it as one PNG on close."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self._last: np.ndarray | None = None
+
+    def write(self, frame):
+        self._last = frame
+        self.frames_written += 1
+
+    def close(self):
+        if self._last is not None:
+            from PIL import Image
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            Image.fromarray(self._last, "RGB").save(self.path)
+            self._last = None
+
+
+class PngSequenceWriter(_Writer):
+    """frame_00000.png, frame_00001.png, ... in a folder (created when missing)."""
+
+    def __init__(self, folder: str | Path):
+        from PIL import Image
+        self._image = Image
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def write(self, frame):
+        path = self.folder / f"frame_{self.frames_written:05d}.png"
+        self._image.fromarray(frame, "RGB").save(path)
+        self.frames_written += 1
+
+
+class GifWriter(_Writer):
+    """An endlessly looping GIF. Frames are quantised as they arrive (one byte a pixel), so a
+    long render does not hold full RGB frames in memory. GIF delays count in 1/100 s, so
+    the frame rate is rounded to that."""
+
+    def __init__(self, path: str | Path, fps: float):
+        self.path = Path(path)
+        self.duration_ms = max(20, int(round(100.0 / fps)) * 10)
+        self._frames = []
+
+    def write(self, frame):
+        from PIL import Image
+        # An adaptive palette per frame: a fire-coloured effect needs its own 256 colours.
+        self._frames.append(Image.fromarray(frame, "RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                                                                  dither=Image.Dither.NONE))
+        self.frames_written += 1
+
+    def close(self):
+        if not self._frames:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        first, rest = self._frames[0], self._frames[1:]
+        # disposal=1 with optimize=False keeps every frame whole; Pillow would otherwise
+        # merge identical consecutive frames (a still start) and change the frame count.
+        first.save(self.path, save_all=True, append_images=rest, duration=self.duration_ms,
+                   loop=0, optimize=False, disposal=1)
+        self._frames = []
+
+
+class Mp4Writer(_Writer):
+    """H.264 (libx264, yuv420p: plays everywhere) through the ffmpeg that imageio-ffmpeg
+    ships; frames stream to the encoder, nothing is held in memory."""
+
+    def __init__(self, path: str | Path, fps: float, size: tuple[int, int], quality: int = 18):
+        import imageio_ffmpeg
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._gen = imageio_ffmpeg.write_frames(
+            str(self.path), size, fps=fps, codec="libx264", pix_fmt_in="rgb24",
+            pix_fmt_out="yuv420p", macro_block_size=2, quality=None,
+            output_params=["-crf", str(quality), "-preset", "medium", "-movflags", "+faststart"],
+            ffmpeg_log_level="error")
+        self._gen.send(None)
+
+    def write(self, frame):
+        self._gen.send(np.ascontiguousarray(frame))
+        self.frames_written += 1
+
+    def close(self):
+        if self._gen is not None:
+            self._gen.close()
+            self._gen = None
+
+
+def open_writer(path: str | Path, fps: float, size: tuple[int, int]) -> _Writer:
+    """The writer for `path` (see output_kind); call check_output first for a clean error."""
+    kind = output_kind(path)
+    if kind == "png":
+        return PngWriter(path)
+    if kind == "folder":
+        return PngSequenceWriter(path)
+    if kind == "gif":
+        return GifWriter(path, fps)
+    if kind == "mp4":
+        return Mp4Writer(path, fps, size)
+    raise ValueError(check_output(path, size))
+
+
+def needs_every_frame(path: str | Path) -> bool:
+    """False for a single PNG: only the last frame has to be rendered and read back."""
+    return output_kind(path) != "png"

@@ -1,0 +1,51 @@
+#version 430
+// kzplayer's default particle material, vertex stage: one camera-facing quad per pool
+// slot, drawn instanced straight from the emitter's Particle Data Buffer (no readback).
+// Dead slots are moved outside the clip volume, so the rasteriser drops them.
+#include "Particles/particle_data.glsl"
+
+layout(std430, binding = BINDING_PARTICLES) readonly buffer ParticleBuffer {
+    Particle particles[];
+};
+
+uniform mat4 u_model;          // simulation space -> world (identity unless LocalSpace)
+uniform mat4 u_view;
+uniform mat4 u_projection;
+uniform vec2 u_viewport;       // pixels
+uniform float u_sprite_size;   // world width of the quad at scale 1
+uniform float u_min_pixels;    // smallest drawn width, so far or tiny particles never vanish
+
+out vec2 v_corner;             // quad corner in [-1, 1]^2
+out vec4 v_color;              // rgb, a = brightness weight
+
+vec3 ageRamp(float t) {
+    // white-hot at birth -> orange -> deep red at death: the warm default look
+    vec3 hot = vec3(1.0, 0.92, 0.72);
+    vec3 warm = vec3(1.0, 0.50, 0.12);
+    vec3 ember = vec3(0.55, 0.08, 0.02);
+    return t < 0.4 ? mix(hot, warm, t / 0.4) : mix(warm, ember, (t - 0.4) / 0.6);
+}
+
+void main() {
+    Particle p = particles[gl_InstanceID];
+    if ((p.flags & FLAG_ALIVE) == 0u || !(p.lifetime > 0.0)) {
+        gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+        v_corner = vec2(0.0);
+        v_color = vec4(0.0);
+        return;
+    }
+    v_corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
+
+    vec4 centre = u_projection * (u_view * (u_model * vec4(p.position, 1.0)));
+    // Offsetting in view space keeps the quad facing the camera; in clip space that is a
+    // shift of size * P[0][0] in x and size * P[1][1] in y (w is unchanged).
+    float half_size = 0.5 * u_sprite_size * max(abs(p.scale.x), abs(p.scale.y));
+    vec2 half_clip = half_size * vec2(u_projection[0][0], u_projection[1][1]);
+    vec2 min_half_clip = (u_min_pixels / u_viewport) * abs(centre.w);
+    half_clip = max(half_clip, min_half_clip);
+    gl_Position = centre + vec4(v_corner * half_clip, 0.0, 0.0);
+
+    float t = clamp(p.age / p.lifetime, 0.0, 1.0);
+    float fade = 1.0 - smoothstep(0.55, 1.0, t);
+    v_color = vec4(ageRamp(t) * p.color.rgb, fade * p.color.a);
+}
