@@ -1,0 +1,32 @@
+# Two commands do all the set-up on a fresh machine:
+#   make demo   plays the built-in demo (headless where there is no display -> out/demo.mp4)
+#   make test   runs the whole test suite
+# Both create .venv and install kzplayer with everything it needs (system OpenGL/EGL
+# libraries too, when they are missing and we may install them).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test bench clean setup
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@bash scripts/system-deps.sh
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	@touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/kzplayer play --seconds 5 $(if $(DISPLAY),,--headless --output out/demo.mp4)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) out build *.egg-info
