@@ -10,6 +10,7 @@ The tree: `Project.root` is a nameless item whose children are the libraries (`S
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -28,6 +29,7 @@ class Property:
     text: str = ""
     span: Span | None = None
     element: Any = field(default=None, repr=False, compare=False)   # lxml element, for saving
+    value_span: Span | None = None          # where the value text starts (after the `>`)
 
 
 @dataclass
@@ -39,7 +41,7 @@ class BindingSource:
     field: str | None = None   # optional field (VECTOR_X, TRANSLATION_Y, ...)
     span: Span | None = None
     item_span: Span | None = None
-    element: Any = field(default=None, repr=False, compare=False)
+    element: Any = dataclasses.field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -58,14 +60,24 @@ class Binding:
     push_target: str | None = None          # ProjectItemPath; None = the item itself
     enabled: bool = True
     raw_code: str | None = None
-    sources: list[BindingSource] = field(default_factory=list)
+    sources: list[BindingSource] = dataclasses.field(default_factory=list)
     short: bool = False
     span: Span | None = None
     expression_span: Span | None = None     # where the expression text starts (line, column)
     target_span: Span | None = None
     push_target_span: Span | None = None
     raw_code_span: Span | None = None
-    owner: "Item | None" = field(default=None, repr=False, compare=False)
+    owner: "Item | None" = dataclasses.field(default=None, repr=False, compare=False)
+    element: Any = dataclasses.field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Alias:
+    """`<Alias name="Nozzle" target="../Particle System/Nozzle"/>` on an item: `{#Nozzle/...}`
+    in the item or anywhere below it starts at `target` (resolved from the declaring item)."""
+    name: str
+    target: str
+    span: Span | None = None
     element: Any = field(default=None, repr=False, compare=False)
 
 
@@ -81,6 +93,7 @@ class Item:
     attributes: dict[str, str] = field(default_factory=dict, repr=False)  # extra XML attributes
     span: Span | None = None
     element: Any = field(default=None, repr=False, compare=False)
+    aliases: dict[str, Alias] = field(default_factory=dict, repr=False)
 
     @property
     def path(self) -> str:
@@ -112,6 +125,52 @@ class Item:
     def __repr__(self) -> str:
         return f"<{self.type} {self.path or '(root)'!r}>"
 
+    @property
+    def project(self) -> "Project | None":
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        return getattr(node, "_project", None)
+
+    def find(self, path: str) -> "Item | None":
+        """The item `path` names, relative paths starting here."""
+        project = self.project
+        return project.find(path, relative_to=self) if project else None
+
+    def get(self, name: str):
+        """The typed value of property `name`: as written, else the catalog default
+        (None where the catalog has none). An unknown, unset name raises KeyError."""
+        prop = self.properties.get(name)
+        if prop is not None and prop.value is not None:
+            return prop.value
+        project = self.project
+        spec = project.property_spec(name) if project else None
+        if spec is not None:
+            return spec.default
+        if prop is None and project is not None and project.catalog is not None:
+            near = project.catalog.suggest_property(name)
+            raise KeyError(f"{self.path} has no property {name!r}"
+                           + (f"; did you mean {near!r}?" if near else ""))
+        return None
+
+    def set(self, name: str, value) -> Property:
+        """Set property `name`, checked against its declared type and range (ValueError
+        otherwise). A string for a non-string property is read as a literal (`"(0, 1, 0)"`).
+        `project.save()` writes the change, touching only this property's text."""
+        from kzplayer.project.literals import format_literal
+        from kzplayer.project.literals import check_value
+        project = self.project
+        spec = project.property_spec(name) if project else None
+        value = check_value(value, spec, name)
+        prop = self.properties.get(name)
+        if prop is None:
+            prop = self.properties[name] = Property(name, value)
+        prop.value = value
+        prop.text = format_literal(value)
+        if project is not None:
+            project.changed.append(prop)
+        return prop
+
 
 @dataclass(eq=False)
 class Project:
@@ -126,6 +185,49 @@ class Project:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     format_version: str = "1"
     document: Any = field(default=None, repr=False, compare=False)  # lxml tree(s) for saving
+    changed: list = field(default_factory=list, repr=False, compare=False)  # Properties set since load
+    _catalog: Any = field(default=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.root._project = self
+
+    @property
+    def catalog(self):
+        """The stock catalog plus this project's custom PropertyTypes and MaterialTypes;
+        None while kzplayer.project.catalog is not available."""
+        if self._catalog is False:
+            try:
+                from kzplayer.project.catalog import catalog
+            except ImportError:
+                self._catalog = None
+            else:
+                self._catalog = catalog().with_custom(self.items("PropertyType"),
+                                                      self.items("MaterialType"))
+        return self._catalog
+
+    def property_spec(self, name: str):
+        cat = self.catalog
+        return cat.property(name) if cat is not None else None
+
+    def find(self, path: str, relative_to: Item | None = None) -> Item | None:
+        """The item at ProjectItemPath `path` (see kzplayer.project.paths), or None.
+        `kzplayer.project.paths.resolve` says why a path leads nowhere."""
+        from kzplayer.project.paths import resolve
+        return resolve(self, path, relative_to) or None
+
+    def items(self, type: str | None = None) -> list[Item]:
+        """Every item in tree order, or those of one type (`"ParticleEmitter"`)."""
+        return [i for i in self.walk() if type is None or i.type == type]
+
+    def bindings(self) -> list[Binding]:
+        """Every binding in tree order; `binding.owner` is the item that holds it."""
+        return [b for i in self.walk() for b in i.bindings]
+
+    def save(self, path: str | None = None) -> list[str]:
+        """Write the project back (path None: where it came from). Untouched parts of the
+        files keep their bytes, comments included. Returns the files written."""
+        from kzplayer.project.saver import save_project
+        return save_project(self, path)
 
     @property
     def libraries(self) -> list[Item]:

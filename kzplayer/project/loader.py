@@ -1,0 +1,543 @@
+"""Read a project, in either .kzm layout, into the model (kzplayer.project.model).
+
+* one file: `effect.kzm` holds `<Project>` and every item;
+* a folder: `NAME.proj.kzm` plus one `.kzm` per item at its ProjectItemPath. A parent lists
+  its children, in tree order, as `<Child name="..."/>` placeholders; the child's file is
+  `<folder of the parent>/<name>.kzm` and its own children live in `<name>/`.
+  (docs/format.md has the details, including how unusual characters in names are stored.)
+
+The walk is one pass over each file; positions come from a single scan of the raw text
+(lxml only knows the line where a start tag ends), so every item, property, binding and
+expression gets an exact file:line:column. Nothing here raises for bad input: problems are
+Diagnostics; `kzplayer.load()` turns errors into a KzError.
+"""
+from __future__ import annotations
+
+import bisect
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
+from kzplayer.project.literals import LiteralError, parse_literal
+from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
+
+FORMAT_VERSION = "1"
+ITEM_FILE_SUFFIX = ".kzm"
+PROJECT_FILE_SUFFIX = ".proj.kzm"
+
+# Codes of the problems found while loading (KZ0xx: files and structure).
+UNREADABLE = ("KZ001", "file.unreadable")
+MALFORMED = ("KZ002", "xml.malformed")
+ENTITIES = ("KZ003", "xml.entities")
+STRUCTURE = ("KZ004", "schema.invalid")
+UNKNOWN_TYPE = ("KZ005", "item.unknown-type")
+DUPLICATE = ("KZ006", "item.duplicate-name")
+BAD_NAME = ("KZ007", "item.name")
+OUTSIDE = ("KZ008", "path.outside-project")
+MISSING_FILE = ("KZ009", "file.missing")
+PROPERTY_TYPE = ("KZ010", "property.type")
+DEPRECATED = ("KZ011", "material.deprecated")
+
+_PARSER_OPTIONS = dict(resolve_entities=False, no_network=True, load_dtd=False,
+                       huge_tree=False, remove_comments=False, dtd_validation=False)
+
+# Every kind of markup, so that start tags are found in document order and nothing inside a
+# comment, CDATA section or attribute value is mistaken for one.
+_MARKUP = re.compile(r"""
+    <!--.*?-->
+  | <!\[CDATA\[.*?\]\]>
+  | <\?.*?\?>
+  | <!DOCTYPE(?:[^\[>]|\[.*?\])*>
+  | </[^>]*>
+  | <(?P<tag>[^\s/>!?]+)(?:[^>"']|"[^"]*"|'[^']*')*?(?P<close>/?)>
+""", re.VERBOSE | re.DOTALL)
+_DOCTYPE = re.compile(r"<!DOCTYPE(?:[^\[>]|\[.*?\])*>", re.DOTALL)
+
+_MODES = {"ONEWAY": "ONE_WAY", "TWOWAY": "TWO_WAY", "TOSOURCE": "TO_SOURCE"}
+_NOT_ITEMS = {"Property", "Binding", "BindingItem", "Alias", "Child", "BindingSourceItem"}
+# Characters that cannot be part of a portable file name; stored as %XX (docs/format.md).
+_UNSAFE_FILE_CHARS = re.compile(r'[%\\:*?"<>|\x00-\x1f]|^[ .]|[ .]$')
+
+
+def item_file_name(name: str) -> str:
+    """The file name (without .kzm) an item of this name gets in the folder layout."""
+    return _UNSAFE_FILE_CHARS.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), name)
+
+
+def _diag(kind, message, span=None, hint=None, severity=Severity.ERROR, related=()):
+    code, rule = kind
+    return Diagnostic(code, rule, severity, message, span, hint, tuple(related))
+
+
+@dataclass
+class SourceFile:
+    """One parsed file: its text, its lxml tree and where every element starts."""
+    path: str
+    text: str
+    tree: object
+    line_starts: list[int]
+    # element -> (start offset of '<', offset just after the start tag's '>', self-closing)
+    tags: dict = field(default_factory=dict, repr=False)
+    prolog_end: int = 0
+    dirty: bool = False
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.line_starts, offset)
+        return line, offset - self.line_starts[line - 1] + 1
+
+    def span(self, start: int, end: int | None = None) -> Span:
+        line, col = self.position(start)
+        if end is None or end <= start:
+            return Span(self.path, line, col)
+        eline, ecol = self.position(end)
+        return Span(self.path, line, col, eline, ecol)
+
+    def element_span(self, el) -> Span:
+        """The start tag of `el`, from '<' to after its '>'."""
+        start, end, _ = self.tags[el]
+        return self.span(start, end)
+
+    def text_range(self, el) -> tuple[int, int]:
+        """Offsets of the text content of `el` as written (before its first child or end tag)."""
+        start, end, closed = self.tags[el]
+        if closed:
+            return end, end
+        stop = self.text.find("<", end)
+        return end, (len(self.text) if stop < 0 else stop)
+
+    def attribute_span(self, el, name: str) -> Span:
+        """The value of attribute `name` in the start tag (the start tag if not found)."""
+        start, end, _ = self.tags[el]
+        m = re.compile(r"\s" + re.escape(name) + r"""\s*=\s*(["'])""").search(self.text, start, end)
+        if not m:
+            return self.element_span(el)
+        vstart = m.end()
+        vend = self.text.find(m.group(1), vstart, end)
+        return self.span(vstart, vend if vend >= 0 else vstart)
+
+
+def read_source(path: str, diagnostics: list) -> SourceFile | None:
+    """Read and parse one file; refuse DTDs that declare entities or load external ones."""
+    try:
+        raw = Path(path).read_bytes()
+    except IsADirectoryError:
+        diagnostics.append(_diag(UNREADABLE, f"{path} is a folder without a project file in it"))
+        return None
+    except OSError as e:
+        diagnostics.append(_diag(UNREADABLE, f"cannot read {path}: {e.strerror or e}",
+                                 Span(path, 1, 1) if os.path.exists(path) else None))
+        return None
+    text = _decode(raw)
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    src = SourceFile(path, text, None, starts)
+    first = re.search(r"<[^\s!?/]", text)
+    prolog = text[:first.start()] if first else text
+    dt = _DOCTYPE.search(prolog) or (re.search(r"<!DOCTYPE", prolog))
+    if dt:
+        body = dt.group()
+        if "<!ENTITY" in body or re.search(r"\b(SYSTEM|PUBLIC)\b", body):
+            what = "declares entities" if "<!ENTITY" in body else "loads an external DTD"
+            diagnostics.append(_diag(
+                ENTITIES, f"refused: the DOCTYPE {what}; kzplayer never expands entities "
+                          "or reads external files named in a document",
+                src.span(dt.start(), dt.start() + len("<!DOCTYPE")),
+                hint="remove the <!DOCTYPE ...> declaration; .kzm files need none"))
+            return None
+    parser = etree.XMLParser(**_PARSER_OPTIONS)
+    try:
+        src.tree = etree.fromstring(raw, parser).getroottree()
+    except etree.XMLSyntaxError as e:
+        line, col = e.position if e.position else (1, 1)
+        msg = re.sub(r",? line \d+, column \d+$", "", e.msg or str(e))
+        diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {msg}", Span(path, line or 1, max(col, 1))))
+        return None
+    except ValueError as e:       # e.g. unicode strings with an encoding declaration
+        diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {e}", Span(path, 1, 1)))
+        return None
+    marks = [(m.start(), m.end(), bool(m.group("close")))
+             for m in _MARKUP.finditer(text) if m.group("tag")]
+    elements = list(src.tree.getroot().iter(etree.Element))
+    src.tags = dict(zip(elements, marks))
+    src.prolog_end = marks[0][0] if marks else 0
+    if len(marks) != len(elements):   # should not happen; keep positions usable anyway
+        for el in elements[len(marks):]:
+            src.tags[el] = src.tags.get(el) or (0, 0, True)
+    return src
+
+
+def _decode(raw: bytes) -> str:
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw.decode("utf-16", errors="replace")
+    text = raw.decode("utf-8", errors="replace")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+@dataclass
+class Documents:
+    """The files a project was read from, kept for saving in place."""
+    root_dir: str
+    main: str
+    sources: dict[str, SourceFile] = field(default_factory=dict)   # path -> SourceFile
+
+
+class _Loader:
+    def __init__(self, main: str):
+        self.main = main
+        self.root_dir = os.path.dirname(os.path.abspath(main))
+        self.real_root = os.path.realpath(self.root_dir)
+        self.diagnostics: list[Diagnostic] = []
+        self.docs = Documents(self.root_dir, main)
+        self.pending: list[tuple[Property, SourceFile, object]] = []
+        self.uses_child_files = False
+        self.item_types = None
+
+    # ---- files
+    def source(self, path: str) -> SourceFile | None:
+        src = read_source(path, self.diagnostics)
+        if src is not None:
+            self.docs.sources[path] = src
+        return src
+
+    def load(self) -> Project | None:
+        src = self.source(self.main)
+        if src is None:
+            return None
+        top = src.tree.getroot()
+        base = os.path.basename(self.main)
+        fallback = base[:-len(PROJECT_FILE_SUFFIX)] if base.endswith(PROJECT_FILE_SUFFIX) else Path(base).stem
+        if top.tag != "Project":
+            self.diagnostics.append(_diag(STRUCTURE, f"the top element must be <Project>, not <{top.tag}>",
+                                          src.element_span(top)))
+            return None
+        root = Item("Project", "", span=src.element_span(top), element=top)
+        project = Project(name=top.get("name") or fallback, root=root, path=self.main,
+                          format_version=top.get("format", FORMAT_VERSION))
+        if project.format_version != FORMAT_VERSION:
+            self.diagnostics.append(_diag(STRUCTURE, f"format {project.format_version!r} is not "
+                                          f"supported (this kzplayer reads format {FORMAT_VERSION})",
+                                          src.attribute_span(top, "format"), severity=Severity.WARNING))
+        try:
+            from kzplayer.project.catalog import catalog
+            self.item_types = catalog().item_types
+        except ImportError:
+            self.item_types = None
+        self.fill(root, top, src, self.root_dir)
+        project.layout = "folder" if self.uses_child_files else "file"
+        project.files = list(self.docs.sources)
+        project.document = self.docs
+        self.parse_values(project)
+        project.diagnostics = sorted(self.diagnostics, key=Diagnostic.sort_key)
+        return project
+
+    # ---- the tree
+    def fill(self, item: Item, el, src: SourceFile, folder: str) -> None:
+        """Read the properties, bindings, aliases and children of `item` from `el`."""
+        seen: dict[str, Item] = {}
+        for child in el:
+            tag = child.tag
+            if not isinstance(tag, str):
+                continue                     # comments, processing instructions
+            if tag == "Property":
+                self.property(item, child, src)
+            elif tag == "Binding":
+                self.short_binding(item, child, src)
+            elif tag == "BindingItem":
+                self.binding_item(item, child, src)
+            elif tag == "Alias":
+                self.alias(item, child, src)
+            elif tag == "Child":
+                sub = self.child_file(item, child, src, folder)
+                if sub is not None:
+                    self.add(item, sub, seen)
+            else:
+                sub = self.item(item, child, src, folder)
+                self.add(item, sub, seen)
+
+    def item(self, parent: Item, el, src: SourceFile, folder: str) -> Item:
+        span = src.element_span(el)
+        library = parent.parent is None
+        name = el.get("name")
+        if name is None:
+            name = el.tag if library else ""
+            if not library:
+                self.diagnostics.append(_diag(BAD_NAME, f"<{el.tag}> has no name attribute", span))
+        elif not self.name_ok(name, src.attribute_span(el, "name")):
+            pass
+        item = Item(el.tag, name, span=span, element=el,
+                    attributes={k: v for k, v in el.attrib.items() if k != "name"})
+        if not library and self.item_types is not None and el.tag not in self.item_types:
+            self.unknown_type(el.tag, span)
+        if el.tag == "MaterialType":
+            self.check_shader(item, el, src)
+        item.parent = parent
+        own_folder = os.path.join(folder, item_file_name(name)) if name else folder
+        self.fill(item, el, src, own_folder)
+        return item
+
+    def unknown_type(self, tag: str, span: Span) -> None:
+        near = difflib.get_close_matches(tag, sorted(self.item_types), n=1)
+        hint = f"did you mean '{near[0]}'?" if near else None
+        msg = f"unknown item type <{tag}>" + (f"; did you mean <{near[0]}>?" if near else "")
+        self.diagnostics.append(_diag(UNKNOWN_TYPE, msg, span, hint))
+
+    def add(self, parent: Item, item: Item, seen: dict) -> None:
+        first = seen.get(item.name)
+        if first is not None and item.name:
+            where = f"line {first.span.line}" if first.span and first.span.file == item.span.file \
+                else str(first.span)
+            self.diagnostics.append(_diag(
+                DUPLICATE, f"{parent.path or 'the project'} already has a child named "
+                           f"'{item.name}' ({where}); sibling names must be unique",
+                item.span, related=[first.span] if first.span else []))
+        else:
+            seen[item.name] = item
+        parent.children.append(item)
+        item.parent = parent
+
+    def name_ok(self, name: str, span: Span) -> bool:
+        bad = None
+        if name == "" or name.strip() == "":
+            bad = "an item name may not be empty"
+        elif "/" in name:
+            bad = f"the item name '{name}' contains '/', which separates path segments"
+        elif name in (".", ".."):
+            bad = f"'{name}' is not an item name: it means this item / the parent in paths"
+        if bad:
+            self.diagnostics.append(_diag(BAD_NAME, bad, span))
+        return bad is None
+
+    def child_file(self, parent: Item, el, src: SourceFile, folder: str) -> Item | None:
+        """`<Child name="X"/>`: the item stored in `<folder>/X.kzm`."""
+        self.uses_child_files = True
+        name = el.get("name")
+        nspan = src.attribute_span(el, "name")
+        if name is None:
+            self.diagnostics.append(_diag(STRUCTURE, "<Child> needs a name attribute", src.element_span(el)))
+            return None
+        if "/" in name or "\\" in name or name in (".", "..") or "\x00" in name:
+            self.diagnostics.append(_diag(OUTSIDE, f"refused: <Child name={name!r}> would read a file "
+                                          "outside its parent's folder", nspan))
+            return None
+        if not self.name_ok(name, nspan):
+            return None
+        path = os.path.join(folder, item_file_name(name) + ITEM_FILE_SUFFIX)
+        real = os.path.realpath(path)
+        if os.path.commonpath([real, self.real_root]) != self.real_root:
+            self.diagnostics.append(_diag(OUTSIDE, f"refused: {path} leads outside the project "
+                                          f"folder (to {real})", nspan))
+            return None
+        if not os.path.exists(path):
+            self.diagnostics.append(_diag(MISSING_FILE, f"the file of child '{name}' is missing: {path}",
+                                          nspan, hint="restore the file or remove the <Child> line"))
+            return None
+        sub = self.source(path)
+        if sub is None:
+            return None
+        top = sub.tree.getroot()
+        if top.get("name", top.tag if parent.parent is None else None) != name:
+            self.diagnostics.append(_diag(STRUCTURE, f"{path} holds <{top.tag} name="
+                                          f"{top.get('name')!r}>, but its parent lists it as '{name}'",
+                                          sub.element_span(top)))
+        return self.item(parent, top, sub, folder)
+
+    def check_shader(self, item: Item, el, src: SourceFile) -> None:
+        shader = el.get("shader")
+        if not shader:
+            return
+        p = shader.replace("\\", "/")
+        if os.path.isabs(shader) or p.startswith("/") or re.match(r"^[A-Za-z]:", p):
+            why = "an absolute path"
+        else:
+            full = os.path.realpath(os.path.join(self.root_dir, shader))
+            why = None if os.path.commonpath([full, self.real_root]) == self.real_root \
+                else "a path that leaves the project folder"
+        if why:
+            self.diagnostics.append(_diag(OUTSIDE, f"refused: the shader of material '{item.name}' is "
+                                          f"{why} ({shader}); it must lie inside the project folder",
+                                          src.attribute_span(el, "shader")))
+
+    # ---- properties, bindings, aliases
+    def property(self, item: Item, el, src: SourceFile) -> None:
+        name = el.get("name")
+        span = src.element_span(el)
+        if not name:
+            self.diagnostics.append(_diag(STRUCTURE, "<Property> needs a name attribute", span))
+            return
+        start, end = src.text_range(el)
+        prop = Property(name, None, el.text or "", span, el, src.span(start, end))
+        first = item.properties.get(name)
+        if first is not None:
+            self.diagnostics.append(_diag(STRUCTURE, f"property {name} is set twice on {item.path} "
+                                          f"(first at line {first.span.line}); the last one counts",
+                                          span, severity=Severity.WARNING))
+        item.properties[name] = prop
+        self.pending.append((prop, src, start))
+
+    def short_binding(self, item: Item, el, src: SourceFile) -> None:
+        span = src.element_span(el)
+        target = el.get("target")
+        if not target:
+            self.diagnostics.append(_diag(STRUCTURE, "<Binding> needs a target attribute "
+                                          "(the property it writes)", span))
+            return
+        start, end = src.text_range(el)
+        item.bindings.append(Binding(
+            target=target, expression=el.text or "", name=el.get("name"),
+            field=el.get("field", "WHOLE_PROPERTY"), mode=_mode(el.get("mode", "ONE_WAY")),
+            short=True, span=span, expression_span=src.span(start, end),
+            target_span=src.attribute_span(el, "target"), owner=item, element=el))
+
+    def binding_item(self, item: Item, el, src: SourceFile) -> None:
+        props = {}
+        sources = []
+        for c in el:
+            if c.tag == "Property" and c.get("name"):
+                props[c.get("name")] = (c.text or "", src.span(*src.text_range(c)))
+            elif c.tag == "BindingSourceItem":
+                sources.append(self.binding_source(c, src))
+        span = src.element_span(el)
+
+        def val(*names, default=None):
+            for n in names:
+                if n in props:
+                    return props[n]
+            return (default, None)
+
+        target, target_span = val("BindingItem.Target")
+        expr, expr_span = val("BindingItem.SourceExpression", "BindingItem.DisplayCodeForMerge")
+        raw, raw_span = val("BindingItem.RawCode")
+        push, push_span = val("BindingItem.PushTarget")
+        enabled = val("BindingItem.IsBindingEnabled", default="true")[0]
+        if not target:
+            self.diagnostics.append(_diag(STRUCTURE, "<BindingItem> needs a BindingItem.Target property", span))
+        item.bindings.append(Binding(
+            target=(target or "").strip(), expression=expr if expr is not None else (raw or ""),
+            name=el.get("name"),
+            field=(val("BindingItem.TargetPropertyAttribute", default="WHOLE_PROPERTY")[0] or "").strip()
+            or "WHOLE_PROPERTY",
+            mode=_mode(val("BindingItem.BindingMode", default="ONE_WAY")[0]),
+            push_target=(push or "").strip() or None,
+            enabled=(enabled or "true").strip().lower() != "false",
+            raw_code=raw, sources=sources, short=False, span=span,
+            expression_span=expr_span if expr is not None else raw_span, target_span=target_span,
+            push_target_span=push_span, raw_code_span=raw_span, owner=item, element=el))
+
+    def binding_source(self, el, src: SourceFile) -> BindingSource:
+        props = {c.get("name"): c for c in el if c.tag == "Property"}
+
+        def text(name):
+            c = props.get(name)
+            return (c.text or "").strip() if c is not None else ""
+
+        item_el = props.get("BindingSourceItem.Item")
+        fld = text("BindingSourceItem.PropertyAttribute") or text("BindingSourceItem.Field") or None
+        return BindingSource(
+            name=el.get("name", ""), item=text("BindingSourceItem.Item"),
+            source=text("BindingSourceItem.Source"), field=fld, span=src.element_span(el),
+            item_span=src.span(*src.text_range(item_el)) if item_el is not None else None, element=el)
+
+    def alias(self, item: Item, el, src: SourceFile) -> None:
+        name, target = el.get("name"), el.get("target")
+        span = src.element_span(el)
+        if not name or target is None:
+            self.diagnostics.append(_diag(STRUCTURE, "<Alias> needs name and target attributes", span))
+            return
+        item.aliases[name] = Alias(name, target, span, el)
+
+    # ---- typed values, once every custom PropertyType is known
+    def parse_values(self, project: Project) -> None:
+        cat = project.catalog
+        for prop, src, start in self.pending:
+            spec = cat.property(prop.name) if cat is not None else None
+            try:
+                prop.value = parse_literal(prop.text, spec.type if spec else None,
+                                           enum=(spec.enum or None) if spec else None)
+            except LiteralError as e:
+                raw = src.text[start:start + len(prop.text)]
+                where = src.span(start + e.start, start + e.end) if raw == prop.text else prop.value_span
+                what = f"{prop.name} is a {spec.type}: " if spec else f"{prop.name}: "
+                self.diagnostics.append(_diag(PROPERTY_TYPE, what + e.message, where))
+                continue
+            if spec is not None and spec.type == "material" and prop.value is not None:
+                self.legacy_material(prop, spec, cat)
+        self.pending = []
+
+    def legacy_material(self, prop: Property, spec, cat) -> None:
+        mat = cat.material(prop.value.name)
+        if mat is None or not mat.legacy or not mat.replacement:
+            return
+        self.diagnostics.append(_diag(
+            DEPRECATED, f"material '{prop.value.name}' is a legacy name; it loads as "
+                        f"'{mat.replacement}'" + (" with " + ", ".join(f"{k} = {v}" for k, v in mat.preset.items())
+                                                  if mat.preset else ""),
+            prop.value_span, hint=f"write {mat.replacement} and set its properties",
+            severity=Severity.WARNING))
+
+
+def _mode(text: str | None) -> str:
+    t = (text or "ONE_WAY").strip()
+    return _MODES.get(t.replace("_", "").upper(), t)
+
+
+def find_project_file(path: str) -> tuple[str | None, list[Diagnostic]]:
+    """The file to read for PATH: a .kzm, a NAME.proj.kzm, or the one NAME.proj.kzm in a folder."""
+    if os.path.isdir(path):
+        found = sorted(f for f in os.listdir(path) if f.endswith(PROJECT_FILE_SUFFIX))
+        if len(found) == 1:
+            return os.path.join(path, found[0]), []
+        why = "no NAME.proj.kzm in it" if not found else f"several project files: {', '.join(found)}"
+        return None, [_diag(UNREADABLE, f"{path} is not a project folder: {why}")]
+    if not os.path.exists(path):
+        return None, [_diag(UNREADABLE, f"{path} does not exist")]
+    return path, []
+
+
+def load_project(path: str | os.PathLike) -> tuple[Project | None, list[Diagnostic]]:
+    """Load a project from a .kzm file, a NAME.proj.kzm, a project folder or a Kanzi Studio
+    .kzproj/.kzmat. Never raises for bad input: returns (project or None, diagnostics)."""
+    path = os.fspath(path)
+    if path.lower().endswith((".kzproj", ".kzmat")):
+        try:
+            from kzplayer.project.kzproj import load_kzproj
+        except ImportError:
+            return None, [_diag(UNREADABLE, f"{path}: reading Kanzi Studio files is not available")]
+        return load_kzproj(path)
+    main, diags = find_project_file(path)
+    if main is None:
+        return None, diags
+    loader = _Loader(main)
+    project = loader.load()
+    if project is None:
+        return None, sorted(loader.diagnostics, key=Diagnostic.sort_key)
+    schema_diags = _schema_check(loader.docs)
+    if schema_diags:
+        project.diagnostics = sorted(project.diagnostics + schema_diags, key=Diagnostic.sort_key)
+    return project, project.diagnostics
+
+
+def _schema_check(docs: Documents) -> list[Diagnostic]:
+    try:
+        from kzplayer.project.schema import validate_tree
+    except ImportError:
+        return []
+    out = []
+    for path, src in docs.sources.items():
+        out += validate_tree(src.tree, path)
+    return out
+
+
+def load(path: str | os.PathLike) -> Project:
+    """Load a project; raises KzError (exit code 1 for a bad project, 2 when a file cannot be
+    read) when it has errors. Warnings stay in `project.diagnostics`."""
+    project, diags = load_project(path)
+    errors = [d for d in diags if d.severity == Severity.ERROR]
+    if project is None or errors:
+        unreadable = any(d.rule == UNREADABLE[1] for d in diags)
+        raise KzError(errors or diags or [_diag(UNREADABLE, f"cannot load {path}")],
+                      exit_code=2 if unreadable else 1)
+    return project

@@ -1,0 +1,160 @@
+"""ProjectItemPaths: find the item a path names, or say where the path stops leading anywhere.
+
+Forms (docs/format.md, "Paths"):
+
+* absolute `Screens/Screen/RootNode`, with or without the project name in front
+  (`Fountain/Screens/...`); a trailing `/` is ignored;
+* relative to an item: `.` / `./` itself, `..` its parent, `../Source` a sibling,
+  `./Child/Grandchild` deeper, `../../X/Y` and so on;
+* `#Alias/rest`: the alias `Alias` declared with `<Alias name="Alias" target="..."/>` on the
+  item or the nearest ancestor that declares it; `rest` continues from the alias target;
+* `@` in front of any of these marks a tracked path (Kanzi's `{@...}`); it resolves the same.
+
+A reference inside an expression, `{../Source/ParticleEmitter.EventBuffer}`, is a path and a
+property: the property is the segment after the last `/` (a property name is `Type.Name`).
+Item names may contain dots and spaces, never `/`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kzplayer.project.model import Item, Project
+
+
+@dataclass(frozen=True)
+class PathError:
+    """Why a path leads nowhere. `nearest` is the deepest item that exists on the way.
+    Falsy, so `resolve(...) or fallback` reads naturally."""
+    path: str
+    message: str
+    nearest: "Item | None" = None
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def split_reference(ref: str) -> tuple[str, str | None]:
+    """`../Source/ParticleEmitter.EventBuffer` -> (`../Source`, `ParticleEmitter.EventBuffer`).
+
+    The property is the last segment when it holds a dot; a reference without `/`
+    (`Emission.Rate`) is a property of the item itself (`.`). `#Alias/Prop` and `@path/Prop`
+    keep their prefix in the path part."""
+    ref = ref.strip()
+    head, sep, last = ref.rpartition("/")
+    if not sep:
+        if "." in ref and ref not in (".", "..") and not ref.startswith(("#", "@")):
+            return ".", ref
+        return ref, None
+    if "." in last and last not in (".", ".."):
+        return head or "/", last
+    return ref, None
+
+
+def _segments(path: str) -> list[str]:
+    return [s for s in path.split("/") if s != ""]
+
+
+def is_relative(path: str) -> bool:
+    p = path.lstrip("@")
+    return p in (".", "..") or p.startswith(("./", "../"))
+
+
+def resolve(project: "Project", path: str, relative_to: "Item | None" = None) -> "Item | PathError":
+    """The item `path` names. Relative paths and aliases need `relative_to`; an absolute
+    path that fails is also tried below `relative_to` (so `Child/Grandchild` works there)."""
+    text = path.strip()
+    if text.startswith("@"):
+        text = text[1:]
+    if not text:
+        return PathError(path, "the path is empty")
+    if text.startswith("#"):
+        return _resolve_alias(project, path, text[1:], relative_to)
+    if is_relative(text):
+        if relative_to is None:
+            return PathError(path, f"the relative path '{path}' needs an item to start from")
+        return _walk(relative_to, _segments(text), path)
+    segs = _segments(text)
+    root = project.root
+    if segs and segs[0] == project.name and root.child(segs[0]) is None:
+        segs = segs[1:]
+    if not segs:
+        return PathError(path, f"'{path}' names the project, not an item", root)
+    found = _walk(root, segs, path)
+    if not found and relative_to is not None:
+        below = _walk(relative_to, segs, path)
+        if below:
+            return below
+    return found
+
+
+def _walk(start: "Item", segs: list[str], path: str) -> "Item | PathError":
+    node = start
+    for seg in segs:
+        if seg == ".":
+            continue
+        if seg == "..":
+            if node.parent is None:
+                return PathError(path, f"'{path}' goes above the top of the project", node)
+            node = node.parent
+            continue
+        nxt = node.child(seg)
+        if nxt is None:
+            return PathError(path, _no_child_message(node, seg), node)
+        node = nxt
+    if node.parent is None:
+        return PathError(path, f"'{path}' leads to the project root, not an item", node)
+    return node
+
+
+def _no_child_message(node: "Item", seg: str) -> str:
+    where = node.path or "the project"
+    names = [c.name for c in node.children]
+    if not names:
+        return f"{where} has no child '{seg}'; it has no children"
+    import difflib
+    near = difflib.get_close_matches(seg, names, n=1)
+    msg = f"{where} has no child '{seg}'; its children are: {', '.join(names)}"
+    return msg + (f" (did you mean '{near[0]}'?)" if near else "")
+
+
+def _resolve_alias(project, path: str, text: str, relative_to) -> "Item | PathError":
+    name, _, rest = text.partition("/")
+    if relative_to is None:
+        return PathError(path, f"the alias '#{name}' needs an item to start from")
+    holder = relative_to
+    while holder is not None:
+        alias = holder.aliases.get(name)
+        if alias is not None:
+            target = resolve(project, alias.target, holder)
+            if not target:
+                return PathError(path, f"the alias '#{name}' (declared on {holder.path}) "
+                                       f"leads nowhere: {target.message}", target.nearest)
+            return _walk(target, _segments(rest), path) if rest else target
+        holder = holder.parent
+    return PathError(path, f"no alias '#{name}' is declared on {relative_to.path} "
+                           "or any item above it", relative_to)
+
+
+def relative_path(frm: "Item", to: "Item") -> str:
+    """The shortest `./` or `../` path from `frm` to `to` (for writing references)."""
+    up, node = 0, frm
+    ancestors = []
+    a = to
+    while a is not None:
+        ancestors.append(a)
+        a = a.parent
+    while node not in ancestors:
+        node = node.parent
+        up += 1
+    down = []
+    a = to
+    while a is not node:
+        down.append(a.name)
+        a = a.parent
+    head = "/".join([".."] * up) if up else "."
+    return "/".join([head, *reversed(down)])
