@@ -1,0 +1,207 @@
+"""One binding's semantics: a model.Binding compiled into what the graph runs.
+
+* The program that runs is RawCode with `{N}` read through the BindingSourceItem named N
+  (what Kanzi's runtime runs); without RawCode (the short `<Binding>` form), the expression
+  itself with its references resolved against the owner.
+* When a BindingItem has both, SourceExpression and RawCode + sources must say the same
+  thing: the same program shape, and each reference reading the same item and property.
+  Otherwise `binding.source-mismatch`, pointing at both (the stale-path problem).
+* PushTarget (default: the owner) receives the value; Target names the property and
+  TargetPropertyAttribute one field of it. TWO_WAY also writes a change of the target back
+  to its single source reference; TO_SOURCE only does that.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from kzplayer.bindings.conversions import ConversionError, normalize_field
+from kzplayer.bindings.problems import problem
+from kzplayer.bindings.sources import (OUTPUTS, Input, Unresolved, check_property, find_item,
+                                       node_label, resolve_reference, unresolved)
+from kzplayer.diagnostics import Diagnostic, Severity
+
+ONE_WAY, TWO_WAY, TO_SOURCE = "ONE_WAY", "TWO_WAY", "TO_SOURCE"
+_MODES = {"ONEWAY": ONE_WAY, "TWOWAY": TWO_WAY, "TOSOURCE": TO_SOURCE}
+
+
+@dataclass(eq=False)
+class CompiledBinding:
+    binding: object                 # kzplayer.project.model.Binding
+    owner: object                   # the item that holds the binding; relative paths start here
+    item: object | None             # the push target: the item whose property receives the value
+    name: str                       # the target property
+    field: str | None               # TargetPropertyAttribute (None: whole property)
+    mode: str
+    enabled: bool
+    index: int                      # position in tree order
+    program: object | None = None
+    inputs: dict[tuple, Input] = field(default_factory=dict)   # Reference.key -> what it reads
+    back: Input | None = None       # the single source reference that TWO_WAY/TO_SOURCE write
+    ok: bool = True                 # False: a problem keeps it from running (reported)
+
+    @property
+    def target(self) -> tuple:
+        return (self.item, self.name)
+
+    @property
+    def reads(self) -> set[tuple]:
+        if self.mode == TO_SOURCE:
+            return {self.target}
+        return {i.node for i in self.inputs.values()}
+
+    @property
+    def writes(self) -> tuple | None:
+        if self.mode == TO_SOURCE:
+            return self.back.node if self.back else None
+        return self.target
+
+    @property
+    def span(self):
+        b = self.binding
+        return b.target_span or b.span
+
+    @property
+    def label(self) -> str:
+        return node_label(self.writes or self.target)
+
+    def __repr__(self) -> str:
+        return f"<binding {self.label} {self.mode}>"
+
+
+def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list[Diagnostic]]:
+    owner = binding.owner
+    diags: list[Diagnostic] = []
+    cb = CompiledBinding(binding, owner, owner, binding.target, None, ONE_WAY,
+                         bool(binding.enabled), index)
+
+    def fail(d: Diagnostic) -> None:
+        diags.append(d)
+        if d.severity is Severity.ERROR:
+            cb.ok = False
+
+    mode = _MODES.get((binding.mode or ONE_WAY).replace("_", "").upper())
+    if mode is None:
+        fail(problem("binding.mode", f"unknown binding mode {binding.mode!r}", binding.span,
+                     hint="ONE_WAY, TWO_WAY or TO_SOURCE"))
+    cb.mode = mode or ONE_WAY
+    try:
+        cb.field = normalize_field(binding.field)
+    except ConversionError as exc:
+        fail(problem("binding.type-mismatch", f"TargetPropertyAttribute: {exc}", binding.span))
+    if binding.push_target:
+        found = find_item(project, binding.push_target, owner)
+        cb.item = found or None
+        if not found:
+            fail(unresolved(found, binding.push_target_span or binding.span, "PushTarget"))
+    if cb.name in OUTPUTS:
+        fail(problem("binding.output-target", f"{cb.name} is an output of the emitter: "
+                     "a binding reads it, it cannot write it", binding.target_span or binding.span))
+
+    if not cb.enabled:
+        return cb, diags   # a disabled binding does nothing; its text is the validator's business
+    runs_raw = binding.raw_code is not None and not binding.short
+    text, span = (binding.raw_code, binding.raw_code_span) if runs_raw else (binding.expression, binding.expression_span)
+    cb.program = parse_program(text or "", span or binding.span)
+    if cb.program.diagnostics:
+        for d in cb.program.diagnostics:
+            fail(d)
+        return cb, diags
+    for ref in cb.program.unique_references:
+        try:
+            cb.inputs[ref.key] = (_source_input(binding, ref, project, owner) if ref.kind == "index"
+                                  else resolve_reference(project, ref, owner))
+        except Unresolved as exc:
+            fail(exc.diagnostic)
+    if runs_raw and (binding.expression or "").strip():
+        diags.extend(source_mismatch(cb, project))
+    if cb.mode in (TWO_WAY, TO_SOURCE):
+        ref = single_reference(cb.program)
+        if ref is None:
+            fail(problem("binding.mode", f"a {cb.mode} binding writes back to its source, so its "
+                         "expression must be one plain reference", span or binding.span,
+                         severity=Severity.ERROR if cb.mode == TO_SOURCE else Severity.WARNING,
+                         hint="this binding works one way only" if cb.mode == TWO_WAY else None))
+        else:
+            cb.back = cb.inputs.get(ref.key)
+    return cb, diags
+
+
+def parse_program(text: str, span):
+    from kzplayer.expr import parse
+    return parse(text, span=span)
+
+
+def single_reference(program):
+    """The reference when the program is exactly one reference (what two-way binding needs)."""
+    from kzplayer.expr.ast import Ref
+    if len(program.statements) == 1 and isinstance(program.statements[0], Ref):
+        return program.statements[0].reference
+    return None
+
+
+def _source_input(binding, ref, project, owner) -> Input:
+    """`{N}` -> the BindingSourceItem named N: its Item (usually absolute), Source, field."""
+    src = next((s for s in binding.sources if s.name == str(ref.index)), None)
+    if src is None:
+        raise Unresolved(problem("binding.source-mismatch", f"RawCode uses {ref.spelling} but the "
+                                 f"binding has no BindingSourceItem named {ref.index}", ref.span))
+    item = find_item(project, src.item, owner)
+    if not item:
+        raise Unresolved(unresolved(item, src.item_span or src.span, f"BindingSourceItem {src.name}: Item"))
+    check_property(project, item, src.source, src.span, f"BindingSourceItem {src.name}: Source")
+    try:
+        fld = normalize_field(src.field)
+    except ConversionError as exc:
+        raise Unresolved(problem("binding.type-mismatch", f"BindingSourceItem {src.name}: {exc}", src.span))
+    return Input((item, src.source), fld, src.span)
+
+
+# -- SourceExpression versus RawCode + sources ----------------------------------------------
+
+def source_mismatch(cb: CompiledBinding, project) -> list[Diagnostic]:
+    """SourceExpression and RawCode + sources must compute the same thing from the same places."""
+    b = cb.binding
+    shown = parse_program(b.expression, b.expression_span or b.span)
+    if shown.diagnostics:
+        return []            # the expression's own errors are reported by the expression rules
+    if _shape(shown) != _shape(cb.program):
+        return [problem("binding.source-mismatch", f"SourceExpression {b.expression.strip()!r} and "
+                        f"RawCode {b.raw_code.strip()!r} are different programs",
+                        b.expression_span or b.span, related=(b.raw_code_span,),
+                        hint="Kanzi runs RawCode; edit the binding in one place so both agree")]
+    out = []
+    for shown_ref, raw_ref in zip(shown.references, cb.program.references):
+        raw = cb.inputs.get(raw_ref.key)
+        if raw is None:
+            continue          # an unresolved source item is reported already
+        try:
+            seen = resolve_reference(project, shown_ref, cb.owner)
+        except Unresolved:
+            seen = None
+        if seen is not None and seen.node == raw.node:
+            continue
+        src_span = raw.span
+        said = seen.label if seen else "no item (the path leads nowhere)"
+        out.append(problem(
+            "binding.source-mismatch",
+            f"SourceExpression {shown_ref.spelling} reads {said}, but RawCode {raw_ref.spelling} "
+            f"reads {raw.label} through its BindingSourceItem", shown_ref.span or b.expression_span,
+            related=(src_span,),
+            hint="a renamed or moved item leaves a stale path; Kanzi runs RawCode and its sources"))
+    return out
+
+
+def _shape(node):
+    """A program's structure with every reference replaced by a placeholder."""
+    from kzplayer.expr.ast import Node, Program, Reference
+    if isinstance(node, Program):
+        return tuple(_shape(s) for s in node.statements)
+    if isinstance(node, Reference):
+        return "REF"
+    if isinstance(node, Node) and dataclasses.is_dataclass(node):
+        return (type(node).__name__,) + tuple(
+            _shape(getattr(node, f.name)) for f in dataclasses.fields(node) if f.compare)
+    if isinstance(node, tuple):
+        return tuple(_shape(n) for n in node)
+    return node

@@ -1,0 +1,97 @@
+"""What a binding may write where: like types only, plus int/float/bool promotion, and one
+field of a composite value (TargetPropertyAttribute, BindingSourceItem field).
+
+Float into int truncates toward zero, as Kanzi's `int()` cast and C++ do; the docs page
+says why (docs/bindings.md, "Conversions").
+"""
+from __future__ import annotations
+
+import math
+
+from kzplayer.values import type_name
+
+_NUMERIC = ("bool", "int", "float")
+
+
+class ConversionError(ValueError):
+    """A value that cannot go where it is asked to go; the message is for people."""
+
+
+def coerce(value, target_type: str | None):
+    """`value` converted for a property of `target_type` (a catalog type name).
+
+    None as target type means "not declared anywhere": the value goes in as it is."""
+    if value is None:
+        raise ConversionError("the binding produced no value")
+    have = type_name(value)
+    if target_type is None or have == target_type:
+        return value
+    if have in _NUMERIC and target_type in _NUMERIC:
+        if target_type == "bool":
+            return value != 0
+        if target_type == "int":
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ConversionError(f"{value} does not fit an int property")
+            return math.trunc(value)
+        return float(value)
+    # enum words, item paths and material names are written as text in expressions
+    if have == "string" and target_type in ("enum", "item", "material"):
+        from kzplayer.values import EnumValue, ItemRef, MaterialRef
+        return {"enum": EnumValue, "item": ItemRef, "material": MaterialRef}[target_type](value)
+    raise ConversionError(f"cannot bind {_a(have)} to {_a(target_type)} property: only like types bind")
+
+
+def _a(name: str) -> str:
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+# -- fields --------------------------------------------------------------------------------
+
+# TargetPropertyAttribute values; the expression language spells the same fields
+# `vectorX`, `colorR`, `translationY`, `rotationZ` (kzplayer.expr.fields does the work).
+_FIELDS = ({f"VECTOR_{c}" for c in "XYZW"} | {f"COLOR_{c}" for c in "RGBA"}
+           | {f"{k}_{c}" for k in ("TRANSLATION", "SCALE", "ROTATION") for c in "XYZ"} | {"ROTATION"})
+_ALIASES = {name.replace("_", "").lower(): name for name in _FIELDS}
+_ALIASES.update({c.lower(): f"VECTOR_{c}" for c in "XYZW"})
+_ALIASES.update({c.lower(): f"COLOR_{c}" for c in "RGBA"})
+
+WHOLE = "WHOLE_PROPERTY"
+
+
+def normalize_field(name: str | None) -> str | None:
+    """`TRANSLATION_Y`, `translationY`, `y` ... -> canonical attribute; None/WHOLE -> None.
+    Raises ConversionError for a name that is no field at all."""
+    if name is None or name.strip() in ("", WHOLE):
+        return None
+    key = name.strip().replace("_", "").lower()
+    if key not in _ALIASES:
+        raise ConversionError(f"{name!r} is not a property field (known: {WHOLE}, "
+                              f"{', '.join(sorted(_FIELDS))})")
+    return _ALIASES[key]
+
+
+def read_field(value, field: str | None):
+    """The component `field` of `value` (the whole value when field is None)."""
+    if field is None:
+        return value
+    from kzplayer.expr.arithmetic import BadValue, TypeMismatch
+    from kzplayer.expr.fields import get_field
+    try:
+        return get_field(value, field.replace("_", ""))
+    except (BadValue, TypeMismatch) as exc:
+        raise ConversionError(f"{field}: {exc}") from None
+
+
+def write_field(value, field: str | None, component):
+    """`value` with its `field` replaced by `component` (a number); `component` itself when
+    field is None."""
+    if field is None:
+        return component
+    from kzplayer.expr.arithmetic import BadValue, TypeMismatch
+    from kzplayer.expr.fields import set_field
+    if value is None:
+        raise ConversionError(f"{field}: the property has no value to write one field of")
+    try:
+        return set_field(value, field.replace("_", ""), component)
+    except (BadValue, TypeMismatch) as exc:
+        raise ConversionError(f"{field}: {exc}") from None

@@ -1,0 +1,347 @@
+"""The binding graph: every binding evaluated once in dependency order, then kept current.
+
+Nodes are `(item, property)`; a binding reads the nodes of its references and writes its
+target. Binding B depends on binding A when B reads what A writes. Bindings on a cycle are
+reported once per loop (`binding.cycle`, every member named) and do not run; the rest run in
+topological order, ties in tree order. `set_value` re-runs the bindings downstream of the
+change in that order, and stops where a value comes out unchanged.
+"""
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+
+from kzplayer.bindings.binding import TO_SOURCE, TWO_WAY, CompiledBinding, compile_binding
+from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
+from kzplayer.bindings.problems import problem
+from kzplayer.bindings.sources import (OUTPUTS, data_context_key, node_label, output_value)
+from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.values import type_name
+
+
+def resolve(project, data_context: dict | None = None) -> "BindingGraph":
+    """Compile every binding of `project` and evaluate each once, in dependency order."""
+    graph = BindingGraph(project, data_context)
+    graph.evaluate_all()
+    return graph
+
+
+class BindingGraph:
+    def __init__(self, project, data_context: dict | None = None):
+        self.project = project
+        self.evaluations = 0                  # binding evaluations so far (tests count them)
+        self.bindings: list[CompiledBinding] = []
+        self.order: list[CompiledBinding] = []     # the bindings that run, in evaluation order
+        self._static: list[Diagnostic] = []
+        self._runtime: dict[tuple, Diagnostic] = {}
+        self._values: dict[tuple, object] = {}     # node -> value written by a binding or set_value
+        self._data: dict[str, object] = dict(data_context or {})
+        self._readers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
+        self._writers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
+        self._rank: dict[CompiledBinding, int] = {}
+        self._compile()
+        self._sort()
+
+    # -- the interface ----------------------------------------------------------------------
+
+    def value(self, item, name: str):
+        """The value after bindings; the item's own value (or catalog default) if unbound."""
+        node = (item, name)
+        if node in self._values:
+            return self._values[node]
+        if item is None:
+            return self._data.get(data_context_key(name) or name)
+        out = output_value(item, name)
+        return out if out is not None else item.get(name)
+
+    def is_bound(self, item, name: str) -> bool:
+        return bool(self._writers.get((item, name)))
+
+    def bindings_of(self, item) -> list[CompiledBinding]:
+        """The bindings an item holds, in file order (their push target may be another item)."""
+        return [b for b in self.bindings if b.owner is item]
+
+    def dependents(self, item, name: str) -> list[tuple]:
+        """Every node a change of (item, name) can reach, in evaluation order."""
+        reached, todo = [], list(self._readers.get(self._key(item, name), ()))
+        seen = set()
+        while todo:
+            b = todo.pop()
+            if b in seen or b not in self._rank:
+                continue
+            seen.add(b)
+            reached.append(b)
+            todo.extend(self._readers.get(b.writes, ()))
+        reached.sort(key=self._rank.__getitem__)
+        return list(dict.fromkeys(b.writes for b in reached))
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        found = self._static + list(self._runtime.values()) + self._missing_data()
+        return sorted(found, key=Diagnostic.sort_key)
+
+    def set_data_context(self, key: str, value) -> set[tuple]:
+        """Give `{DataContext.<key>}` a value; re-runs what reads it."""
+        return self.set_value(None, key, value)
+
+    def set_value(self, item, name: str, value) -> set[tuple]:
+        """Set a property as the application would; re-run exactly the bindings downstream.
+
+        Returns the (item, name) nodes whose value changed. A TWO_WAY binding whose target is
+        set writes the value back to its source first."""
+        node = self._key(item, name)
+        if item is not None and name in OUTPUTS:
+            raise KzError(problem("binding.output-target", f"{node_label(node)} is an output of the emitter "
+                                  "and cannot be set", None), exit_code=2)
+        if item is not None:
+            try:
+                value = coerce(value, self._type_of(node))
+            except ConversionError as exc:
+                raise KzError(problem("binding.type-mismatch", f"{node_label(node)}: {exc}", None),
+                              exit_code=2) from None
+        changed: set[tuple] = set()
+        if not self._store(node, value):
+            return changed
+        changed.add(node)
+        seeds = [node]
+        for b in self._writers.get(node, ()):
+            if b.mode == TWO_WAY and b.back is not None and b in self._rank:
+                if self._write(b, b.back.node, read_field(value, b.field), b.back.field):
+                    changed.add(b.back.node)
+                    seeds.append(b.back.node)
+        self._propagate(seeds, changed)
+        return changed
+
+    # -- building -----------------------------------------------------------------------------
+
+    def _compile(self) -> None:
+        for item in self.project.walk():
+            for binding in item.bindings:
+                if binding.owner is None:
+                    binding.owner = item
+                cb, diags = compile_binding(binding, len(self.bindings), self.project)
+                self.bindings.append(cb)
+                self._static.extend(diags)
+                if not cb.enabled or cb.writes is None or cb.writes[0] is None:
+                    continue
+                self._writers[cb.writes].append(cb)
+                if cb.ok:
+                    for node in cb.reads:
+                        self._readers[node].append(cb)
+
+    def _sort(self) -> None:
+        """Kahn's algorithm, ties in tree order. What it cannot order sits on a loop or behind
+        one: loop members never run; what waited only for them runs, reading their values."""
+        live = [b for b in self.bindings if b.enabled and b.ok and b.writes is not None]
+        succ = {b: [r for r in self._readers.get(b.writes, ()) if r is not b] for b in live}
+        selfloops = {b for b in live if b in self._readers.get(b.writes, ())}
+        indeg = dict.fromkeys(live, 0)
+        for b in live:
+            for r in succ[b]:
+                indeg[r] += 1
+
+        def drain(ready, blocked):
+            heapq.heapify(ready)
+            while ready:
+                _, b = heapq.heappop(ready)
+                self._rank[b] = len(self.order)
+                self.order.append(b)
+                for r in succ[b]:
+                    indeg[r] -= 1
+                    if indeg[r] == 0 and r not in blocked:
+                        heapq.heappush(ready, (r.index, r))
+
+        drain([(b.index, b) for b in live if indeg[b] == 0 and b not in selfloops], selfloops)
+        stuck = [b for b in live if b not in self._rank]
+        loops = _cycles(stuck, succ)
+        self._static.extend(self._self_reference(b) for b in sorted(selfloops, key=lambda b: b.index))
+        self._static.extend(self._cycle(walk, others) for walk, others in loops)
+        on_loop = selfloops.union(*(set(w) | set(o) for w, o in loops))
+        ready = []
+        for b in on_loop:
+            for r in succ[b]:
+                indeg[r] -= 1
+                if indeg[r] == 0 and r not in on_loop:
+                    ready.append((r.index, r))
+        drain(ready, on_loop)
+
+    def _self_reference(self, b: CompiledBinding) -> Diagnostic:
+        span = next((i.span for i in b.inputs.values() if i.node == b.writes), None) or b.span
+        return problem("expr.self-reference", f"the binding of {b.label} reads its own target",
+                       span, hint="use getCurrentValue() to modify the current value")
+
+    def _cycle(self, walk: list[CompiledBinding], others: list[CompiledBinding]) -> Diagnostic:
+        message = "binding cycle: " + " -> ".join(b.label for b in walk + walk[:1])
+        if others:
+            message += " (also on the loop: " + ", ".join(b.label for b in others) + ")"
+        first = walk[0]
+        return problem("binding.cycle", message, first.span,
+                       related=tuple(b.span for b in walk[1:] + others),
+                       hint="none of these bindings is evaluated; break the loop")
+
+    # -- running ------------------------------------------------------------------------------
+
+    def evaluate_all(self) -> None:
+        for b in self.order:
+            self._run(b)
+
+    def _propagate(self, seeds: list[tuple], changed: set[tuple]) -> None:
+        queue, queued = [], set()
+
+        def enqueue(node):
+            for r in self._readers.get(node, ()):
+                if r in self._rank and r not in queued:
+                    queued.add(r)
+                    heapq.heappush(queue, (self._rank[r], r.index, r))
+        for node in seeds:
+            enqueue(node)
+        while queue:
+            *_, b = heapq.heappop(queue)
+            if self._run(b):
+                changed.add(b.writes)
+                enqueue(b.writes)
+
+    def _run(self, b: CompiledBinding) -> bool:
+        """Evaluate one binding and store its result; True when the written value changed."""
+        if any(n[0] is None and (data_context_key(n[1]) or n[1]) not in self._data for n in b.reads):
+            return False     # waits for its DataContext input (reported by _missing_data)
+        self.evaluations += 1
+        if b.mode == TO_SOURCE:
+            return self._write(b, b.back.node, read_field(self.value(*b.target), b.field), b.back.field)
+        from kzplayer.expr import ExprError, evaluate
+        try:
+            result = evaluate(b.program, _Env(self, b))
+        except ExprError as exc:
+            self._report(exc.diagnostic)
+            return False
+        if result.skipped:       # continueIf(false): the target keeps its value
+            return False
+        return self._write(b, b.target, result.value, b.field)
+
+    def _write(self, b: CompiledBinding, node: tuple, value, field: str | None) -> bool:
+        """Write `value` (one field of it when `field`) into a node, converted to its type."""
+        try:
+            if field is not None:
+                value = write_field(self.value(*node), field, value)
+            value = coerce(value, self._type_of(node))
+        except (ConversionError, TypeError) as exc:
+            self._report(problem("binding.type-mismatch", f"binding of {node_label(node)}: {exc}",
+                                 b.binding.expression_span or b.span))
+            return False
+        return self._store(node, value)
+
+    def _store(self, node: tuple, value) -> bool:
+        if node[0] is None:
+            key = data_context_key(node[1]) or node[1]
+            if key in self._data and self._data[key] == value:
+                return False
+            self._data[key] = value
+            return True
+        if self.value(*node) == value and type(self.value(*node)) is type(value):
+            self._values.setdefault(node, value)
+            return False
+        self._values[node] = value
+        return True
+
+    def _type_of(self, node: tuple) -> str | None:
+        """The declared type (catalog or custom PropertyType); else the type of the value the
+        item holds (a dynamic property, as Kanzi allows); None for DataContext inputs."""
+        item, name = node
+        if item is None:
+            return None
+        spec = self.project.property_spec(name)
+        if spec is not None:
+            return spec.type
+        prop = item.properties.get(name)
+        return type_name(prop.value) if prop is not None and prop.value is not None else None
+
+    def _report(self, d: Diagnostic) -> None:
+        self._runtime.setdefault((d.rule, d.span, d.message), d)
+
+    def _missing_data(self) -> list[Diagnostic]:
+        out = {}
+        for b in self.order:
+            for i in b.inputs.values():
+                key = i.node[1]
+                if i.node[0] is None and key not in self._data and key not in out:
+                    out[key] = problem("binding.data-context", f"{{DataContext.{key}}} has no value",
+                                       i.span, severity=Severity.WARNING,
+                                       hint=f"give one with --set 'DataContext.{key}=VALUE'")
+        return list(out.values())
+
+    @staticmethod
+    def _key(item, name: str) -> tuple:
+        return (None, data_context_key(name) or name) if item is None else (item, name)
+
+
+class _Env:
+    """What the expression evaluator asks while running one binding."""
+
+    def __init__(self, graph: BindingGraph, b: CompiledBinding):
+        self.graph, self.b = graph, b
+
+    def lookup(self, ref):
+        src = self.b.inputs[ref.key]
+        return read_field(self.graph.value(*src.node), src.field)
+
+    def current_value(self):
+        return read_field(self.graph.value(self.b.item, self.b.name), self.b.field)
+
+
+def _cycles(stuck: list[CompiledBinding], succ: dict) -> list[list[CompiledBinding]]:
+    """The loops among bindings Kahn could not order: Tarjan's strongly connected components
+    with more than one member (iteratively: chains of 10,000 bindings exceed Python's stack)."""
+    members = set(stuck)
+    index, low, onstack, stack, comps, counter = {}, {}, set(), [], [], [0]
+    for root in sorted(stuck, key=lambda b: b.index):
+        if root in index:
+            continue
+        work = [(root, iter(succ[root]))]
+        index[root] = low[root] = counter[0]; counter[0] += 1
+        stack.append(root); onstack.add(root)
+        while work:
+            v, it = work[-1]
+            w = next((w for w in it if w in members), None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = counter[0]; counter[0] += 1
+                    stack.append(w); onstack.add(w)
+                    work.append((w, iter(succ[w])))
+                elif w in onstack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop(); onstack.discard(w); comp.append(w)
+                    if w is v:
+                        break
+                if len(comp) > 1:
+                    comps.append(_walk_loop(comp, succ))
+    return sorted(comps, key=lambda c: c[0][0].index)
+
+
+def _walk_loop(comp: list[CompiledBinding], succ: dict) -> tuple[list, list]:
+    """A shortest walk from the first member (tree order) back to itself, and the members
+    of the component that walk does not pass."""
+    inside = set(comp)
+    start = min(comp, key=lambda b: b.index)
+    prev, frontier = {start: None}, [start]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in succ[v]:
+                if w is start:
+                    walk = [v]
+                    while prev[walk[-1]] is not None:
+                        walk.append(prev[walk[-1]])
+                    walk.reverse()
+                    return walk, sorted(inside - set(walk), key=lambda b: b.index)
+                if w in inside and w not in prev:
+                    prev[w] = v
+                    nxt.append(w)
+        frontier = nxt
+    raise AssertionError("a strongly connected component without a loop")

@@ -1,0 +1,105 @@
+"""Where a binding reads from: references resolved to graph nodes.
+
+A node is `(item, property name)`. Relative paths resolve against the binding's OWNER (the
+item that holds the BindingItem), as Kanzi does; absolute paths against the project, with
+or without the project name. `{DataContext.a.b}` is an input node `(None, "a.b")` whose
+value the user gives (`--set DataContext.a.b=39`). An emitter's `ParticleEmitter.EventBuffer`
+and `.ParticleDataBuffer` are outputs: their value is the emitter's BufferHandle, computed
+here and never stored in files.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kzplayer.bindings.problems import problem
+from kzplayer.diagnostics import Diagnostic, Severity, Span
+from kzplayer.values import BufferHandle
+
+# output property -> BufferHandle.kind
+OUTPUTS = {
+    "ParticleEmitter.EventBuffer": "EventBuffer",
+    "ParticleEmitter.ParticleDataBuffer": "ParticleDataBuffer",
+}
+DATA_CONTEXT = "DataContext"
+
+
+def output_value(item, name: str):
+    """The computed value of an output property (a BufferHandle), or None if `name` is none."""
+    kind = OUTPUTS.get(name)
+    if kind is None or item is None or item.type != "ParticleEmitter":
+        return None
+    return BufferHandle(kind, item.path)
+
+
+def data_context_key(name: str) -> str | None:
+    """`DataContext.gauges.battery` -> `gauges.battery`; None for any other name."""
+    prefix = DATA_CONTEXT + "."
+    return name[len(prefix):] if name.startswith(prefix) else None
+
+
+@dataclass(eq=False)
+class Input:
+    """One source of a binding: the node it reads and the field it takes (a BindingSourceItem's
+    field; fields written after a reference in the expression are the evaluator's business)."""
+    node: tuple
+    field: str | None = None
+    span: Span | None = None
+
+    @property
+    def label(self) -> str:
+        return node_label(self.node)
+
+
+def node_label(node: tuple) -> str:
+    item, name = node
+    if item is None:
+        return f"{DATA_CONTEXT}.{name}"
+    return f"{item.path}:{name}"
+
+
+class Unresolved(Exception):
+    def __init__(self, diagnostic: Diagnostic):
+        self.diagnostic = diagnostic
+        super().__init__(diagnostic.message)
+
+
+def find_item(project, path: str, owner):
+    """The item `path` names (relative paths and aliases start at `owner`), or a falsy
+    kzplayer.project.paths.PathError that says why not and names the nearest item."""
+    from kzplayer.project.paths import resolve
+    return resolve(project, path, owner)
+
+
+def unresolved(error, span: Span | None, what: str) -> Diagnostic:
+    """`path.unresolved` for a PathError, naming the nearest item that exists on the way."""
+    near = error.nearest
+    where = (f" (the nearest item that exists: {near.path})"
+             if near is not None and near.path and near.path not in error.message else "")
+    return problem("path.unresolved", f"{what}: {error.message}{where}", span,
+                   hint="a renamed or moved item breaks the paths that name it")
+
+
+def check_property(project, item, name: str | None, span: Span | None, what: str) -> None:
+    """Raise Unresolved when `item` can have no property `name` (a typo, or a missing one)."""
+    if name and (name in item.properties or project.property_spec(name) is not None
+                 or output_value(item, name) is not None):
+        return
+    near = project.catalog.suggest_property(name) if name and project.catalog is not None else None
+    raise Unresolved(problem(
+        "path.unresolved", f"{what}: {item.path} has no property {name!r}" if name
+        else f"{what}: a reference names a property after the last '/'", span,
+        hint=f"did you mean {near!r}?" if near else "declare custom properties in <PropertyTypes>"))
+
+
+def resolve_reference(project, ref, owner) -> Input:
+    """The node a (non-index) expression reference reads; raises Unresolved."""
+    if ref.kind == "datacontext":
+        return Input((None, ref.property or ""), None, ref.span)
+    if ref.kind == "template":
+        raise Unresolved(problem("path.unresolved", f"{ref.spelling}: prefab template references "
+                                 "are not evaluated by kzplayer", ref.span, severity=Severity.NOTE))
+    item = find_item(project, ref.path, owner)
+    if not item:
+        raise Unresolved(unresolved(item, ref.span, ref.spelling))
+    check_property(project, item, ref.property, ref.span, ref.spelling)
+    return Input((item, ref.property), None, ref.span)
