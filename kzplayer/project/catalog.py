@@ -1,0 +1,489 @@
+"""The property catalog: every stock property, material and item type, read from
+`kzm_schema/catalog.toml` (the single source; nothing here repeats it).
+
+    from kzplayer.project.catalog import catalog
+    cat = catalog()
+    cat.property("Emission.Lifetime").default      # 1.0
+    cat.material("GenerateEvent_OnDeath")          # legacy -> Event_Lifetime with a preset
+    project_cat = cat.with_custom(property_types, material_types)
+
+Derived facts (which item types carry a property, which materials read it, whether a material
+is event-driven, its asset path and shader file) are computed here from the data, so the TOML
+states each fact once. `python -m kzplayer.project.catalog` prints docs/catalog.md.
+"""
+from __future__ import annotations
+
+import builtins
+import difflib
+import math
+import tomllib
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from kzplayer import values as V
+from kzplayer.resources import schema_dir
+
+TYPE_NAMES = ("bool", "int", "float", "string", "vector2", "vector3", "vector4", "color4",
+              "srt2d", "srt3d", "matrix3", "matrix4", "enum", "buffer", "item", "material")
+SLOTS = ("Emission", "EmissionCount", "Affector", "Collider", "GenerateEvents", "Particle")
+# The property that makes a material event-driven: a subemitter's materials must read it.
+EVENT_SOURCE = "Emission.SourceEventBuffer"
+_VECTOR_SIZES = {"vector2": 2, "vector3": 3, "vector4": 4}
+
+
+@dataclass(frozen=True)
+class PropertySpec:
+    name: str
+    type: str
+    default: Any = None
+    min: float | None = None
+    max: float | None = None
+    clamped: bool = False          # the player clamps out-of-range values (the validator warns)
+    enum: tuple[str, ...] = ()
+    item_types: frozenset[str] = frozenset()
+    materials: tuple[str, ...] = ()
+    doc: str = ""
+    unit: str = ""
+    slot: str | None = None        # for material-typed properties: the slot they fill
+    output: bool = False           # filled by the engine (EventBuffer), never authored
+    custom: bool = False
+
+    @property
+    def prefix(self) -> str:
+        return _prefix(self.name)
+
+    def out_of_range(self, value) -> bool:
+        """True when a number (or any component of a vector) lies outside [min, max]."""
+        if self.min is None and self.max is None:
+            return False
+        comps = value if isinstance(value, tuple) else (value,)
+        for c in comps:
+            if isinstance(c, bool) or not isinstance(c, (int, float)):
+                return False
+            if (self.min is not None and c < self.min) or (self.max is not None and c > self.max):
+                return True
+        return False
+
+    def clamp(self, value):
+        """The value clamped into [min, max] (component-wise for vectors)."""
+        lo = -math.inf if self.min is None else self.min
+        hi = math.inf if self.max is None else self.max
+        if isinstance(value, V.Vector):
+            return V.Vector(min(max(c, lo), hi) for c in value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return type(value)(min(max(value, lo), hi))
+        return value
+
+
+@dataclass(frozen=True)
+class MaterialSpec:
+    name: str
+    slot: str
+    properties: tuple[str, ...] = ()
+    event_driven: bool = False
+    shader: str = ""               # stock: file name under shaders/; custom: path as written
+    path: str = ""                 # stock: ParticlesAssetPackage/...; custom: ProjectItemPath
+    legacy: bool = False
+    replacement: str | None = None
+    preset: dict = field(default_factory=dict)
+    doc: str = ""
+    aliases: tuple[str, ...] = ()
+    custom: bool = False
+
+    def __hash__(self):            # preset is a dict; the name identifies a material
+        return hash((self.name, self.path, self.legacy))
+
+
+@dataclass(frozen=True)
+class ItemTypeSpec:
+    name: str
+    property_prefixes: frozenset[str] = frozenset()
+    is_node: bool = False
+    is_library: bool = False
+    slots: tuple[str, ...] = ()
+    doc: str = ""
+
+
+class CatalogError(ValueError):
+    """The catalog data contradicts itself (a bug in catalog.toml, caught by the tests)."""
+
+
+# --- typed values from native TOML data --------------------------------------------------
+
+def coerce(type_name: str, raw):
+    """Turn a native TOML value (number, bool, string, array) into the kzplayer value of the
+    declared type. None stays None (no value). Raises ValueError on a mismatch."""
+    if raw is None:
+        return None
+    if type_name == "bool":
+        if not isinstance(raw, bool):
+            raise ValueError(f"expected true or false, not {raw!r}")
+        return raw
+    if type_name == "int":
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise ValueError(f"expected an integer, not {raw!r}")
+        return raw
+    if type_name == "float":
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+            raise ValueError(f"expected a number, not {raw!r}")
+        return float(raw)
+    if type_name in ("string",):
+        if not isinstance(raw, str):
+            raise ValueError(f"expected a string, not {raw!r}")
+        return raw
+    if type_name in _VECTOR_SIZES:
+        return V.Vector(_numbers(raw, _VECTOR_SIZES[type_name]))
+    if type_name == "color4":
+        nums = _numbers(raw, (3, 4))
+        return V.Color4(nums)
+    if type_name == "srt3d":
+        n = _numbers(raw, 9)
+        return V.Srt3D(tuple(n[0:3]), tuple(n[3:6]), tuple(n[6:9]))
+    if type_name == "srt2d":
+        n = _numbers(raw, 5)
+        return V.Srt2D(tuple(n[0:2]), n[2], tuple(n[3:5]))
+    if type_name in ("matrix3", "matrix4"):
+        return V.Matrix(tuple(_numbers(raw, 9 if type_name == "matrix3" else 16)))
+    if type_name == "enum":
+        return V.EnumValue(_text(raw))
+    if type_name == "item":
+        return V.ItemRef(_text(raw)) if raw != "" else None
+    if type_name == "material":
+        return V.MaterialRef(_text(raw)) if raw != "" else None
+    if type_name == "buffer":
+        raise ValueError("a buffer has no literal value; only a binding fills it")
+    raise ValueError(f"unknown type {type_name!r}")
+
+
+def _numbers(raw, sizes) -> list[float]:
+    sizes = (sizes,) if isinstance(sizes, int) else sizes
+    if not isinstance(raw, (list, tuple)) or len(raw) not in sizes:
+        raise ValueError(f"expected {' or '.join(map(str, sizes))} numbers, not {raw!r}")
+    if any(isinstance(c, bool) or not isinstance(c, (int, float)) for c in raw):
+        raise ValueError(f"expected numbers, not {raw!r}")
+    return [float(c) for c in raw]
+
+
+def _text(raw) -> str:
+    if not isinstance(raw, str):
+        raise ValueError(f"expected a word, not {raw!r}")
+    return raw
+
+
+def _prefix(name: str) -> str:
+    return name.split(".", 1)[0] if "." in name else ""
+
+
+# --- the catalog --------------------------------------------------------------------------
+
+class Catalog:
+    """Properties, materials and item types; look-ups by name, suggestions for typos."""
+
+    def __init__(self, properties: dict[str, PropertySpec], materials: dict[str, MaterialSpec],
+                 item_types: dict[str, ItemTypeSpec], asset_prefix: str):
+        self.asset_prefix = asset_prefix
+        self._props = properties
+        self._mats = materials              # by name (stock, legacy, custom)
+        self._types = item_types
+        self._lookup: dict[str, MaterialSpec] = {}
+        for m in materials.values():
+            for key in (m.name, m.path, *m.aliases):
+                if key:
+                    self._lookup.setdefault(key, m)
+
+    # properties
+    @builtins.property
+    def properties(self) -> dict[str, PropertySpec]:
+        return dict(self._props)
+
+    def property(self, name: str) -> PropertySpec | None:
+        return self._props.get(name)
+
+    def suggest_property(self, name: str) -> str | None:
+        return _suggest(name, self._props)
+
+    # materials
+    @builtins.property
+    def materials(self) -> list[MaterialSpec]:
+        """Every material that is not a legacy name, in catalog order."""
+        return [m for m in self._mats.values() if not m.legacy]
+
+    @builtins.property
+    def legacy_materials(self) -> list[MaterialSpec]:
+        return [m for m in self._mats.values() if m.legacy]
+
+    def material(self, name_or_path: str) -> MaterialSpec | None:
+        """A material by stock name, alias, asset-package path, legacy name or, for custom
+        materials, ProjectItemPath (with or without the project name)."""
+        key = str(name_or_path).strip().rstrip("/")
+        found = self._lookup.get(key)
+        if found is None and key.startswith(self.asset_prefix):
+            found = self._lookup.get(key[len(self.asset_prefix):])
+        if found is None and "/" in key:         # a leading project name on a custom path
+            found = self._lookup.get(key.split("/", 1)[1])
+            if found is not None and not found.custom:
+                found = None
+        return found
+
+    def materials_for_slot(self, slot: str) -> list[MaterialSpec]:
+        return [m for m in self.materials if m.slot == slot]
+
+    def suggest_material(self, name: str) -> str | None:
+        return _suggest(str(name).rsplit("/", 1)[-1], self._mats)
+
+    # item types
+    @builtins.property
+    def item_types(self) -> frozenset[str]:
+        return frozenset(self._types)
+
+    def item_type(self, name: str) -> ItemTypeSpec | None:
+        return self._types.get(name)
+
+    def suggest_item_type(self, name: str) -> str | None:
+        return _suggest(name, self._types)
+
+    def carries(self, item_type: str, property_name: str) -> bool:
+        """Whether a property may be set on an item of this type."""
+        spec = self._props.get(property_name)
+        return spec is not None and item_type in spec.item_types
+
+    # custom types of a project
+    def with_custom(self, property_types: Iterable = (), material_types: Iterable = ()) -> "Catalog":
+        """This catalog plus a project's <PropertyTypes> and <Materials> (model Items of type
+        PropertyType / MaterialType, or plain dicts with the same attributes). A custom name
+        that is already stock keeps the stock entry. Values that do not parse are skipped
+        here: the validator reports them with their position."""
+        props = dict(self._props)
+        mats = dict(self._mats)
+        free_prefixes: set[str] = set()
+        slot_prefixes: dict[str, set[str]] = {}
+        for entry in property_types:
+            spec = _custom_property(entry)
+            if spec is not None and spec.name not in props:
+                props[spec.name] = spec
+                free_prefixes.add(spec.prefix)
+        for entry in material_types:
+            attrs = _attributes(entry)
+            name, slot = attrs.get("name"), attrs.get("slot")
+            if not name or slot not in SLOTS or name in mats:
+                continue
+            reads = []
+            for child in _children(entry, "PropertyType"):
+                spec = _custom_property(child)
+                if spec is None:
+                    continue
+                reads.append(spec.name)
+                if spec.name not in props:
+                    props[spec.name] = spec
+                    slot_prefixes.setdefault(slot, set()).add(spec.prefix)
+            for extra in attrs.get("reads", "").replace(",", " ").split():
+                reads.append(extra)          # stock properties a custom shader also reads
+            mats[name] = MaterialSpec(
+                name=name, slot=slot, properties=tuple(dict.fromkeys(reads)),
+                event_driven=EVENT_SOURCE in reads, shader=attrs.get("shader", ""),
+                path=getattr(entry, "path", "") or f"Materials/{name}",
+                doc=attrs.get("doc", ""), custom=True)
+        types = {}
+        for t in self._types.values():
+            extra = set(free_prefixes) if t.is_node else set()
+            for slot in t.slots:
+                extra |= slot_prefixes.get(slot, set())
+            types[t.name] = replace(t, property_prefixes=t.property_prefixes | extra) if extra else t
+        return Catalog(*_link(props, mats, types), asset_prefix=self.asset_prefix)
+
+
+def _suggest(name: str, names) -> str | None:
+    hits = difflib.get_close_matches(name, list(names), n=1, cutoff=0.6)
+    if not hits:        # case slips: "emission.rate"
+        lower = {n.lower(): n for n in names}
+        return lower.get(name.lower())
+    return hits[0]
+
+
+def _attributes(entry) -> dict[str, str]:
+    if isinstance(entry, dict):
+        return {k: v for k, v in entry.items() if isinstance(v, str)}
+    attrs = dict(getattr(entry, "attributes", {}) or {})
+    attrs.setdefault("name", getattr(entry, "name", None))
+    return attrs
+
+
+def _children(entry, type_name: str) -> list:
+    if isinstance(entry, dict):
+        return list(entry.get("properties", ()))
+    return [c for c in getattr(entry, "children", ()) if getattr(c, "type", None) == type_name]
+
+
+def _custom_property(entry) -> PropertySpec | None:
+    attrs = _attributes(entry)
+    name, type_name = attrs.get("name"), attrs.get("type")
+    if not name or type_name not in TYPE_NAMES:
+        return None
+    enum = tuple(attrs.get("enum", "").replace(",", " ").split())
+    try:
+        default = _parse_text(type_name, attrs["default"]) if "default" in attrs else None
+        lo = float(attrs["min"]) if "min" in attrs else None
+        hi = float(attrs["max"]) if "max" in attrs else None
+    except ValueError:
+        return None
+    if default is None and type_name not in ("buffer", "item", "material"):
+        default = _ZERO.get(type_name)
+    return PropertySpec(name=name, type=type_name, default=default, min=lo, max=hi,
+                        enum=enum, doc=attrs.get("doc", ""), custom=True)
+
+
+def _parse_text(type_name: str, text: str):
+    """A default written as an XML attribute: the project's literal syntax."""
+    from kzplayer.project import literals         # the loader's parser; imported late (cycle)
+    value = literals.parse_literal(text, type_name)
+    return value
+
+
+_ZERO = {"bool": False, "int": 0, "float": 0.0, "string": "",
+         "vector2": V.Vector((0, 0)), "vector3": V.Vector((0, 0, 0)),
+         "vector4": V.Vector((0, 0, 0, 0)), "color4": V.Color4(0, 0, 0, 0),
+         "srt2d": V.Srt2D(), "srt3d": V.Srt3D(),
+         "matrix3": V.Matrix((1, 0, 0, 0, 1, 0, 0, 0, 1)),
+         "matrix4": V.Matrix((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))}
+
+
+# --- loading catalog.toml -----------------------------------------------------------------
+
+def load_catalog(path: str | Path | None = None) -> Catalog:
+    """Read a catalog file (the stock one by default) and check that it is consistent."""
+    path = Path(path) if path else schema_dir() / "catalog.toml"
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    prefix = data.get("asset_prefix", "")
+    groups = data.get("groups", {})
+
+    props: dict[str, PropertySpec] = {}
+    for name, p in data.get("property", {}).items():
+        t = p.get("type")
+        if t not in TYPE_NAMES:
+            raise CatalogError(f"{name}: unknown type {t!r}")
+        enum = tuple(p.get("enum", ()))
+        try:
+            default = coerce(t, p.get("default"))
+        except ValueError as e:
+            raise CatalogError(f"{name}: default: {e}") from None
+        if enum and default is not None and default.word not in enum:
+            raise CatalogError(f"{name}: default {default} is not one of {enum}")
+        props[name] = PropertySpec(
+            name=name, type=t, default=default, min=p.get("min"), max=p.get("max"),
+            clamped=p.get("clamped", False), enum=enum, doc=p.get("doc", ""),
+            unit=p.get("unit", ""), slot=p.get("slot"), output=p.get("output", False))
+
+    mats: dict[str, MaterialSpec] = {}
+    for name, m in data.get("material", {}).items():
+        reads: list[str] = []
+        for r in m.get("reads", ()):
+            reads.extend(groups[r[1:]] if r.startswith("@") else [r])
+        mats[name] = MaterialSpec(
+            name=name, slot=m["slot"], properties=tuple(dict.fromkeys(reads)),
+            event_driven=EVENT_SOURCE in reads, shader=m.get("shader", f"{name}.glsl"),
+            path=prefix + name, doc=m.get("doc", ""), aliases=tuple(m.get("aliases", ())))
+    for name, m in data.get("legacy", {}).items():
+        new = mats.get(m["replacement"])
+        if new is None:
+            raise CatalogError(f"legacy {name}: unknown replacement {m['replacement']!r}")
+        preset = {}
+        for pname, raw in m.get("preset", {}).items():
+            spec = props.get(pname)
+            if spec is None or pname not in new.properties:
+                raise CatalogError(f"legacy {name}: {pname} is not read by {new.name}")
+            try:
+                preset[pname] = coerce(spec.type, raw)
+            except ValueError as e:
+                raise CatalogError(f"legacy {name}: {pname}: {e}") from None
+        mats[name] = replace(new, name=name, path=prefix + name, legacy=True, aliases=(),
+                             replacement=new.name, preset=preset, doc=m.get("doc", ""))
+
+    types = {name: ItemTypeSpec(name=name, property_prefixes=frozenset(t.get("prefixes", ())),
+                                is_node=t.get("node", False), is_library=t.get("library", False),
+                                slots=tuple(t.get("slots", ())), doc=t.get("doc", ""))
+             for name, t in data.get("item_type", {}).items()}
+    return Catalog(*_link(props, mats, types, check=True), asset_prefix=prefix)
+
+
+def _link(props, mats, types, check=False):
+    """Fill the derived facts: a type's prefixes from its slots' materials; a property's
+    item types and the materials that read it."""
+    readers: dict[str, list[str]] = {}
+    slot_prefixes: dict[str, set[str]] = {}
+    for m in mats.values():
+        if check and m.slot not in SLOTS:
+            raise CatalogError(f"material {m.name}: unknown slot {m.slot!r}")
+        for p in m.properties:
+            if p not in props:
+                if check:
+                    raise CatalogError(f"material {m.name} reads unknown property {p}")
+                continue
+            if not m.legacy:
+                readers.setdefault(p, []).append(m.name)
+            slot_prefixes.setdefault(m.slot, set()).add(_prefix(p))
+    types = {n: replace(t, property_prefixes=t.property_prefixes.union(
+                 *(slot_prefixes.get(s, set()) for s in t.slots)))
+             for n, t in types.items()}
+    linked = {}
+    for name, spec in props.items():
+        carriers = frozenset(t.name for t in types.values() if spec.prefix in t.property_prefixes)
+        if check and not carriers:
+            raise CatalogError(f"property {name}: no item type carries prefix {spec.prefix!r}")
+        linked[name] = replace(spec, item_types=carriers,
+                               materials=tuple(dict.fromkeys(readers.get(name, ()))))
+    return linked, mats, types
+
+
+@cache
+def catalog() -> Catalog:
+    """The stock catalog (read once)."""
+    return load_catalog()
+
+
+def render_markdown(cat: Catalog) -> str:
+    """docs/catalog.md: every material and property, generated from the catalog."""
+    out = ["# Property and material catalog", "",
+           "Generated from `kzm_schema/catalog.toml` by `python -m kzplayer.project.catalog`;",
+           "edit the TOML, not this page. Stock materials live at",
+           f"`{cat.asset_prefix}<Name>`; the shader of a stock material is",
+           "`shaders/<Name>.glsl` (exactly the material name, e.g. `Emitter_Box.glsl`).", ""]
+    for slot in SLOTS:
+        out += [f"## {slot} materials", "", "| material | shader | reads | event-driven | what it does |",
+                "|---|---|---|---|---|"]
+        for m in cat.materials_for_slot(slot):
+            also = f" (also `{'`, `'.join(m.aliases)}`)" if m.aliases else ""
+            reads = ", ".join(f"`{p}`" for p in m.properties) or "-"
+            out.append(f"| `{m.name}`{also} | `{m.shader}` | {reads} | "
+                       f"{'yes' if m.event_driven else ''} | {m.doc} |")
+        out.append("")
+    out += ["## Legacy material names", "",
+            "They load as their replacement; the preset fills properties the node does not set,",
+            "and `material.deprecated` warns.", "",
+            "| legacy name | replacement | preset | note |", "|---|---|---|---|"]
+    for m in cat.legacy_materials:
+        preset = ", ".join(f"`{k}` = {v!r}" for k, v in m.preset.items()) or "-"
+        out.append(f"| `{m.name}` | `{m.replacement}` | {preset} | {m.doc} |")
+    out += ["", "## Properties", "",
+            "| property | type | default | range | carried by | read by | doc |",
+            "|---|---|---|---|---|---|---|"]
+    for p in cat.properties.values():
+        rng = ""
+        if p.min is not None or p.max is not None:
+            rng = f"[{'' if p.min is None else f'{p.min:g}'}, {'' if p.max is None else f'{p.max:g}'}]"
+            rng += " clamped" if p.clamped else ""
+        kind = p.type + (f" ({' | '.join(p.enum)})" if p.enum else "") + (f", {p.unit}" if p.unit else "")
+        default = "-" if p.default is None else f"`{p.default!r}`"
+        out.append(f"| `{p.name}` | {kind} | {default} | {rng} | {', '.join(sorted(p.item_types))} | "
+                   f"{', '.join(p.materials)} | {p.doc} |")
+    out += ["", "## Item types", "", "| item type | node | property prefixes | doc |", "|---|---|---|---|"]
+    for t in cat._types.values():
+        out.append(f"| `{t.name}` | {'yes' if t.is_node else ''} | "
+                   f"{', '.join(sorted(t.property_prefixes))} | {t.doc} |")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":      # pragma: no cover - doc generator
+    print(render_markdown(catalog()), end="")
