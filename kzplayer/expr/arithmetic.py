@@ -1,0 +1,247 @@
+"""Operators on values, shared by the evaluator and (on sample values) the type checker.
+
+Numbers: bool, int and float promote as in C++ (bool op int is int, int op float is float).
+`int / int` divides as C++ does (truncating toward zero); an integer division or remainder
+by zero is an error, a float one gives IEEE inf/nan as on the GPU. Vectors and colours are
+component-wise, with a scalar on either side broadcast; `*` on matrices and SRTs is the
+matrix product (column vectors: in `a * b`, `b` applies first).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from kzplayer.values import Color4, Matrix, Srt2D, Srt3D, Vector, type_name
+
+
+class TypeMismatch(TypeError):
+    """An operand or argument of the wrong type; the caller adds the position."""
+
+
+class DivisionByZero(ArithmeticError):
+    pass
+
+
+class BadValue(ValueError):
+    """A value of the right type that the operation cannot take ("abc" to int, a singular matrix)."""
+
+
+def is_number(v) -> bool:
+    return isinstance(v, (bool, int, float))
+
+
+def is_components(v) -> bool:
+    return isinstance(v, (Vector, Color4))
+
+
+def truthy(v, what: str = "a condition") -> bool:
+    if not is_number(v):
+        raise TypeMismatch(f"{what} must be bool, int or float, not {type_name(v)}")
+    return bool(v)
+
+
+def to_int(v, what: str = "an operand") -> int:
+    if isinstance(v, (bool, int)):
+        return int(v)
+    raise TypeMismatch(f"{what} must be an int or bool, not {type_name(v)}")
+
+
+def fdiv(a: float, b: float) -> float:
+    if b == 0:
+        if a == 0 or math.isnan(a):
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return a / b
+
+
+def idiv(a: int, b: int) -> int:
+    """C++ integer division: truncates toward zero."""
+    if b == 0:
+        raise DivisionByZero("integer division by zero")
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _scalar(op: str, a, b):
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if isinstance(a, (bool, int)) and isinstance(b, (bool, int)):
+        return idiv(int(a), int(b))
+    return fdiv(float(a), float(b))
+
+
+def _componentwise(op: str, a, b):
+    kind = a if is_components(a) else b
+    if is_components(a) and is_components(b) and (type(a) is not type(b) or len(a) != len(b)):
+        raise TypeMismatch(f"'{op}' needs operands of one type, not {type_name(a)} and {type_name(b)}")
+    xs = a if is_components(a) else (a,) * len(kind)
+    ys = b if is_components(b) else (b,) * len(kind)
+    comps = [_scalar(op, float(x), float(y)) for x, y in zip(xs, ys)]
+    return type(kind)(comps)
+
+
+def arithmetic(op: str, a, b):
+    """`+ - * /` on any pair of values they apply to."""
+    if is_number(a) and is_number(b):
+        return _scalar(op, a, b)
+    if op == "+" and isinstance(a, str) and isinstance(b, str):
+        return a + b
+    if isinstance(a, str) or isinstance(b, str):
+        raise TypeMismatch(f"'{op}' cannot combine {type_name(a)} and {type_name(b)}"
+                           + ("; convert with string() first" if op == "+" else ""))
+    if (is_components(a) or is_components(b)) and all(is_components(v) or is_number(v) for v in (a, b)):
+        return _componentwise(op, a, b)
+    if op == "*" and is_transform(a) and is_transform(b):
+        ma, mb = as_matrix(a), as_matrix(b)
+        if ma.size != mb.size:
+            raise TypeMismatch(f"cannot multiply {type_name(a)} by {type_name(b)}")
+        return from_numpy(to_numpy(ma) @ to_numpy(mb))
+    if (isinstance(a, Matrix) and is_number(b) and op in "*/") or (isinstance(b, Matrix) and is_number(a) and op == "*"):
+        m, k = (a, b) if isinstance(a, Matrix) else (b, a)
+        return Matrix(tuple(_scalar(op, x, float(k)) for x in m.values))
+    if isinstance(a, Matrix) and isinstance(b, Matrix) and op in "+-" and a.size == b.size:
+        return Matrix(tuple(_scalar(op, x, y) for x, y in zip(a.values, b.values)))
+    raise TypeMismatch(f"'{op}' does not apply to {type_name(a)} and {type_name(b)}")
+
+
+def compare(op: str, a, b) -> bool:
+    if op in ("==", "!="):
+        if is_number(a) and is_number(b):
+            same = a == b
+        elif type_name(a) == type_name(b):
+            same = a == b
+        else:
+            raise TypeMismatch(f"cannot compare {type_name(a)} with {type_name(b)}")
+        return same if op == "==" else not same
+    if not (is_number(a) and is_number(b) or isinstance(a, str) and isinstance(b, str)):
+        raise TypeMismatch(f"'{op}' orders numbers or strings, not {type_name(a)} and {type_name(b)}")
+    return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]
+
+
+def bitwise(op: str, a, b) -> int:
+    x, y = to_int(a, f"an operand of '{op}'"), to_int(b, f"an operand of '{op}'")
+    if op in ("<<", ">>") and y < 0:
+        raise TypeMismatch(f"a negative shift count ({y})")
+    # Kanzi's int is 32-bit: wrap like C++ would on the usual two's complement machines.
+    r = {"&": x & y, "|": x | y, "^": x ^ y, "<<": x << y, ">>": x >> y}[op]
+    return (r + 2**31) % 2**32 - 2**31
+
+
+def binary(op: str, a, b):
+    if op in ("+", "-", "*", "/"):
+        return arithmetic(op, a, b)
+    if op in ("==", "!=", "<", ">", "<=", ">="):
+        return compare(op, a, b)
+    if op in ("&&", "||"):
+        x, y = truthy(a, f"an operand of '{op}'"), truthy(b, f"an operand of '{op}'")
+        return (x and y) if op == "&&" else (x or y)
+    return bitwise(op, a, b)
+
+
+def unary(op: str, v):
+    if op == "-":
+        if is_number(v):
+            return -v if not isinstance(v, bool) else -int(v)
+        if is_components(v):
+            return type(v)(-c for c in v)
+        if isinstance(v, Matrix):
+            return Matrix(tuple(-c for c in v.values))
+        raise TypeMismatch(f"'-' does not apply to {type_name(v)}")
+    if op == "!":
+        return not truthy(v, "the operand of '!'")
+    return (~to_int(v, "the operand of '~'") + 2**31) % 2**32 - 2**31
+
+
+# -- matrices and SRTs -----------------------------------------------------------------------
+
+def is_transform(v) -> bool:
+    return isinstance(v, (Matrix, Srt2D, Srt3D))
+
+
+def to_numpy(m: Matrix) -> np.ndarray:
+    n = m.size
+    return np.array(m.values, dtype=float).reshape(n, n).T     # column-major storage
+
+
+def from_numpy(a: np.ndarray) -> Matrix:
+    return Matrix(tuple(float(x) for x in np.asarray(a).T.reshape(-1)))
+
+
+def sin_deg(d: float) -> float:
+    """Sine of degrees, exact at multiples of 90 (sin(180) == 0, not 1.2e-16)."""
+    if not math.isfinite(d):
+        return math.nan
+    d = math.fmod(d, 360.0)
+    if d % 90 == 0:
+        return (0.0, 1.0, 0.0, -1.0)[int(d % 360) // 90]
+    return math.sin(math.radians(d))
+
+
+def cos_deg(d: float) -> float:
+    return sin_deg(d + 90.0) if math.isfinite(d) else math.nan
+
+
+def rotation_matrix(rx: float, ry: float, rz: float) -> np.ndarray:
+    """3x3 rotation of Euler degrees, X applied first: R = Rz @ Ry @ Rx."""
+    cx, sx, cy, sy, cz, sz = cos_deg(rx), sin_deg(rx), cos_deg(ry), sin_deg(ry), cos_deg(rz), sin_deg(rz)
+    rxm = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]])
+    rym = np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
+    rzm = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
+    return rzm @ rym @ rxm
+
+
+def euler_of(r: np.ndarray) -> tuple[float, float, float]:
+    """Euler degrees (x, y, z) of a rotation R = Rz @ Ry @ Rx."""
+    sy = -max(-1.0, min(1.0, r[2, 0]))
+    y = math.asin(sy)
+    if abs(sy) < 1 - 1e-12:
+        x = math.atan2(r[2, 1], r[2, 2])
+        z = math.atan2(r[1, 0], r[0, 0])
+    else:                       # gimbal lock: put everything into x
+        x = math.atan2(-r[1, 2], r[1, 1])
+        z = 0.0
+    return tuple(_clean(math.degrees(a)) for a in (x, y, z))
+
+
+def _clean(x: float) -> float:
+    r = round(x, 9)
+    return 0.0 if r == 0 else (r if abs(r - x) < 1e-9 else x)
+
+
+def as_matrix(v) -> Matrix:
+    """SRT -> the matrix T @ R @ S (scale first, then rotation, then translation)."""
+    if isinstance(v, Matrix):
+        return v
+    if isinstance(v, Srt3D):
+        m = np.eye(4)
+        m[:3, :3] = rotation_matrix(*v.rotation) @ np.diag(v.scale)
+        m[:3, 3] = v.translation
+        return from_numpy(m)
+    if isinstance(v, Srt2D):
+        c, s = cos_deg(v.rotation), sin_deg(v.rotation)
+        m = np.eye(3)
+        m[:2, :2] = np.array([[c, -s], [s, c]]) @ np.diag(v.scale)
+        m[:2, 2] = v.translation
+        return from_numpy(m)
+    raise TypeMismatch(f"{type_name(v)} is not a matrix or an SRT")
+
+
+def srt_of(m: Matrix):
+    """Decompose a matrix without shear back into an SRT (Srt2D for 3x3, Srt3D for 4x4)."""
+    a = to_numpy(m)
+    n = m.size - 1
+    lin = a[:n, :n]
+    scale = np.linalg.norm(lin, axis=0)
+    if np.linalg.det(lin) < 0:
+        scale[0] = -scale[0]
+    rot = lin / np.where(scale == 0, 1, scale)
+    t = tuple(_clean(float(c)) for c in a[:n, n])
+    s = tuple(_clean(float(c)) for c in scale)
+    if n == 2:
+        return Srt2D(s, _clean(math.degrees(math.atan2(rot[1, 0], rot[0, 0]))), t)
+    return Srt3D(s, euler_of(rot), t)

@@ -1,0 +1,199 @@
+"""The syntax tree. Every node carries a `span` in the file; spans do not take part in
+equality, so two parses of the same program compare equal wherever they were written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kzplayer.diagnostics import Diagnostic, Span
+
+def _span():
+    return field(default=None, compare=False, repr=False)
+
+REF_KINDS = ("relative", "absolute", "alias", "template", "datacontext", "index")
+
+
+@dataclass(frozen=True)
+class Reference:
+    """`{./Emission.Rate}`, `<./Emission.Rate>`, `{@../Box/Node.Width}`, `{0}`, `{DataContext.a.b}`.
+
+    `path` is the item path as written without `@` ("." for this item, "#Alias",
+    "##Template", "DataContext" for data-context references, None for `{N}`); `property` is
+    the property name (None for `{N}`); `tracked` is the `@` mark.
+    """
+    spelling: str = field(compare=False)
+    kind: str
+    path: str | None
+    property: str | None
+    index: int | None = None
+    tracked: bool = False
+    span: Span | None = _span()
+
+    @property
+    def key(self) -> tuple:
+        """What makes two references the same source (Kanzi gives them one index)."""
+        return (self.path, self.property, self.index)
+
+    @property
+    def canonical(self) -> str:
+        """The reference in brace spelling, as the printer writes it."""
+        if self.kind == "index":
+            return f"{{{self.index}}}"
+        at = "@" if self.tracked else ""
+        if self.kind == "datacontext":
+            return f"{{{at}{self.path}{'.' + self.property if self.property else ''}}}"
+        return f"{{{at}{self.path}/{self.property}}}"
+
+
+class Node:
+    span: Span | None
+
+
+@dataclass(frozen=True)
+class Number(Node):
+    value: int | float
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class String(Node):
+    value: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Bool(Node):
+    value: bool
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    """A variable."""
+    name: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Ref(Node):
+    reference: Reference
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class View(Node):
+    """An engine-only range view `{view ...}`: kept verbatim, never evaluated here."""
+    text: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Unary(Node):
+    op: str
+    operand: Node
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Binary(Node):
+    op: str
+    left: Node
+    right: Node
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Ternary(Node):
+    cond: Node
+    then: Node
+    otherwise: Node
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Field(Node):
+    value: Node
+    field: str
+    field_span: Span | None = _span()
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    """`name(args)`; `type_args` holds the `<N>` of engine generics like createView<N>()."""
+    name: str
+    args: tuple[Node, ...]
+    type_args: tuple[str, ...] = ()
+    name_span: Span | None = _span()
+    span: Span | None = _span()
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Assign(Node):
+    """`A = expr`, or with `field` set, `v.x = expr`."""
+    name: str
+    value: Node
+    field: str | None = None
+    span: Span | None = _span()
+
+
+@dataclass
+class Program:
+    """A parsed binding: statements, the references in source order, syntax diagnostics."""
+    statements: list[Node]
+    text: str = ""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    span: Span | None = None
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, Program) and self.statements == other.statements
+
+    @property
+    def ok(self) -> bool:
+        return not self.diagnostics
+
+    @property
+    def references(self) -> list[Reference]:
+        return [n.reference for n in walk(self) if isinstance(n, Ref)]
+
+    @property
+    def unique_references(self) -> list[Reference]:
+        """One per source, in order of first use: the index `{N}` RawCode would give each."""
+        seen: dict[tuple, Reference] = {}
+        for ref in self.references:
+            seen.setdefault(ref.key, ref)
+        return list(seen.values())
+
+    @property
+    def calls(self) -> list[Call]:
+        return [n for n in walk(self) if isinstance(n, Call)]
+
+
+def children(node: Node) -> tuple[Node, ...]:
+    if isinstance(node, Unary):
+        return (node.operand,)
+    if isinstance(node, Binary):
+        return (node.left, node.right)
+    if isinstance(node, Ternary):
+        return (node.cond, node.then, node.otherwise)
+    if isinstance(node, Field):
+        return (node.value,)
+    if isinstance(node, Call):
+        return node.args
+    if isinstance(node, Assign):
+        return (node.value,)
+    return ()
+
+
+def walk(node):
+    """Every node, parents before children, in source order."""
+    stack = list(reversed(node.statements)) if isinstance(node, Program) else [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(children(n)))

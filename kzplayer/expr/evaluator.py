@@ -1,0 +1,160 @@
+"""Program + environment -> value.
+
+The environment gives reference values and the target's current value:
+
+    class Env:
+        def lookup(self, ref: Reference): ...      # the value of {path/Property} or {N}
+        def current_value(self): ...              # for getCurrentValue()
+
+Failures raise ExprError with the position of the node that failed; `continueIf(false)`
+is not a failure: it returns `Result(skipped=True)` and the target keeps its value.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from kzplayer.expr import ast
+from kzplayer.expr.arithmetic import BadValue, DivisionByZero, TypeMismatch, binary, truthy, unary
+from kzplayer.expr.errors import ExprError
+from kzplayer.expr.fields import FieldError, get_field, set_field
+from kzplayer.expr.functions import FUNCTIONS, lookup
+
+
+class Environment(Protocol):
+    def lookup(self, ref: ast.Reference) -> Any: ...
+
+    def current_value(self) -> Any: ...
+
+
+@dataclass
+class Result:
+    value: Any = None
+    skipped: bool = False               # continueIf(false): leave the target unchanged
+    variables: dict[str, Any] = field(default_factory=dict)
+
+
+class _Skip(Exception):
+    pass
+
+
+def evaluate(program: ast.Program, env: Environment) -> Result:
+    if program.diagnostics:
+        raise ExprError(program.diagnostics[0])
+    ev = _Evaluator(env)
+    value = None
+    try:
+        for statement in program.statements:
+            value = ev.run(statement)
+    except _Skip:
+        return Result(None, True, ev.variables)
+    return Result(value, False, ev.variables)
+
+
+def suggest(name: str) -> str | None:
+    """The nearest known function name (`mx` -> `max`)."""
+    close = difflib.get_close_matches(name.lower(), FUNCTIONS, n=1, cutoff=0.6)
+    if not close and len(name) <= 3:
+        close = difflib.get_close_matches(name.lower(), FUNCTIONS, n=1, cutoff=0.5)
+    return FUNCTIONS[close[0]].name if close else None
+
+
+def unknown_function(node: ast.Call) -> tuple[str, str | None]:
+    near = suggest(node.name)
+    return (f"unknown function '{node.name}'",
+            f"did you mean '{near}()'?" if near else None)
+
+
+class _Evaluator:
+    def __init__(self, env: Environment):
+        self.env = env
+        self.variables: dict[str, Any] = {}
+
+    def fail(self, node: ast.Node, rule: str, message: str, hint: str | None = None):
+        raise ExprError.at(rule, message, node.span, hint)
+
+    def guarded(self, node: ast.Node, f, *args):
+        """Run an operation, giving its failure the node's position."""
+        try:
+            return f(*args)
+        except DivisionByZero as e:
+            self.fail(node, "expr.division-by-zero", str(e), "guard the divisor, e.g. b != 0 ? a / b : 0")
+        except FieldError as e:
+            self.fail(node, "expr.field", str(e))
+        except TypeMismatch as e:
+            self.fail(node, "expr.type", str(e))
+        except BadValue as e:
+            self.fail(node, "expr.value", str(e))
+        except (OverflowError, ValueError) as e:
+            self.fail(node, "expr.value", str(e))
+
+    def run(self, node: ast.Node):
+        if isinstance(node, ast.Assign):
+            value = self.run(node.value)
+            if node.field:
+                old = self.variable(node, node.name)
+                value = self.guarded(node, set_field, old, node.field, value)
+            self.variables[node.name] = value
+            return value
+        return self.eval(node)
+
+    def variable(self, node: ast.Node, name: str):
+        if name not in self.variables:
+            self.fail(node, "expr.unassigned", f"'{name}' is used before it is assigned",
+                      f"assign it first: {name} = ...")
+        return self.variables[name]
+
+    def eval(self, node: ast.Node):
+        if isinstance(node, (ast.Number, ast.String, ast.Bool)):
+            return node.value
+        if isinstance(node, ast.Name):
+            return self.variable(node, node.name)
+        if isinstance(node, ast.Ref):
+            try:
+                return self.env.lookup(node.reference)
+            except ExprError:
+                raise
+            except LookupError as e:
+                self.fail(node, "expr.reference", f"cannot resolve {node.reference.spelling}: {e}")
+        if isinstance(node, ast.Unary):
+            return self.guarded(node, unary, node.op, self.eval(node.operand))
+        if isinstance(node, ast.Binary):
+            left = self.eval(node.left)
+            if node.op in ("&&", "||"):       # short-circuit, as in C++
+                x = self.guarded(node.left, truthy, left, f"an operand of '{node.op}'")
+                if x == (node.op == "||"):
+                    return x
+            return self.guarded(node, binary, node.op, left, self.eval(node.right))
+        if isinstance(node, ast.Ternary):
+            cond = self.guarded(node.cond, truthy, self.eval(node.cond), "the condition of '?:'")
+            return self.eval(node.then if cond else node.otherwise)
+        if isinstance(node, ast.Field):
+            return self.guarded(node, get_field, self.eval(node.value), node.field)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.View):
+            self.fail(node, "expr.not-evaluable", "range views are evaluated by the Kanzi engine only")
+        raise TypeError(f"cannot evaluate {node!r}")
+
+    def call(self, node: ast.Call):
+        spec = lookup(node.name)
+        if spec is None:
+            message, hint = unknown_function(node)
+            raise ExprError.at("expr.unknown-function", message, node.name_span or node.span, hint)
+        n = len(node.args)
+        if n < spec.min_args or (spec.max_args is not None and n > spec.max_args):
+            self.fail(node, "expr.arguments",
+                      f"{spec.name}() takes {spec.arity_text()} argument(s), got {n}")
+        if not spec.evaluable:
+            self.fail(node, "expr.not-evaluable", f"{spec.name}() is computed by the Kanzi engine; "
+                      "it is not evaluable in kzplayer")
+        key = node.key
+        if key == "continueif":
+            if not self.guarded(node, truthy, self.eval(node.args[0]), "the condition of continueIf"):
+                raise _Skip()
+            return True
+        if key == "getcurrentvalue":
+            return self.env.current_value()
+        args = [self.eval(a) for a in node.args]
+        return self.guarded(node, spec.impl, *args)

@@ -1,0 +1,179 @@
+"""Text -> tokens. Newlines separate statements except inside parentheses; `#` starts a
+comment that runs to the end of the line (outside references and strings).
+
+References: `{...}` always; `<...>` only where Kanzi's mission-card spelling is meant: the
+`<` is directly followed by `.`, `@`, `#` or a name, the text up to the next `>` on the line
+is a path with at least one `/`, and the part after the last `/` is a property name.
+Anything else is less-than: `a < b`, `a<b`, `x < y/2`, `a<b && c>d` compare, while
+`<./Emission.Rate>` and `a<b/c>d` are references (write `a < b/c > d` to compare).
+"""
+from __future__ import annotations
+
+import bisect
+import re
+
+from kzplayer.diagnostics import Diagnostic, Span
+from kzplayer.expr.ast import Reference
+from kzplayer.expr.errors import diagnostic
+from kzplayer.expr.tokens import EOF, NAME, NEWLINE, NUMBER, OP, REF, STRING, VIEW, Token
+
+_NUMBER = re.compile(r"(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SPACE = re.compile(r"[ \t\r\f]+")
+_OPERATORS = sorted("|| && == != <= >= << >> | ^ & < > + - * / ! ~ ? : = ( ) , .".split(),
+                    key=len, reverse=True)
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
+
+# Item names may hold spaces (`Text Box 2D`); a property is dotted words (`Node.Width`).
+_SEGMENT = r"[A-Za-z0-9_ \-]+"
+_PROPERTY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+_ANGLE_REF = re.compile(
+    rf"<(@?(?:\.\.?|##?{_SEGMENT}|{_SEGMENT})(?:/(?:\.\.|{_SEGMENT}))*"
+    rf"/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)>")
+_ANGLE_START = re.compile(r"<[.@#A-Za-z_]")
+
+
+class _Positions:
+    """Offset in the expression text -> (line, column) in the file."""
+
+    def __init__(self, text: str, line: int, column: int):
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.line, self.column = line, column
+
+    def __call__(self, offset: int) -> tuple[int, int]:
+        row = bisect.bisect_right(self.starts, offset) - 1
+        col = offset - self.starts[row] + (self.column if row == 0 else 1)
+        return self.line + row, col
+
+
+def parse_reference(content: str, spelling: str, span: Span | None = None) -> Reference | None:
+    """The inside of `{...}` or `<...>` -> Reference, or None when it is not one."""
+    tracked = content.startswith("@")
+    body = content[1:] if tracked else content
+    body = body.strip()
+    if body.isdigit():
+        return Reference(spelling, "index", None, None, int(body), tracked, span)
+    if body == "DataContext" or body.startswith("DataContext."):
+        prop = body[len("DataContext."):] or None
+        return Reference(spelling, "datacontext", "DataContext", prop, None, tracked, span)
+    path, slash, prop = body.rpartition("/")
+    if not slash:
+        path = "."          # `{Prop}`: a property of this item
+    elif not path:
+        path = "/"          # `{/Prop}`: a property of the root
+    if not _PROPERTY.fullmatch(prop):
+        return None
+    if path.startswith("##"):
+        kind = "template"
+    elif path.startswith("#"):
+        kind = "alias"
+    elif path.startswith("."):
+        kind = "relative"
+    else:
+        kind = "absolute"
+    return Reference(spelling, kind, path, prop, None, tracked, span)
+
+
+def tokenize(text: str, *, file: str | None = None, line: int = 1,
+             column: int = 1) -> tuple[list[Token], list[Diagnostic]]:
+    """Tokens (ending in EOF) and the lexical errors found; bad characters are skipped."""
+    fname = file or "<expression>"
+    where = _Positions(text, line, column)
+    tokens: list[Token] = []
+    errors: list[Diagnostic] = []
+    depth = 0
+    pos = 0
+
+    def span(start: int, end: int) -> Span:
+        (l0, c0), (l1, c1) = where(start), where(end)
+        return Span(fname, l0, c0, l1, c1)
+
+    def emit(kind: str, start: int, end: int, value) -> None:
+        (l0, c0), (l1, c1) = where(start), where(end)
+        tokens.append(Token(kind, text[start:end], value, l0, c0, l1, c1, fname))
+
+    while pos < len(text):
+        ch = text[pos]
+        if m := _SPACE.match(text, pos):
+            pos = m.end()
+        elif ch == "\n":
+            if depth == 0 and tokens and tokens[-1].kind != NEWLINE:
+                emit(NEWLINE, pos, pos + 1, "\n")
+            pos += 1
+        elif ch == "#":
+            end = text.find("\n", pos)
+            pos = len(text) if end < 0 else end
+        elif m := _NUMBER.match(text, pos):
+            lit = m.group()
+            value = float(lit) if any(c in lit for c in ".eE") else int(lit)
+            emit(NUMBER, pos, m.end(), value)
+            pos = m.end()
+        elif m := _NAME.match(text, pos):
+            emit(NAME, pos, m.end(), m.group())
+            pos = m.end()
+        elif ch in "\"'":
+            pos = _string(text, pos, emit, errors, span)
+        elif ch == "{":
+            end = text.find("}", pos)
+            nl = text.find("\n", pos)
+            if end < 0 or 0 <= nl < end:
+                errors.append(diagnostic("expr.syntax", "unterminated reference: '{' without '}'",
+                                         span(pos, pos + 1), hint="close the reference with '}'"))
+                pos += 1
+                continue
+            content = text[pos + 1:end]
+            if re.match(r"view\s", content):
+                emit(VIEW, pos, end + 1, content)
+            elif ref := parse_reference(content, text[pos:end + 1], span(pos, end + 1)):
+                emit(REF, pos, end + 1, ref)
+            else:
+                errors.append(diagnostic(
+                    "expr.syntax", f"not a reference: '{text[pos:end + 1]}'", span(pos, end + 1),
+                    hint="write {path/Property}, e.g. {./Emission.Rate}"))
+            pos = end + 1
+        elif ch == "<" and _ANGLE_START.match(text, pos) and (m := _ANGLE_REF.match(text, pos)) \
+                and (ref := parse_reference(m.group(1), m.group(), span(pos, m.end()))):
+            emit(REF, pos, m.end(), ref)
+            pos = m.end()
+        else:
+            op = next((o for o in _OPERATORS if text.startswith(o, pos)), None)
+            if op is None:
+                errors.append(diagnostic("expr.syntax", f"unexpected character '{ch}'",
+                                         span(pos, pos + 1)))
+                pos += 1
+                continue
+            if op == "(":
+                depth += 1
+            elif op == ")" and depth:
+                depth -= 1
+            emit(OP, pos, pos + len(op), op)
+            pos += len(op)
+    emit(EOF, len(text), len(text), None)
+    return tokens, errors
+
+
+def _string(text, pos, emit, errors, span) -> int:
+    quote, start, out = text[pos], pos, []
+    pos += 1
+    while pos < len(text) and text[pos] not in (quote, "\n"):
+        if text[pos] == "\\" and pos + 1 < len(text):
+            esc = text[pos + 1]
+            if esc == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[pos + 2:pos + 6]):
+                out.append(chr(int(text[pos + 2:pos + 6], 16)))
+                pos += 6
+                continue
+            if esc not in _ESCAPES:
+                errors.append(diagnostic("expr.syntax", f"unknown escape '\\{esc}' in a string",
+                                         span(pos, pos + 2)))
+            out.append(_ESCAPES.get(esc, esc))
+            pos += 2
+        else:
+            out.append(text[pos])
+            pos += 1
+    if pos >= len(text) or text[pos] != quote:
+        errors.append(diagnostic("expr.syntax", "unterminated string", span(start, pos),
+                                 hint=f"close the string with {quote}"))
+        emit(STRING, start, pos, "".join(out))
+        return pos
+    emit(STRING, start, pos + 1, "".join(out))
+    return pos + 1
