@@ -56,6 +56,7 @@ class Renderer:
     def draw(self, emitters, camera, target=None) -> None:
         target = target or self.fbo
         width, height = target.viewport[2], target.viewport[3]
+        previous = self.ctx.fbo
         target.use()
         target.clear(0.0, 0.0, 0.0, 1.0)
         self._write_matrix("u_view", camera.view)
@@ -76,6 +77,11 @@ class Renderer:
                 self.vao.render(ctx.TRIANGLE_STRIP, vertices=4, instances=int(em.capacity))
         finally:
             ctx.disable(ctx.BLEND)
+            # Leave the framebuffer binding as found (the default one, 0, when there was
+            # none): moderngl rebinds ctx.fbo after creating framebuffers, and a released
+            # one would then be a deleted name (GL_INVALID_OPERATION).
+            if previous is not target:
+                (previous or self.ctx.detect_framebuffer(0)).use()
 
     def read(self) -> np.ndarray:
         """The last drawn image, (H, W, 3) uint8, top row first (GL's rows run bottom-up)."""

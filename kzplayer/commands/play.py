@@ -1,0 +1,260 @@
+"""`kzplayer play`: simulate a project on the GPU and show it, or render it to files.
+
+Contract: shared/design/cli.md (`play`); behaviour decided here is in docs/play.md.
+Order of work: check every option that can be checked without the project (exit 2), load
+(the loader's diagnostics, exit 1 or 2), bindings and --set overrides (exit 1 or 2), then
+the GPU. Offline, the simulation advances one output frame (1/--fps s) at a time; the
+simulation itself steps at ParticleSystem.Framerate inside kzplayer.gpu.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from kzplayer.diagnostics import Diagnostic, KzError, Severity
+
+DEFAULT_SECONDS = 5.0
+DEFAULT_SIZE = (640, 360)
+MAX_SIZE = 16384
+DEMO = "demo_fountain.kzm"
+
+_SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """`WxH` -> (W, H); click.BadParameter (exit 2) for anything else."""
+    m = _SIZE.match(text or "")
+    if not m:
+        raise click.BadParameter(f"{text!r} is not WIDTHxHEIGHT, e.g. 640x360", param_hint="--size")
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (1 <= w <= MAX_SIZE and 1 <= h <= MAX_SIZE):
+        raise click.BadParameter(f"{w}x{h}: width and height must be 1..{MAX_SIZE}", param_hint="--size")
+    return w, h
+
+
+def frame_count(frames: int | None, seconds: float | None, fps: float) -> int:
+    """Output frames to produce: --frames, else --seconds (default 5) x --fps, at least 1."""
+    if frames is not None and seconds is not None:
+        raise click.UsageError("give --frames or --seconds, not both")
+    if frames is not None:
+        return frames
+    return max(1, round((DEFAULT_SECONDS if seconds is None else seconds) * fps))
+
+
+def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
+        window=None, stats=None, dump=None, overrides=()) -> None:
+    from kzplayer.render.writers import check_output
+
+    n_frames = frame_count(frames, seconds, fps)
+    requested_size = parse_size(size) if size is not None else None
+    _check_suffix(stats, (".csv", ".json"), "--stats")
+    _check_suffix(dump, (".npz",), "--dump")
+    files_wanted = bool(output or stats or dump)
+    if window and files_wanted:
+        raise click.UsageError("--window plays interactively; --output, --stats and --dump are "
+                               "written by a --headless run")
+    if output and requested_size and (problem := check_output(output, requested_size)):
+        raise click.BadParameter(problem, param_hint="--output")
+
+    proj, graph = load_for_play(project, overrides)
+    value = reader(graph)
+    width, height = requested_size or viewport_size(proj, value)
+    if output and (problem := check_output(output, (width, height))):
+        raise click.BadParameter(problem, param_hint="--output")
+
+    if window is None:
+        from kzplayer.render.window import display_available
+        window = not files_wanted and display_available()
+    if window:
+        from kzplayer.render.window import play_in_window
+        play_in_window(proj, graph, value, (width, height), fps=fps, seed=seed)
+        return
+    summary = play_offline(proj, graph, value, (width, height), n_frames=n_frames, fps=fps, seed=seed,
+                           output=output, stats=stats, dump=dump)
+    click.echo(summary)
+
+
+def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
+    if path is not None and Path(path).suffix.lower() not in suffixes:
+        raise click.BadParameter(f"{path!r}: the file name must end in {' or '.join(suffixes)}",
+                                 param_hint=option)
+
+
+def load_for_play(project: str | None, overrides=()):
+    """The project (the built-in demo when None) and its resolved binding graph, with every
+    --set override applied. Loader and binding errors raise KzError (the CLI shows them)."""
+    import kzplayer
+    from kzplayer.bindings import parse_override, resolve
+    from kzplayer.resources import samples_dir
+
+    path = project if project is not None else str(samples_dir() / DEMO)
+    proj = kzplayer.load(path)
+    _print_warnings(proj.diagnostics)
+    graph = resolve(proj)
+    errors = [d for d in graph.diagnostics if d.severity == Severity.ERROR]
+    if errors:
+        raise KzError(errors, exit_code=1)
+    _print_warnings(graph.diagnostics)
+    for text in overrides:
+        item, name, new_value = parse_override(text, proj)
+        graph.set_value(item, name, new_value)
+    return proj, graph
+
+
+def _print_warnings(diagnostics) -> None:
+    from kzplayer.commands.report import print_diagnostics
+    shown = [d for d in diagnostics if d.severity != Severity.NOTE]
+    if shown:
+        print_diagnostics(shown, stream=sys.stderr)
+
+
+def reader(graph):
+    """`value(item, name)`: a property after bindings and overrides, None where the item's
+    type has no such property (the renderer asks cameras for optional properties)."""
+    def value(item, name):
+        try:
+            return graph.value(item, name)
+        except (KeyError, LookupError, ValueError, TypeError):
+            return None
+    return value
+
+
+def viewport_size(project, value) -> tuple[int, int]:
+    """The first Viewport2D's Node.Width x Node.Height, else 640x360."""
+    for item in project.walk():
+        if item.type == "Viewport2D":
+            w, h = value(item, "Node.Width"), value(item, "Node.Height")
+            if isinstance(w, (int, float)) and isinstance(h, (int, float)) and w >= 1 and h >= 1:
+                return int(round(w)), int(round(h))
+            break
+    return DEFAULT_SIZE
+
+
+def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=None, stats=None,
+                 dump=None, ctx=None) -> str:
+    """Simulate n_frames output frames headless, writing what was asked; returns the summary
+    line. `ctx` lets tests share their context; otherwise a standalone one is made."""
+    from kzplayer.gpu import Simulation
+    from kzplayer.gpu.context import create_context
+    from kzplayer.render.billboard import Renderer
+    from kzplayer.render.camera import choose_camera
+    from kzplayer.render.stats import StatsRecorder
+    from kzplayer.render.writers import needs_every_frame, open_writer
+
+    own_ctx = ctx is None
+    ctx = ctx or create_context(headless=True)
+    sim = renderer = writer = None
+    try:
+        sim = Simulation(ctx, proj, graph, seed=seed)
+        camera = how = None
+        if output:
+            renderer = Renderer(ctx, size)
+            camera, how = choose_camera(proj, value, size[0] / size[1])
+            writer = open_writer(output, fps, size)
+        recorder = StatsRecorder(sim) if stats else None
+        every = bool(output) and needs_every_frame(output)
+        dt = 1.0 / fps
+        with _progress(n_frames, enabled=bool(output)) as advance:
+            for frame in range(n_frames):
+                sim.step_frame(dt)
+                if recorder:
+                    recorder.record(frame, (frame + 1) * dt)
+                if writer and (every or frame == n_frames - 1):
+                    renderer.draw(draw_list(sim, proj, value), camera)
+                    writer.write(renderer.read())
+                advance()
+        if writer:
+            writer.close()
+        if recorder:
+            recorder.save(stats)
+        if dump:
+            save_dump(sim, dump)
+        alive = sum(int(n) for n in alive_counts(sim).values())
+        parts = [f"{proj.name}: {n_frames} frames ({n_frames * dt:.2f} s at {fps:g} fps)",
+                 f"{len(sim.emitters)} emitter{'s' if len(sim.emitters) != 1 else ''}",
+                 f"{alive} particles alive at the end"]
+        wrote = [p for p in (output, stats, dump) if p]
+        if wrote:
+            parts.append("wrote " + ", ".join(wrote))
+        if how:
+            parts.append(f"{size[0]}x{size[1]}, {how}")
+        return "; ".join(parts)
+    finally:
+        if writer:
+            writer.close()
+        if renderer:
+            renderer.release()
+        if sim is not None and hasattr(sim, "release"):
+            sim.release()
+        if own_ctx:
+            ctx.release()
+
+
+def draw_list(sim, proj, value):
+    """What the renderer draws: each emitter's pool, with its simulation-to-world matrix
+    (identity, unless its ParticleSystem simulates in local space)."""
+    from types import SimpleNamespace
+
+    from kzplayer.render.camera import world_matrix
+    out = []
+    for em in sim.emitters:
+        system = _system_of(em.item)
+        model = None
+        if system is not None and value(system, "ParticleSystem.LocalSpace") is True:
+            model = world_matrix(system, value)
+        out.append(SimpleNamespace(particles=em.particles, capacity=em.capacity, model=model))
+    return out
+
+
+def _system_of(item):
+    node = item.parent
+    while node is not None and node.type != "ParticleSystem":
+        node = node.parent
+    return node
+
+
+def alive_counts(sim) -> dict[str, int]:
+    """Live particles per emitter path (one readback of each pool)."""
+    from kzplayer.gpu.layout import FLAG_ALIVE
+    counts = {}
+    for em in sim.emitters:
+        records = sim.read_particles(em)
+        counts[em.path] = int(((records["flags"] & FLAG_ALIVE) != 0).sum())
+    return counts
+
+
+def save_dump(sim, path: str) -> None:
+    """The --dump .npz (cli.md keys: `<emitter path>/position` and so on)."""
+    import numpy as np
+    arrays = sim.dump()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:   # np.savez(path) would append .npz to other names
+        np.savez(fh, **arrays)
+
+
+class _progress:
+    """A rich progress bar on stderr for offline renders, only on a terminal."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.total = total
+        self.enabled = enabled and sys.stderr.isatty() and not os.environ.get("KZPLAYER_NO_PROGRESS")
+        self._progress = None
+
+    def __enter__(self):
+        if not self.enabled:
+            return lambda: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        self._progress = Progress(TextColumn("rendering"), BarColumn(), MofNCompleteColumn(),
+                                  TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        self._progress.start()
+        task = self._progress.add_task("frames", total=self.total)
+        return lambda: self._progress.advance(task)
+
+    def __exit__(self, *exc):
+        if self._progress is not None:
+            self._progress.stop()

@@ -1,0 +1,141 @@
+"""The default billboard, drawn from an SSBO filled here (no simulation): where a particle
+lands on screen (the pinhole formula), how wide (scale), additive, dead slots invisible,
+the age ramp, local-space model matrices, exact image size."""
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from kzplayer.gpu.layout import FLAG_ALIVE, PARTICLE_DTYPE
+from kzplayer.render.billboard import MIN_PIXELS, SPRITE_SIZE, Renderer
+from kzplayer.render.camera import Camera
+
+W, H = 96, 64
+DIST = 10.0
+FOCAL = 1 / math.tan(math.radians(22.5))   # 45 degree vertical field of view
+
+
+@pytest.fixture
+def renderer(ctx):
+    r = Renderer(ctx, (W, H))
+    yield r
+    r.release()
+
+
+def camera(distance=DIST):
+    world = np.eye(4)
+    world[2, 3] = distance
+    return Camera(world)
+
+
+def particles(positions, *, age=0.0, lifetime=2.0, scale=0.5, flags=FLAG_ALIVE, color=(1, 1, 1, 1)):
+    a = np.zeros(len(positions), PARTICLE_DTYPE)
+    a["position"] = positions
+    a["age"], a["lifetime"], a["scale"], a["flags"], a["color"] = age, lifetime, scale, flags, color
+    return a
+
+
+def draw(renderer, ctx, records, model=None, cam=None):
+    buf = ctx.buffer(records.tobytes())
+    try:
+        renderer.draw([SimpleNamespace(particles=buf, capacity=len(records), model=model)], cam or camera())
+        return renderer.read().astype(float)
+    finally:
+        buf.release()
+
+
+def expected_pixel(x, y, distance=DIST):
+    """Where a point at (x, y, 0) lands, in pixel coordinates (column, row from the top)."""
+    nx = x * FOCAL / (distance * W / H)
+    ny = y * FOCAL / distance
+    return (nx + 1) / 2 * W, (1 - ny) / 2 * H
+
+
+def centroid(img):
+    lum = img.sum(axis=2)
+    rows, cols = np.indices(lum.shape)
+    return (cols * lum).sum() / lum.sum() + 0.5, (rows * lum).sum() / lum.sum() + 0.5
+
+
+def test_image_is_exactly_the_requested_size(ctx):
+    r = Renderer(ctx, (33, 17))
+    try:
+        assert draw(r, ctx, particles([(0, 0, 0)])).shape == (17, 33, 3)
+    finally:
+        r.release()
+
+
+@pytest.mark.parametrize("x, y", [(0, 0), (2, 1), (-3, -1.5)])
+def test_particle_lands_where_the_pinhole_camera_puts_it(renderer, ctx, x, y):
+    img = draw(renderer, ctx, particles([(x, y, 0)], scale=0.3))
+    cx, cy = centroid(img)
+    ex, ey = expected_pixel(x, y)
+    assert cx == pytest.approx(ex, abs=0.5) and cy == pytest.approx(ey, abs=0.5)
+
+
+def test_width_follows_scale_and_distance(renderer, ctx):
+    for scale in (0.5, 1.0):
+        img = draw(renderer, ctx, particles([(0, 0, 0)], scale=scale))
+        lit_cols = np.flatnonzero(img.sum(axis=(0, 2)) > 0)
+        width = lit_cols[-1] - lit_cols[0] + 1
+        # The quad is SPRITE_SIZE * scale wide; the round sprite fades to 0 at its rim.
+        expected = SPRITE_SIZE * scale * FOCAL / DIST * H / 2
+        assert expected - 3 <= width <= expected + 1
+
+
+def test_tiny_particles_keep_a_minimum_size(renderer, ctx):
+    img = draw(renderer, ctx, particles([(0, 0, 0)], scale=1e-4))
+    assert img.max() > 0
+    assert (img.sum(axis=2) > 0).sum() <= math.ceil(MIN_PIXELS + 1) ** 2
+
+
+def test_dead_slots_draw_nothing(renderer, ctx):
+    records = particles([(0, 0, 0), (1, 0, 0)], flags=0)
+    assert draw(renderer, ctx, records).max() == 0
+    records["flags"][1] = FLAG_ALIVE
+    img = draw(renderer, ctx, records)
+    assert centroid(img)[0] == pytest.approx(expected_pixel(1, 0)[0], abs=0.5)
+
+
+def test_drawing_is_additive_and_order_free(renderer, ctx):
+    one = draw(renderer, ctx, particles([(0, 0, 0)], age=1.0, scale=0.4))
+    two = draw(renderer, ctx, particles([(0, 0, 0), (0, 0, 0)], age=1.0, scale=0.4))
+    assert one.max() < 120   # far from saturation, so doubling is exact up to rounding
+    assert np.abs(two - 2 * one).max() <= 2
+    # Depth does not hide anything: a particle behind another still adds up.
+    front_back = draw(renderer, ctx, particles([(0, 0, 1), (0, 0, -1)], age=1.0, scale=0.4))
+    back_front = draw(renderer, ctx, particles([(0, 0, -1), (0, 0, 1)], age=1.0, scale=0.4))
+    assert np.array_equal(front_back, back_front)
+
+
+def test_colour_runs_from_white_hot_to_red_and_fades_out(renderer, ctx):
+    young = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0))
+    old = draw(renderer, ctx, particles([(0, 0, 0)], age=1.7))
+    dead_age = draw(renderer, ctx, particles([(0, 0, 0)], age=2.0))
+    y, o = young.sum(axis=(0, 1)), old.sum(axis=(0, 1))
+    assert y[0] >= y[1] >= y[2] > 0 and o[0] > o[1] >= o[2]   # warm at every age
+    assert y[2] / y[0] > 0.5 > o[2] / o[0]                    # bluer (whiter) when young
+    assert o.sum() < 0.5 * y.sum()                           # fading near the end
+    assert dead_age.max() == 0                               # gone at age == lifetime
+
+
+def test_particle_colour_tints_the_sprite(renderer, ctx):
+    img = draw(renderer, ctx, particles([(0, 0, 0)], color=(0, 1, 0, 1)))
+    s = img.sum(axis=(0, 1))
+    assert s[1] > 0 and s[0] == 0 and s[2] == 0
+
+
+def test_model_matrix_moves_local_space_particles(renderer, ctx):
+    model = np.eye(4)
+    model[:3, 3] = (2, 1, 0)
+    img = draw(renderer, ctx, particles([(0, 0, 0)], scale=0.3), model=model)
+    cx, cy = centroid(img)
+    ex, ey = expected_pixel(2, 1)
+    assert cx == pytest.approx(ex, abs=0.5) and cy == pytest.approx(ey, abs=0.5)
+
+
+def test_particles_behind_the_camera_are_not_drawn(renderer, ctx):
+    assert draw(renderer, ctx, particles([(0, 0, 12)])).max() == 0
