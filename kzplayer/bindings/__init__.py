@@ -12,3 +12,4 @@ exactly the dependents when a value changes (docs/bindings.md).
 from __future__ import annotations
 
 from kzplayer.bindings.graph import BindingGraph, resolve  # noqa: F401
+from kzplayer.bindings.overrides import parse_override  # noqa: F401

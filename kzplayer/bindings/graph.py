@@ -282,7 +282,11 @@ class _Env:
 
     def lookup(self, ref):
         src = self.b.inputs[ref.key]
-        return read_field(self.graph.value(*src.node), src.field)
+        try:
+            return read_field(self.graph.value(*src.node), src.field)
+        except ConversionError as exc:
+            from kzplayer.expr import ExprError
+            raise ExprError(problem("binding.type-mismatch", f"{ref.spelling}: {exc}", ref.span)) from None
 
     def current_value(self):
         return read_field(self.graph.value(self.b.item, self.b.name), self.b.field)

@@ -15,6 +15,7 @@ CODES = {
     "binding.mode": "KZ205",              # unknown mode, or two-way/to-source without one plain reference
     "binding.data-context": "KZ206",      # {DataContext.x} with no value given (--set)
     "binding.output-target": "KZ207",     # a binding that writes an emitter's output buffer
+    "cli.override": "KZ208",              # a --set argument that cannot be applied
     "expr.self-reference": "KZ307",       # owned by kzplayer.expr; reported here, where the target is known
 }
 

@@ -70,12 +70,17 @@ def find_item(project, path: str, owner):
     return resolve(project, path, owner)
 
 
-def unresolved(error, span: Span | None, what: str) -> Diagnostic:
-    """`path.unresolved` for a PathError, naming the nearest item that exists on the way."""
+def path_message(error) -> str:
+    """A PathError's message, naming the nearest item that exists on the way."""
     near = error.nearest
-    where = (f" (the nearest item that exists: {near.path})"
-             if near is not None and near.path and near.path not in error.message else "")
-    return problem("path.unresolved", f"{what}: {error.message}{where}", span,
+    if near is not None and near.path and near.path not in error.message:
+        return f"{error.message} (the nearest item that exists: {near.path})"
+    return error.message
+
+
+def unresolved(error, span: Span | None, what: str) -> Diagnostic:
+    """`path.unresolved` for a PathError."""
+    return problem("path.unresolved", f"{what}: {path_message(error)}", span,
                    hint="a renamed or moved item breaks the paths that name it")
 
 

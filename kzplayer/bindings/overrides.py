@@ -1,0 +1,64 @@
+"""`--set 'ITEM-PATH:Prop=VALUE'`: one property override from the command line.
+
+    item, name, value = parse_override("Screens/Screen/.../Nozzle:Emission.Rate=800", project)
+    graph.set_value(item, name, value)       # re-runs what depends on it
+
+`DataContext.gauges.battery=39` (no item path) gives `{DataContext.gauges.battery}` its
+value: the result is `(None, "DataContext.gauges.battery", 39)`. Every mistake is a KzError
+with exit code 2 (a wrong command line) and a message that says what to write instead.
+"""
+from __future__ import annotations
+
+import re
+
+from kzplayer.bindings.problems import problem
+from kzplayer.bindings.sources import DATA_CONTEXT, find_item, output_value, path_message
+from kzplayer.diagnostics import KzError
+
+# the property is the `Type.Name` right before the first `=`; the path is all before its ':'
+_FORM = re.compile(r"^(?P<path>.*?):(?P<prop>[A-Za-z_]\w*(?:\.\w+)+)=(?P<value>.*)$", re.S)
+_DATA = re.compile(rf"^{DATA_CONTEXT}\.(?P<key>\w+(?:\.\w+)*)=(?P<value>.*)$", re.S)
+
+
+def parse_override(text: str, project) -> tuple:
+    """(item, property name, typed value) for one `--set` argument; raises KzError."""
+    from kzplayer.project.literals import LiteralError, check_value, parse_literal
+    text = text.strip()
+    data = _DATA.match(text)
+    if data:
+        try:
+            return None, f"{DATA_CONTEXT}.{data['key']}", parse_literal(data["value"])
+        except LiteralError as exc:
+            raise _bad(text, f"the value {data['value']!r} does not parse: {exc.message}") from None
+    m = _FORM.match(text)
+    if not m:
+        raise _bad(text, "expected ITEM-PATH:Type.Property=VALUE, e.g. "
+                   "'Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/Nozzle:Emission.Rate=800'"
+                   f", or {DATA_CONTEXT}.name=VALUE")
+    path, name, raw = m["path"].strip(), m["prop"], m["value"].strip()
+    item = find_item(project, path, None)
+    if not item:
+        raise _bad(text, path_message(item))
+    spec = project.property_spec(name)
+    if spec is None and name not in item.properties:
+        near = project.catalog.suggest_property(name) if project.catalog is not None else None
+        raise _bad(text, f"unknown property {name!r}" + (f"; did you mean {near!r}?" if near else ""))
+    if output_value(item, name) is not None or (spec is not None and spec.output):
+        raise _bad(text, f"{name} is an output of the emitter; it cannot be set")
+    if spec is None:                       # a dynamic property: the type of the value it holds
+        try:
+            return item, name, parse_literal(raw)
+        except LiteralError as exc:
+            raise _bad(text, f"the value {raw!r} does not parse: {exc.message}") from None
+    try:
+        return item, name, check_value(raw if spec.type != "string" else _unquote(raw), spec, name)
+    except (ValueError, TypeError) as exc:
+        raise _bad(text, str(exc)) from None
+
+
+def _unquote(raw: str) -> str:
+    return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] == '"' else raw
+
+
+def _bad(text: str, message: str) -> KzError:
+    return KzError(problem("cli.override", f"--set {text!r}: {message}", None), exit_code=2)
