@@ -1,0 +1,8 @@
+"""The GPU particle runtime: context, shader library, std430 buffers, the frame pipeline.
+
+    from kzplayer.gpu import Simulation, create_context
+    sim = Simulation(create_context(), project, graph, seed=None)
+    sim.step_frame(1 / 60)
+"""
+from kzplayer.gpu.context import create_context  # noqa: F401
+from kzplayer.gpu.simulation import Emitter, EmitterStats, Simulation  # noqa: F401

@@ -12,8 +12,12 @@ uniform mat4 u_model;          // simulation space -> world (identity unless Loc
 uniform mat4 u_view;
 uniform mat4 u_projection;
 uniform vec2 u_viewport;       // pixels
-uniform float u_sprite_size;   // world width of the quad at scale 1
+uniform float u_sprite_size;   // world width of the quad at scale 1 (Particle.Size)
 uniform float u_min_pixels;    // smallest drawn width, so far or tiny particles never vanish
+uniform vec4 u_tint;           // Particle.Color
+uniform int u_color_over_life; // 0: the warm default ramp; 1: u_start_color -> u_end_color
+uniform vec4 u_start_color;    // ColorOverLife.StartColor
+uniform vec4 u_end_color;      // ColorOverLife.EndColor
 
 out vec2 v_corner;             // quad corner in [-1, 1]^2
 out vec4 v_color;              // rgb, a = brightness weight
@@ -46,6 +50,8 @@ void main() {
     gl_Position = centre + vec4(v_corner * half_clip, 0.0, 0.0);
 
     float t = clamp(p.age / p.lifetime, 0.0, 1.0);
-    float fade = 1.0 - smoothstep(0.55, 1.0, t);
-    v_color = vec4(ageRamp(t) * p.color.rgb, fade * p.color.a);
+    vec4 life = u_color_over_life != 0
+        ? mix(u_start_color, u_end_color, t)
+        : vec4(ageRamp(t), 1.0 - smoothstep(0.55, 1.0, t));
+    v_color = life * p.color * u_tint;
 }

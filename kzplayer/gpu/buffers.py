@@ -1,0 +1,109 @@
+"""Per-emitter GPU storage: the particle pool, its free-slot stack, the emitter state (with
+the indirect-emit arguments) and the Event Buffer. Layouts: kzplayer.gpu.layout.
+
+The free stack holds the indices of empty slots; emission pops from its top (the count pass
+reserves `count` slots below `emit_base`), the kill pass pushes with an atomic add. A full
+pool therefore clamps the count and records the rest as stalled: a live particle is never
+overwritten.
+"""
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+from kzplayer.gpu import layout as L
+
+
+class EmitterBuffers:
+    """The buffers of one emitter, sized for `capacity` particles."""
+
+    def __init__(self, ctx: moderngl.Context, capacity: int, label: str = "emitter"):
+        self.ctx = ctx
+        self.label = label
+        self.capacity = 0
+        self.particles: moderngl.Buffer | None = None
+        self.free_list: moderngl.Buffer | None = None
+        self.events: moderngl.Buffer | None = None
+        state = np.zeros(1, L.EMITTER_STATE_DTYPE)
+        self.state = ctx.buffer(state.tobytes())
+        self._label(self.state, "state")
+        self._allocate(capacity, live=None)
+
+    def _allocate(self, capacity: int, live: np.ndarray | None) -> None:
+        """(Re)create the pool for `capacity` slots holding `live` records in slots 0..k-1."""
+        capacity = max(int(capacity), 0)
+        slots = max(capacity, 1)            # GL buffers cannot be empty
+        records = np.zeros(slots, L.PARTICLE_DTYPE)
+        kept = 0 if live is None else min(len(live), capacity)
+        if kept:
+            records[:kept] = live[len(live) - kept:]        # keep the youngest
+        # Popped from the top: the lowest free slot is used first.
+        free = np.arange(capacity - 1, kept - 1, -1, dtype=np.uint32)
+        free_words = np.zeros(slots, np.uint32)
+        free_words[:len(free)] = free
+        header = np.zeros(1, L.EVENT_HEADER_DTYPE)
+        header["capacity"] = capacity
+        events = header.tobytes() + np.zeros(slots, L.EVENT_RECORD_DTYPE).tobytes()
+        self._release_pool()
+        self.particles = self.ctx.buffer(records.tobytes())
+        self.free_list = self.ctx.buffer(free_words.tobytes())
+        self.events = self.ctx.buffer(events)
+        for buf, name in ((self.particles, "particles"), (self.free_list, "free"), (self.events, "events")):
+            self._label(buf, name)
+        state = self.read_state()
+        state["capacity"] = capacity
+        state["free_count"] = len(free)
+        self.state.write(state.tobytes())
+        self.capacity = capacity
+
+    def resize(self, capacity: int) -> None:
+        """A new pool size, keeping the live particles (the youngest when they do not fit)."""
+        if int(capacity) == self.capacity:
+            return
+        live = L.alive(self.read_records())
+        dropped = max(len(live) - int(capacity), 0)
+        self._allocate(capacity, live)
+        if dropped:
+            state = self.read_state()
+            state["total_died"] += dropped
+            self.state.write(state.tobytes())
+
+    def bind(self) -> None:
+        self.particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
+        self.free_list.bind_to_storage_buffer(L.BINDING_FREE_LIST)
+        self.state.bind_to_storage_buffer(L.BINDING_EMITTER_STATE)
+        self.events.bind_to_storage_buffer(L.BINDING_EVENTS)
+
+    def read_records(self) -> np.ndarray:
+        """Every pool slot (live or not) as PARTICLE_DTYPE records."""
+        return np.frombuffer(self.particles.read(), L.PARTICLE_DTYPE)[:self.capacity].copy()
+
+    def read_state(self) -> np.ndarray:
+        return np.frombuffer(self.state.read(), L.EMITTER_STATE_DTYPE)[0].copy()
+
+    def read_free_list(self) -> np.ndarray:
+        state = self.read_state()
+        return np.frombuffer(self.free_list.read(), np.uint32)[:state["free_count"]].copy()
+
+    def read_event_header(self) -> np.ndarray:
+        return np.frombuffer(self.events.read(L.EVENT_HEADER_DTYPE.itemsize), L.EVENT_HEADER_DTYPE)[0].copy()
+
+    def _label(self, buf: moderngl.Buffer, name: str) -> None:
+        try:
+            buf.label = f"{self.label}/{name}"
+        except Exception:      # labels need KHR_debug; they are a debugging aid only
+            pass
+
+    def _release_pool(self) -> None:
+        for name in ("particles", "free_list", "events"):
+            buf = getattr(self, name)
+            if buf is not None:
+                buf.release()
+                setattr(self, name, None)
+
+    def release(self) -> None:
+        """Free the GL buffers; safe to call twice."""
+        self._release_pool()
+        if self.state is not None:
+            self.state.release()
+            self.state = None

@@ -1,0 +1,146 @@
+"""Materials -> compute programs, and property values -> uniforms.
+
+A material (stock or a project's custom MaterialType) is one .glsl file that defines the
+function of its slot; the program is that file preprocessed behind the slot's main
+(`Particles/main_<slot>.glsl`), so a driver error points into the material's own file.
+A property `Type.Name` the material reads is the uniform `Type_Name`; its value comes from
+the binding graph (catalog default when unset, the GLSL initializer as a last resort).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import moderngl
+
+from kzplayer import values as V
+from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.gpu.preprocessor import preprocess
+from kzplayer.gpu.shader_errors import compile_compute
+from kzplayer.resources import shader_dir
+
+# The slots the simulation runs, and the main each one's material is compiled behind.
+SLOT_MAINS = {
+    "EmissionCount": "Particles/main_count.glsl",
+    "Emission": "Particles/main_emission.glsl",
+    "Affector": "Particles/main_affector.glsl",
+}
+
+
+@dataclass
+class Material:
+    """A material resolved for the player: its shader file and the properties it reads."""
+    name: str
+    slot: str
+    shader: Path
+    display: str                    # how messages name the file
+    reads: tuple[str, ...] = ()
+    preset: dict = field(default_factory=dict)   # legacy presets, used where the node sets nothing
+
+
+def uniform_name(property_name: str) -> str:
+    return property_name.replace(".", "_")
+
+
+def project_catalog(project):
+    """The stock catalog plus the project's custom property and material types."""
+    cat = getattr(project, "catalog", None)
+    if cat is not None:
+        return cat
+    from kzplayer.project.catalog import catalog
+    customs, props = [], []
+    for item in project.walk():
+        if item.type == "MaterialType":
+            customs.append(item)
+        elif item.type == "PropertyType":
+            props.append(item)
+    return catalog().with_custom(props, customs)
+
+
+def resolve_material(project, cat, ref, slot: str, where: str) -> Material:
+    """The Material a slot value names (stock, asset path, legacy, custom)."""
+    name = str(ref)
+    spec = cat.material(name)
+    if spec is None:
+        raise _material_error(f"{where}: unknown material '{name}'")
+    preset = {}
+    if spec.legacy:
+        preset = dict(spec.preset)
+        spec = cat.material(spec.replacement)
+    if spec.slot != slot:
+        raise _material_error(f"{where}: material '{spec.name}' is a {spec.slot} material, not {slot}")
+    if spec.custom:
+        base = Path(project.path).parent if project.path else Path.cwd()
+        shader = (base / spec.shader).resolve()
+        display = spec.shader
+    else:
+        shader = shader_dir() / (spec.shader or f"{spec.name}.glsl")
+        display = f"shaders/{shader.name}"
+    if not shader.is_file():
+        raise _material_error(f"{where}: shader of material '{spec.name}' not found: {display}")
+    return Material(spec.name, slot, shader, display, tuple(spec.properties), preset)
+
+
+def _material_error(message: str) -> KzError:
+    return KzError(Diagnostic("KZ802", "material.unknown", Severity.ERROR, message), exit_code=1)
+
+
+class ProgramCache:
+    """Compiled programs by (file, slot main, defines); emitters sharing a material share it."""
+
+    def __init__(self, ctx: moderngl.Context):
+        self.ctx = ctx
+        self._programs: dict[tuple, tuple[moderngl.ComputeShader, dict]] = {}
+
+    def material(self, material: Material, defines: dict | None = None):
+        return self._get(material.shader, material.display, SLOT_MAINS[material.slot], defines)
+
+    def stage(self, file: str, defines: dict | None = None):
+        """A built-in pass (Particles/pass_*.glsl)."""
+        path = shader_dir() / file
+        return self._get(path, f"shaders/{file}", "", defines)
+
+    def _get(self, path: Path, display: str, main: str, defines: dict | None):
+        key = (str(path), main, tuple(sorted((defines or {}).items())))
+        if key not in self._programs:
+            prelude = f'#include "{main}"' if main else ""
+            source = preprocess(path, defines, display_name=display, prelude=prelude)
+            program = compile_compute(self.ctx, source)
+            initial = {name: m.value for name, m in program._members.items()
+                       if isinstance(m, moderngl.Uniform)}
+            self._programs[key] = (program, initial)
+        return self._programs[key]
+
+    def release(self) -> None:
+        for program, _ in self._programs.values():
+            program.release()
+        self._programs.clear()
+
+
+def uniform_values(program_entry, material: Material, read) -> list[tuple[str, object]]:
+    """(uniform, value) pairs for the properties `material` reads. `read(name)` returns the
+    property's value after bindings, or None when neither the node nor the catalog has one."""
+    program, initial = program_entry
+    pairs = []
+    for prop in material.reads:
+        uname = uniform_name(prop)
+        if uname not in initial:
+            continue
+        value = read(prop)
+        converted = _to_uniform(value, program[uname]) if value is not None else None
+        pairs.append((uname, initial[uname] if converted is None else converted))
+    return pairs
+
+
+def _to_uniform(value, uniform: moderngl.Uniform):
+    """A property value in the shape moderngl wants for this uniform, None if it cannot."""
+    if isinstance(value, V.EnumValue):
+        return None
+    if isinstance(value, (V.Vector, V.Color4, tuple, list)):
+        comps = tuple(float(c) for c in value)
+        return comps if len(comps) == uniform.dimension else None
+    if isinstance(value, (bool, int, float)):
+        if uniform.gl_type in (0x1404, 0x1405, 0x8B56):     # int, uint, bool
+            return int(value)
+        return float(value)
+    return None

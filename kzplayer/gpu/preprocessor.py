@@ -1,0 +1,141 @@
+"""The shader preprocessor: `#include` resolved recursively with `#line` mapping.
+
+GLSL has no includes, and a driver reports errors as (source-string number, line). So every
+file that goes into a program gets a number K, and the text is framed with `#line N K`
+directives: `#line 1 K` before an included file, `#line L+1 P` after it to resume the
+includer. `Source.files[K]` maps the number back to the file, which is how a driver error is
+reported at the right line of the right file (kzplayer.gpu.shader_errors).
+
+Rules:
+* `#version` stays on the first line; a file without one gets `#version 430`. A `#version`
+  in an included file is blanked (the line is kept so numbers do not move).
+* `#define`s given by the caller come right after `#version`.
+* `#include "X"` looks beside the including file first, then in the shader library
+  (`shaders/`, so `#include "Particles/accessors.glsl"` works from anywhere).
+* A file is included once per program (a second `#include` of it is a no-op, like an
+  include guard); an include cycle or a chain deeper than MAX_DEPTH is an error.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
+from kzplayer.resources import shader_dir
+
+MAX_DEPTH = 32
+GLSL_VERSION = "#version 430"
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*(//.*)?$')
+_VERSION = re.compile(r"^\s*#\s*version\b")
+
+
+@dataclass
+class Source:
+    """Preprocessed GLSL ready for the driver, and the file of each source-string number."""
+    text: str
+    files: dict[int, str] = field(default_factory=dict)
+
+
+def preprocess(path: str | Path, defines: dict[str, object] | None = None,
+               display_name: str | None = None, prelude: str = "") -> Source:
+    """Preprocess the file at `path`. `display_name` is how the file is named in messages
+    (a project-relative path for a custom material). `prelude` is GLSL placed after the
+    defines, before the file (it may hold #includes; its own number is -1 and it is
+    reported as "<prelude>")."""
+    return _Preprocessor(defines or {}).run(Path(path), display_name, prelude)
+
+
+class _Preprocessor:
+    def __init__(self, defines: dict[str, object]):
+        self.defines = defines
+        self.files: dict[int, str] = {}
+        self.ids: dict[Path, int] = {}
+        self.included: set[Path] = set()
+        self.out: list[str] = []
+
+    def run(self, path: Path, display_name: str | None, prelude: str) -> Source:
+        main_lines = _read(path, None).splitlines()
+        version = GLSL_VERSION
+        first = 0
+        if main_lines and _VERSION.match(main_lines[0]):
+            version, first = main_lines[0].strip(), 1
+        self.out.append(version)
+        for name, value in self.defines.items():
+            self.out.append(f"#define {name} {_glsl_literal(value)}".rstrip())
+        if prelude:
+            self.files[0] = "<prelude>"
+            self.out.append("#line 1 0")
+            self._lines(prelude.splitlines(), Path.cwd() / "<prelude>", 0, [])
+        main = path.resolve()
+        self.included.add(main)
+        fid = self._file_id(main, display_name or str(path))
+        self.out.append(f"#line {first + 1} {fid}")
+        self._lines(main_lines[first:], main, fid, [main], start=first + 1)
+        return Source("\n".join(self.out) + "\n", dict(self.files))
+
+    def _file_id(self, path: Path, name: str) -> int:
+        if path not in self.ids:
+            self.ids[path] = len(self.files)
+            self.files[self.ids[path]] = name
+        return self.ids[path]
+
+    def _lines(self, lines: list[str], path: Path, fid: int, chain: list[Path], start: int = 1):
+        for number, line in enumerate(lines, start):
+            m = _INCLUDE.match(line)
+            if m is None:
+                self.out.append("" if (_VERSION.match(line) and chain[1:]) else line)
+                continue
+            where = Span(self.files[fid], number, line.index("#") + 1, number, len(line) + 1)
+            target = self._find(m.group(1), path.parent, where)
+            if target in chain:
+                cycle = " -> ".join(p.name for p in (*chain, target))
+                raise _error(f"#include cycle: {cycle}", where)
+            if len(chain) >= MAX_DEPTH:
+                raise _error(f"#include nested deeper than {MAX_DEPTH} files", where)
+            if target in self.included:
+                self.out.append(f"// {line.strip()} (already included)")
+                continue
+            self.included.add(target)
+            tid = self._file_id(target, _library_name(target))
+            self.out.append(f"#line 1 {tid}")
+            self._lines(_read(target, where).splitlines(), target, tid, [*chain, target])
+            self.out.append(f"#line {number + 1} {fid}")
+
+    @staticmethod
+    def _find(name: str, here: Path, where: Span) -> Path:
+        for base in (here, shader_dir()):
+            candidate = (base / name).resolve()
+            if candidate.is_file():
+                return candidate
+        raise _error(f'#include "{name}": no such file beside {where.file} or in the shader library', where)
+
+
+def _library_name(path: Path) -> str:
+    """`shaders/Particles/x.glsl` for library files, the full path for others."""
+    try:
+        return "shaders/" + path.relative_to(shader_dir().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _read(path: Path, where: Span | None) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _error(f"cannot read shader {path}: {exc.__class__.__name__}", where,
+                     fallback_file=str(path)) from None
+
+
+def _glsl_literal(value: object) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return repr(value) if "." in repr(value) or "e" in repr(value) else f"{value}.0"
+    return str(value)
+
+
+def _error(message: str, where: Span | None, fallback_file: str = "") -> KzError:
+    span = where or Span(fallback_file, 1, 1)
+    return KzError(Diagnostic("KZ801", "shader.compile", Severity.ERROR, message, span), exit_code=1)

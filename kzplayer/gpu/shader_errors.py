@@ -1,0 +1,67 @@
+"""Driver compile/link logs -> Diagnostics at the file and line the user wrote.
+
+Each vendor formats its log differently; one regex per vendor reads (source string, line,
+column?, message). The source-string number is the K of `#line N K` (kzplayer.gpu.
+preprocessor), so `files[K]` names the stock or custom .glsl file the error is in.
+"""
+from __future__ import annotations
+
+import re
+
+import moderngl
+
+from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
+from kzplayer.gpu.preprocessor import Source
+
+_VENDOR_PATTERNS = (
+    # Mesa: "0:12(3): error: `foo' undeclared"
+    re.compile(r"^\s*(?P<file>\d+):(?P<line>\d+)\((?P<col>\d+)\):\s*(?P<sev>error|warning)\s*:?\s*(?P<msg>.*)$"),
+    # NVIDIA: "0(12) : error C1008: undefined variable "foo""
+    re.compile(r"^\s*(?P<file>\d+)\((?P<line>\d+)\)\s*:\s*(?P<sev>error|warning)\s*(?:C\d+)?\s*:?\s*(?P<msg>.*)$"),
+    # AMD, Intel (Windows), ANGLE, glslang: "ERROR: 0:12: 'foo' : undeclared identifier"
+    re.compile(r"^\s*(?P<sev>ERROR|WARNING):\s*(?P<file>\d+):(?P<line>\d+):\s*(?P<msg>.*)$"),
+)
+
+
+def parse_log(log: str, source: Source) -> list[Diagnostic]:
+    """Every error of a driver log as a `shader.compile` Diagnostic; lines that no
+    pattern reads are kept in one diagnostic so nothing the driver said is lost."""
+    found: list[Diagnostic] = []
+    unread: list[str] = []
+    for raw in log.splitlines():
+        for pattern in _VENDOR_PATTERNS:
+            m = pattern.match(raw)
+            if m:
+                if m.group("sev").lower() == "error":
+                    found.append(_diagnostic(m, source))
+                break
+        else:
+            if raw.strip() and not set(raw.strip()) <= {"="} and raw.strip() not in _NOISE:
+                unread.append(raw.strip())
+    if not found:
+        main = source.files.get(max(source.files, default=0), "<shader>")
+        found.append(Diagnostic("KZ801", "shader.compile", Severity.ERROR,
+                                "shader failed to compile: " + " ".join(unread)[:500], Span(main, 1, 1)))
+    return sorted(found, key=Diagnostic.sort_key)
+
+
+_NOISE = {"GLSL Compiler failed", "compute_shader", "GLSL Linker failed", "vertex_shader",
+          "fragment_shader", "geometry_shader"}
+
+
+def _diagnostic(m: re.Match, source: Source) -> Diagnostic:
+    file_id = int(m.group("file"))
+    line = int(m.group("line"))
+    col = int(m.groupdict().get("col") or 1) or 1
+    name = source.files.get(file_id, f"<source string {file_id}>")
+    return Diagnostic("KZ801", "shader.compile", Severity.ERROR, m.group("msg").strip(),
+                      Span(name, line, col))
+
+
+def compile_compute(ctx: moderngl.Context, source: Source) -> moderngl.ComputeShader:
+    """Compile a preprocessed compute shader; a driver error becomes a KzError whose
+    diagnostics point into the right files."""
+    try:
+        return ctx.compute_shader(source.text)
+    except Exception as exc:  # moderngl raises a bare Error carrying the driver log
+        raise KzError(parse_log(str(exc), source), exit_code=1) from None

@@ -1,0 +1,395 @@
+"""The particle simulation: a resolved project stepped on the GPU, frame by frame.
+
+One `Simulation` holds every ParticleSystem of a project. A frame (`step_frame(dt)`) is cut
+into fixed steps of 1/ParticleSystem.Framerate per system, the remainder carried. One step
+runs the stages of docs/player.md as compute dispatches:
+
+    1. per emitter (sources before their subemitters): count -> emit (indirect dispatch)
+    2. reset the acceleration accumulators
+    3. each emitter's SelfAffectMaterial
+    4. the system's affectors in tree order, over every emitter's particles
+    5. integrate (Euler or Verlet) and age
+    8. kill (age >= lifetime, or marked), slots back to the pool
+(6 colliders and 7 events come with their issues; the buffers are already in place.)
+
+Particle state stays on the GPU; Python reads back only the tiny emitter-state records once
+per frame for `stats`, and the pools when asked (`read_particles`, `dump`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import moderngl
+import numpy as np
+
+from kzplayer import values as V
+from kzplayer.gpu import layout as L
+from kzplayer.gpu.buffers import EmitterBuffers
+from kzplayer.gpu.materials import Material, ProgramCache, project_catalog, resolve_material, uniform_values
+from kzplayer.render.camera import world_matrix
+
+DUMP_FIELDS = ("position", "velocity", "age", "lifetime", "scale", "mass")
+_BARRIER = moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.COMMAND_BARRIER_BIT
+_STEP_EPSILON = 1e-9     # time that rounds to a whole step counts as one
+
+
+@dataclass
+class EmitterStats:
+    """What happened to one emitter during the last frame (cli.md, play --stats)."""
+    emitter: str
+    alive: int = 0
+    emitted: int = 0
+    died: int = 0
+    events_written: int = 0
+    events_dropped: int = 0
+    stalled: int = 0
+
+
+@dataclass(eq=False)
+class Emitter:
+    """One ParticleEmitter on the GPU. `particles` is its Particle Data Buffer (PARTICLE_DTYPE
+    records, one per pool slot, live ones flagged FLAG_ALIVE) in simulation space;
+    `simulation_to_world` maps that space to the world (identity unless local space)."""
+    item: object
+    index: int
+    system: "System"
+    buffers: EmitterBuffers
+    count: Material | None = None
+    emission: Material | None = None
+    self_affect: Material | None = None
+    uniforms: dict = field(default_factory=dict)      # slot -> [(uniform, value)]
+    seed: int = 0
+    transform: np.ndarray = field(default_factory=lambda: np.eye(4))   # emitter -> simulation
+    totals: np.ndarray | None = None                  # emitter state at the last frame's end
+
+    @property
+    def path(self) -> str:
+        return self.item.path
+
+    @property
+    def particles(self) -> moderngl.Buffer:
+        return self.buffers.particles
+
+    @property
+    def capacity(self) -> int:
+        return self.buffers.capacity
+
+    @property
+    def simulation_to_world(self) -> np.ndarray:
+        return self.system.simulation_to_world
+
+
+@dataclass(eq=False)
+class Affector:
+    item: object
+    material: Material
+    uniforms: list = field(default_factory=list)
+    transform: np.ndarray = field(default_factory=lambda: np.eye(4))   # affector -> simulation
+
+
+@dataclass(eq=False)
+class System:
+    """A ParticleSystem: its emitters (in dependency order), affectors (tree order), clock."""
+    item: object
+    emitters: list[Emitter] = field(default_factory=list)
+    affectors: list[Affector] = field(default_factory=list)
+    framerate: float = 60.0
+    verlet: bool = False
+    local_space: bool = False
+    simulation_to_world: np.ndarray = field(default_factory=lambda: np.eye(4))
+    steps: int = 0
+    clock: float = 0.0          # seconds of frame time handed to this system
+
+    @property
+    def step_length(self) -> float:
+        return 1.0 / self.framerate
+
+
+class Simulation:
+    """`Simulation(ctx, project, graph=None, seed=None)`: `seed` overrides every Emission.Seed."""
+
+    def __init__(self, ctx: moderngl.Context, project, graph=None, seed: int | None = None):
+        if graph is None:
+            from kzplayer.bindings import resolve
+            graph = resolve(project)
+        self.ctx = ctx
+        self.project = project
+        self.graph = graph
+        self.seed = seed
+        self.catalog = project_catalog(project)
+        self.programs = ProgramCache(ctx)
+        self.systems: list[System] = []
+        self.emitters: list[Emitter] = []
+        self.stats: dict[str, EmitterStats] = {}
+        self.frames = 0
+        self._build()
+        self._refresh()
+        for em in self.emitters:
+            em.totals = em.buffers.read_state()
+            self.stats[em.path] = EmitterStats(em.path)
+
+    # -- the interface ----------------------------------------------------------------------
+
+    def step_frame(self, dt: float) -> int:
+        """Advance by `dt` seconds of wall or output time; returns the steps run (the most of
+        any system). Fixed steps of 1/Framerate; a remainder waits for the next frame."""
+        most = 0
+        for system in self.systems:
+            system.clock += max(float(dt), 0.0)
+            due = math.floor(system.clock * system.framerate + _STEP_EPSILON) - system.steps
+            for _ in range(max(due, 0)):
+                self._step(system)
+            most = max(most, due)
+        self.frames += 1
+        self._collect_stats()
+        return most
+
+    def step(self) -> None:
+        """Exactly one fixed step of every system (tests, benchmarks)."""
+        for system in self.systems:
+            system.clock += system.step_length
+            self._step(system)
+        self._collect_stats()
+
+    def read_particles(self, emitter: Emitter) -> np.ndarray:
+        """The live particles of an emitter (PARTICLE_DTYPE, simulation space), in spawn order."""
+        return L.alive(emitter.buffers.read_records())
+
+    def dump(self) -> dict[str, np.ndarray]:
+        """Every emitter's live particles in world space, keyed `<emitter path>/<field>`."""
+        out = {}
+        for em in self.emitters:
+            live = self.read_particles(em)
+            m = em.simulation_to_world
+            for name in DUMP_FIELDS:
+                data = live[name].astype(np.float32)
+                if name == "position":
+                    data = (live[name] @ m[:3, :3].T + m[:3, 3]).astype(np.float32)
+                elif name == "velocity":
+                    data = (live[name] @ m[:3, :3].T).astype(np.float32)
+                out[f"{em.path}/{name}"] = data
+        return out
+
+    def set_value(self, item, name: str, value) -> set:
+        """Set a property through the binding graph and bring the GPU side up to date
+        (uniforms, transforms, pool sizes, materials)."""
+        changed = self.graph.set_value(item, name, value)
+        if changed:
+            self._refresh()
+        return changed
+
+    def release(self) -> None:
+        """Free every GL object; safe to call twice."""
+        for em in self.emitters:
+            em.buffers.release()
+        self.programs.release()
+
+    # -- building ---------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        number = 0
+        for item in self.project.walk():
+            if item.type != "ParticleSystem":
+                continue
+            system = System(item)
+            emitters = []
+            for node in _members(item):
+                if node.type == "ParticleEmitter":
+                    buffers = EmitterBuffers(self.ctx, 0, label=node.path)
+                    emitters.append(Emitter(node, number, system, buffers))
+                    number += 1
+                elif node.type == "ParticleAffector":
+                    system.affectors.append(Affector(node, None))
+            system.emitters = self._dependency_order(emitters)
+            self.systems.append(system)
+            self.emitters.extend(system.emitters)
+
+    def _dependency_order(self, emitters: list[Emitter]) -> list[Emitter]:
+        """Sources before the subemitters that read their events; otherwise tree order."""
+        by_path = {em.path: em for em in emitters}
+        placed, order = set(), []
+
+        def place(em, trail):
+            if em in placed or em in trail:      # a cycle is the validator's events.cycle
+                return
+            handle = self._value(em.item, "Emission.SourceEventBuffer")
+            source = by_path.get(getattr(handle, "owner", None))
+            if source is not None:
+                place(source, trail | {em})
+            placed.add(em)
+            order.append(em)
+
+        for em in emitters:
+            place(em, frozenset())
+        return order
+
+    def _refresh(self) -> None:
+        """Re-read everything the GPU side derives from property values."""
+        for system in self.systems:
+            item = system.item
+            system.framerate = max(float(self._value(item, "ParticleSystem.Framerate") or 60.0), 1e-3)
+            system.verlet = str(self._value(item, "ParticleSystem.IntegrationMethod")) == "Verlet"
+            system.local_space = self._value(item, "ParticleSystem.LocalSpace") is True
+            system_world = world_matrix(item, self._value)
+            system.simulation_to_world = system_world if system.local_space else np.eye(4)
+            to_sim = np.linalg.inv(system.simulation_to_world)
+            for em in system.emitters:
+                self._refresh_emitter(em, to_sim)
+            for aff in system.affectors:
+                aff.material = self._material(aff.item, "ParticleAffector.AffectorMaterial", "Affector")
+                aff.transform = to_sim @ world_matrix(aff.item, self._value)
+                aff.uniforms = self._uniforms(aff.item, aff.material)
+
+    def _refresh_emitter(self, em: Emitter, to_sim: np.ndarray) -> None:
+        item = em.item
+        em.buffers.resize(int(self._value(item, "ParticleEmitter.MaximumAmount") or 0))
+        em.count = self._material(item, "ParticleEmitter.EmissionCountMaterial", "EmissionCount")
+        em.emission = self._material(item, "ParticleEmitter.EmissionMaterial", "Emission")
+        em.self_affect = self._material(item, "ParticleEmitter.SelfAffectMaterial", "Affector")
+        em.seed = int(self.seed if self.seed is not None else (self._value(item, "Emission.Seed") or 0))
+        em.transform = to_sim @ world_matrix(item, self._value)
+        em.uniforms = {slot: self._uniforms(item, mat) for slot, mat in
+                       (("count", em.count), ("emission", em.emission), ("self", em.self_affect))}
+
+    def _material(self, item, slot_property: str, slot: str) -> Material | None:
+        ref = self._value(item, slot_property)
+        if ref is None or str(ref) == "":
+            return None
+        return resolve_material(self.project, self.catalog, ref, slot, f"{item.path}: {slot_property}")
+
+    def _uniforms(self, item, material: Material | None) -> list:
+        if material is None:
+            return []
+        entry = self.programs.material(material, self._defines(item))
+
+        def read(name):
+            if material.preset and name in material.preset and not self._authored(item, name):
+                return material.preset[name]
+            return self._value(item, name)
+        return uniform_values(entry, material, read)
+
+    def _authored(self, item, name: str) -> bool:
+        return name in getattr(item, "properties", {}) or self.graph.is_bound(item, name)
+
+    def _value(self, item, name: str):
+        """A property after bindings; the catalog default when the item has no value; the
+        catalog's clamp applied where the catalog asks the player to clamp."""
+        try:
+            value = self.graph.value(item, name)
+        except (AttributeError, KeyError, LookupError, TypeError, ValueError):
+            prop = getattr(item, "properties", {}).get(name)
+            value = None if prop is None else prop.value
+        spec = self.catalog.property(name)
+        if value is None and spec is not None:
+            value = spec.default
+        if spec is not None and spec.clamped and value is not None:
+            value = spec.clamp(value)
+        return value
+
+    @staticmethod
+    def _defines(item) -> dict:
+        return {}
+
+    # -- one step ---------------------------------------------------------------------------
+
+    def _step(self, system: System) -> None:
+        ctx = self.ctx
+        h = system.step_length
+        frame = {"kz_dt": h, "kz_time": system.steps * h, "kz_step": system.steps,
+                 "kz_worldToSimulation": np.linalg.inv(system.simulation_to_world)[:3, :3]}
+        live = [em for em in system.emitters if em.capacity > 0]
+        for em in live:                                           # 1. count, emit
+            if em.count is None or em.emission is None:
+                continue
+            em.buffers.bind()
+            self._run(em.count, em, em.uniforms["count"], frame, groups=(1, 1, 1))
+            ctx.memory_barrier(_BARRIER)
+            program = self._prepare(em.emission, em, em.uniforms["emission"], frame)
+            program.run_indirect(em.buffers.state, 0)
+            ctx.memory_barrier(_BARRIER)
+        for em in live:                                           # 2. reset
+            em.buffers.bind()
+            self._run_stage("Particles/pass_reset.glsl", em, frame)
+        for em in live:                                           # 3. self-affect
+            if em.self_affect is not None:
+                em.buffers.bind()
+                self._run(em.self_affect, em, em.uniforms["self"], frame)
+        for aff in system.affectors:                              # 4. affectors
+            if aff.material is None:
+                continue
+            for em in live:
+                em.buffers.bind()
+                self._run(aff.material, em, aff.uniforms, frame, affector=aff)
+        defines = {"INTEGRATION_VERLET": 1 if system.verlet else 0}
+        for em in live:                                           # 5. integrate, age; 8. kill
+            em.buffers.bind()
+            self._run_stage("Particles/pass_integrate.glsl", em, frame, defines)
+        for em in live:
+            em.buffers.bind()
+            self._run_stage("Particles/pass_kill.glsl", em, frame)
+        system.steps += 1
+
+    def _run(self, material: Material, em: Emitter, uniforms, frame, groups=None, affector=None):
+        program = self._prepare(material, em, uniforms, frame, affector)
+        program.run(*(groups or _groups(em.capacity)))
+        self.ctx.memory_barrier(_BARRIER)
+
+    def _run_stage(self, file: str, em: Emitter, frame, defines=None):
+        program, initial = self.programs.stage(file, defines)
+        _set_frame(program, initial, em, frame, None)
+        program.run(*_groups(em.capacity))
+        self.ctx.memory_barrier(_BARRIER)
+
+    def _prepare(self, material, em, uniforms, frame, affector=None):
+        program, initial = self.programs.material(material, self._defines(em.item))
+        _set_frame(program, initial, em, frame, affector)
+        for name, value in uniforms:
+            program[name].value = value
+        return program
+
+    # -- stats --------------------------------------------------------------------------------
+
+    def _collect_stats(self) -> None:
+        for em in self.emitters:
+            state = em.buffers.read_state()
+            before = em.totals
+            header = em.buffers.read_event_header()
+            self.stats[em.path] = EmitterStats(
+                emitter=em.path,
+                alive=int(state["capacity"] - state["free_count"]),
+                emitted=int(state["total_emitted"] - before["total_emitted"]) & 0xFFFFFFFF,
+                died=int(state["total_died"] - before["total_died"]) & 0xFFFFFFFF,
+                events_written=int(header["count"]),
+                events_dropped=int(header["dropped"]),
+                stalled=int(state["total_stalled"] - before["total_stalled"]) & 0xFFFFFFFF,
+            )
+            em.totals = state
+
+
+def _members(system_item):
+    """Emitters and affectors of a system in tree order, not descending into nested systems."""
+    for child in system_item.children:
+        yield child
+        if child.type != "ParticleSystem":
+            yield from _members(child)
+
+
+def _groups(count: int) -> tuple[int, int, int]:
+    return (max((count + L.WORKGROUP_SIZE - 1) // L.WORKGROUP_SIZE, 1), 1, 1)
+
+
+def _set_frame(program, initial: dict, em: Emitter, frame: dict, affector) -> None:
+    """The kz_* uniforms a program declares (the driver drops the ones it does not use)."""
+    values = dict(frame)
+    values.update(kz_seed=em.seed & 0xFFFFFFFF, kz_emitter=em.index, kz_capacity=em.capacity,
+                  kz_emitterTransform=em.transform)
+    if affector is not None:
+        values["kz_affectorTransform"] = affector.transform
+    for name, value in values.items():
+        if name not in initial:
+            continue
+        if isinstance(value, np.ndarray):
+            program[name].write(np.asarray(value, dtype="f4").T.tobytes())
+        else:
+            program[name].value = value

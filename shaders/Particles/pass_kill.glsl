@@ -1,0 +1,20 @@
+// Frame stage 8: particles past their lifetime, or marked by a KillZone or collider, die;
+// their slots go back on the free stack.
+#include "Particles/common.glsl"
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= kz_capacity) {
+        return;
+    }
+    uint flags = particles[i].flags;
+    if ((flags & FLAG_ALIVE) == 0u) {
+        return;
+    }
+    if (particles[i].age >= particles[i].lifetime || (flags & FLAG_KILL) != 0u) {
+        particles[i].flags = 0u;
+        uint top = atomicAdd(state.freeCount, 1u);
+        freeSlots[top] = i;
+        atomicAdd(state.totalDied, 1u);
+    }
+}

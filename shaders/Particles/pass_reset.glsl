@@ -1,0 +1,13 @@
+// Frame stage 2: clear the acceleration accumulator and the per-step state before the
+// affectors add to them.
+#include "Particles/common.glsl"
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= kz_capacity || (particles[i].flags & FLAG_ALIVE) == 0u) {
+        return;
+    }
+    particles[i].acceleration = vec3(0.0);
+    particles[i].timeScale = 1.0;
+    particles[i].flags &= ~FLAG_HIT;
+}

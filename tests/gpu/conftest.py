@@ -1,0 +1,65 @@
+"""Projects for GPU tests, built directly from kzplayer.project.model items (no loader):
+a Screen with one ParticleSystem holding the given emitters and affectors."""
+from __future__ import annotations
+
+import pytest
+
+from kzplayer.project.model import Item, Project, Property
+from kzplayer.values import EnumValue, MaterialRef, Vector
+
+
+def _typed(name: str, value):
+    if isinstance(value, tuple) and not isinstance(value, Vector):
+        return Vector(value)
+    if name.endswith("Material") and isinstance(value, str):
+        return MaterialRef(value)
+    if name == "ParticleSystem.IntegrationMethod":
+        return EnumValue(value)
+    return value
+
+
+def make_item(type_: str, name: str, props: dict | None = None) -> Item:
+    item = Item(type_, name)
+    for key, value in (props or {}).items():
+        item.properties[key] = Property(key, _typed(key, value))
+    return item
+
+
+def make_project(system: dict | None = None, emitters: dict | None = None,
+                 affectors: dict | None = None, materials: list[Item] | None = None,
+                 path: str = "") -> Project:
+    """emitters / affectors: {name: {property: value}} in tree order."""
+    root = Item("Project", "")
+    screens = root.add_child(Item("Screens", "Screens"))
+    screen = screens.add_child(Item("Screen", "Screen"))
+    scene = screen.add_child(Item("Scene", "Scene"))
+    ps = scene.add_child(make_item("ParticleSystem", "Particle System", system))
+    for name, props in (emitters or {}).items():
+        ps.add_child(make_item("ParticleEmitter", name, props))
+    for name, props in (affectors or {}).items():
+        ps.add_child(make_item("ParticleAffector", name, props))
+    if materials:
+        lib = root.add_child(Item("Materials", "Materials"))
+        for m in materials:
+            lib.add_child(m)
+    return Project(name="Test", root=root, path=path)
+
+
+@pytest.fixture
+def project_factory():
+    return make_project
+
+
+@pytest.fixture
+def simulate(ctx):
+    """simulate(project, seed=None) -> a Simulation released after the test."""
+    from kzplayer.gpu import Simulation
+    made = []
+
+    def build(project, seed=None):
+        sim = Simulation(ctx, project, seed=seed)
+        made.append(sim)
+        return sim
+    yield build
+    for sim in made:
+        sim.release()
