@@ -308,8 +308,11 @@ def _quote(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def format_literal(value) -> str:
-    """The literal text of a value; `parse_literal(format_literal(v), type)` gives `v` back."""
+def format_literal(value, type_name: str | None = None) -> str:
+    """The literal text of a value; `parse_literal(format_literal(v, t), t)` gives `v` back.
+    With the declared type "float", integral floats are written without '.0' (`800`)."""
+    if type_name == "float" and isinstance(value, float) and not isinstance(value, bool):
+        return _num(value)
     if value is None:
         return ""
     if isinstance(value, bool):

@@ -84,7 +84,7 @@ class SourceFile:
     # element -> (start offset of '<', offset just after the start tag's '>', self-closing)
     tags: dict = field(default_factory=dict, repr=False)
     prolog_end: int = 0
-    dirty: bool = False
+    encoding: str = "utf-8"          # what to write it back in ("utf-8-sig" keeps a BOM)
 
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self.line_starts, offset)
@@ -132,9 +132,9 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
         diagnostics.append(_diag(UNREADABLE, f"cannot read {path}: {e.strerror or e}",
                                  Span(path, 1, 1) if os.path.exists(path) else None))
         return None
-    text = _decode(raw)
+    text, encoding = _decode(raw)
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    src = SourceFile(path, text, None, starts)
+    src = SourceFile(path, text, None, starts, encoding=encoding)
     first = re.search(r"<[^\s!?/]", text)
     prolog = text[:first.start()] if first else text
     dt = _DOCTYPE.search(prolog) or (re.search(r"<!DOCTYPE", prolog))
@@ -170,11 +170,12 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
     return src
 
 
-def _decode(raw: bytes) -> str:
+def _decode(raw: bytes) -> tuple[str, str]:
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return raw.decode("utf-16", errors="replace")
-    text = raw.decode("utf-8", errors="replace")
-    return text[1:] if text.startswith("\ufeff") else text
+        return raw.decode("utf-16", errors="replace"), "utf-16"
+    if raw.startswith(b"\xef\xbb\xbf"):
+        return raw[3:].decode("utf-8", errors="replace"), "utf-8-sig"
+    return raw.decode("utf-8", errors="replace"), "utf-8"
 
 
 @dataclass
@@ -183,6 +184,7 @@ class Documents:
     root_dir: str
     main: str
     sources: dict[str, SourceFile] = field(default_factory=dict)   # path -> SourceFile
+    fingerprint: list | None = field(default=None, repr=False)      # the tree as loaded (saver)
 
 
 class _Loader:
@@ -514,6 +516,8 @@ def load_project(path: str | os.PathLike) -> tuple[Project | None, list[Diagnost
     project = loader.load()
     if project is None:
         return None, sorted(loader.diagnostics, key=Diagnostic.sort_key)
+    from kzplayer.project.saver import remember_structure
+    remember_structure(project)
     schema_diags = _schema_check(loader.docs)
     if schema_diags:
         project.diagnostics = sorted(project.diagnostics + schema_diags, key=Diagnostic.sort_key)

@@ -166,7 +166,7 @@ class Item:
         if prop is None:
             prop = self.properties[name] = Property(name, value)
         prop.value = value
-        prop.text = format_literal(value)
+        prop.text = format_literal(value, spec.type if spec else None)
         if project is not None:
             project.changed.append(prop)
         return prop

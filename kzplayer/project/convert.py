@@ -1,0 +1,74 @@
+"""Converting between the single-file and the folder layout, and comparing models.
+
+`convert(src, dst)`: DST ending in `.kzm` (not `.proj.kzm`) is a single file, anything else a
+project folder. `canonical(project)` is the model as plain data, without positions; two
+projects are the same model when their canonical forms are equal (`model_equal`).
+"""
+from __future__ import annotations
+
+import os
+
+from kzplayer.diagnostics import KzError
+from kzplayer.project.loader import PROJECT_FILE_SUFFIX, UNREADABLE, _diag, load
+from kzplayer.project.model import Project
+
+
+def target_layout(dst: str) -> str:
+    dst = os.fspath(dst)
+    return "file" if dst.endswith(".kzm") and not dst.endswith(PROJECT_FILE_SUFFIX) else "folder"
+
+
+def convert(src: str, dst: str) -> tuple[Project, list[str]]:
+    """Load SRC (any layout, or a .kzproj) and write it to DST; returns the project and the
+    files written. Raises KzError (exit 1 bad project, 2 unreadable SRC or unusable DST)."""
+    project = load(src)
+    if os.path.abspath(os.fspath(dst)) == os.path.abspath(project.path):
+        raise KzError(_diag(UNREADABLE, f"{dst} is the project being converted; choose another destination"),
+                      exit_code=2)
+    from kzplayer.project.saver import write_folder, write_single
+    dst = os.fspath(dst)
+    if target_layout(dst) == "file":
+        files = write_single(project, dst)
+    else:
+        folder = os.path.dirname(os.path.abspath(dst)) if dst.endswith(PROJECT_FILE_SUFFIX) else dst
+        files = write_folder(project, folder)
+    return project, files
+
+
+def canonical(project: Project) -> dict:
+    """The model as plain, comparable data: everything but positions and file bookkeeping."""
+    items = []
+    for item in project.walk():
+        items.append({
+            "path": item.path, "type": item.type,
+            "attributes": dict(sorted(item.attributes.items())),
+            "properties": {n: (p.value if p.value is not None else p.text.strip())
+                           for n, p in sorted(item.properties.items())},
+            "aliases": {n: a.target for n, a in sorted(item.aliases.items())},
+            "bindings": [
+                {"target": b.target, "expression": b.expression, "name": b.name, "field": b.field,
+                 "mode": b.mode, "push_target": b.push_target, "enabled": b.enabled,
+                 "raw_code": b.raw_code, "short": b.short,
+                 "sources": [(s.name, s.item, s.source, s.field) for s in b.sources]}
+                for b in item.bindings],
+            "children": [c.name for c in item.children],
+        })
+    return {"name": project.name, "format": project.format_version, "items": items}
+
+
+def model_equal(a: Project, b: Project) -> bool:
+    return canonical(a) == canonical(b)
+
+
+def model_diff(a: Project, b: Project) -> list[str]:
+    """Where two models differ, one line per item path (for test failure messages)."""
+    ca, cb = canonical(a), canonical(b)
+    out = [f"project {k}: {ca[k]!r} != {cb[k]!r}" for k in ("name", "format") if ca[k] != cb[k]]
+    ia = {i["path"]: i for i in ca["items"]}
+    ib = {i["path"]: i for i in cb["items"]}
+    for path in sorted(set(ia) | set(ib)):
+        x, y = ia.get(path), ib.get(path)
+        if x != y:
+            keys = [k for k in (x or y) if (x or {}).get(k) != (y or {}).get(k)]
+            out.append(f"{path}: differs in {', '.join(keys)}")
+    return out

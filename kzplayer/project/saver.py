@@ -1,0 +1,337 @@
+"""Writing projects: in place, keeping every untouched byte, or fresh in either layout.
+
+`save_project` edits the text of the files a project came from: a changed property gets new
+text between its tags, a new property is inserted after the item's last property with the
+same indentation; nothing else in the file moves, comments and odd formatting included.
+When the tree itself changed (items added, removed or renamed) or the layout changes, the
+files are written anew by `write_single` / `write_folder` (comments are then lost).
+"""
+from __future__ import annotations
+
+import os
+import re
+from xml.sax.saxutils import escape, quoteattr
+
+from kzplayer.diagnostics import KzError
+from kzplayer.project.literals import format_literal
+from kzplayer.project.loader import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX,
+                                     UNREADABLE, _diag, item_file_name, load_project)
+from kzplayer.project.model import Binding, Item, Project, Property
+
+_INDENT = "  "
+_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
+
+
+# ------------------------------------------------------------------ fresh files
+
+def _attrs(pairs) -> str:
+    return "".join(f" {k}={quoteattr(v)}" for k, v in pairs if v is not None)
+
+
+def property_text(prop: Property) -> str:
+    """The literal to write: the text as written when it still says the value, else formatted."""
+    if prop.text.strip() or prop.value is None:
+        return prop.text.strip()
+    return format_literal(prop.value)
+
+
+def _prop_line(pad: str, name: str, text: str) -> str:
+    if text == "":
+        return f"{pad}<Property{_attrs([('name', name)])}/>"
+    return f"{pad}<Property{_attrs([('name', name)])}>{escape(text)}</Property>"
+
+
+def _binding_lines(b: Binding, pad: str) -> list[str]:
+    if b.short:
+        attrs = [("target", b.target), ("name", b.name),
+                 ("field", None if b.field == "WHOLE_PROPERTY" else b.field),
+                 ("mode", None if b.mode == "ONE_WAY" else b.mode)]
+        return [f"{pad}<Binding{_attrs(attrs)}>{escape(b.expression)}</Binding>"]
+    inner = pad + _INDENT
+    out = [f"{pad}<BindingItem{_attrs([('name', b.name)])}>"]
+    fields = [("BindingItem.Target", b.target), ("BindingItem.TargetPropertyAttribute", b.field),
+              ("BindingItem.BindingMode", b.mode), ("BindingItem.PushTarget", b.push_target),
+              ("BindingItem.IsBindingEnabled", "true" if b.enabled else "false"),
+              ("BindingItem.SourceExpression", b.expression), ("BindingItem.RawCode", b.raw_code)]
+    out += [_prop_line(inner, n, v) for n, v in fields if v is not None]
+    for s in b.sources:
+        out.append(f"{inner}<BindingSourceItem{_attrs([('name', s.name)])}>")
+        for n, v in (("BindingSourceItem.Item", s.item), ("BindingSourceItem.Source", s.source),
+                     ("BindingSourceItem.PropertyAttribute", s.field)):
+            if v is not None:
+                out.append(_prop_line(inner + _INDENT, n, v))
+        out.append(f"{inner}</BindingSourceItem>")
+    out.append(f"{pad}</BindingItem>")
+    return out
+
+
+def _item_lines(item: Item, depth: int, as_child_files: bool) -> list[str]:
+    """The element of `item`; its children inline, or as <Child> placeholders."""
+    pad = _INDENT * depth
+    library = item.parent is not None and item.parent.parent is None
+    name = None if library and item.name == item.type else item.name
+    head = f"{pad}<{item.type}{_attrs([('name', name), *item.attributes.items()])}"
+    body = []
+    inner = pad + _INDENT
+    for a in item.aliases.values():
+        body.append(f"{inner}<Alias{_attrs([('name', a.name), ('target', a.target)])}/>")
+    for prop in item.properties.values():
+        body.append(_prop_line(inner, prop.name, property_text(prop)))
+    for b in item.bindings:
+        body += _binding_lines(b, inner)
+    for c in item.children:
+        if as_child_files:
+            body.append(f"{inner}<Child{_attrs([('name', c.name)])}/>")
+        else:
+            body += _item_lines(c, depth + 1, False)
+    if not body:
+        return [head + "/>"]
+    return [head + ">", *body, f"{pad}</{item.type}>"]
+
+
+def _project_open(project: Project) -> str:
+    return f"<Project{_attrs([('name', project.name), ('format', project.format_version or FORMAT_VERSION)])}>"
+
+
+def single_file_text(project: Project) -> str:
+    lines = [_project_open(project)]
+    for lib in project.libraries:
+        lines += _item_lines(lib, 1, False)
+    lines.append("</Project>")
+    return _DECLARATION + "\n".join(lines) + "\n"
+
+
+def _write(path: str, text: str) -> None:
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+def write_single(project: Project, path: str) -> list[str]:
+    """The whole project as one .kzm file."""
+    _write(path, single_file_text(project))
+    return [path]
+
+
+def folder_files(project: Project) -> dict[str, str]:
+    """Relative file path -> text, for the folder layout."""
+    files = {}
+    name = item_file_name(project.name or "project")
+    lines = [_project_open(project)]
+    lines += [f"{_INDENT}<Child{_attrs([('name', lib.name)])}/>" for lib in project.libraries]
+    lines.append("</Project>")
+    files[name + PROJECT_FILE_SUFFIX] = _DECLARATION + "\n".join(lines) + "\n"
+
+    def visit(item: Item, folder: str) -> None:
+        fname = item_file_name(item.name)
+        files[os.path.join(folder, fname + ITEM_FILE_SUFFIX)] = \
+            _DECLARATION + "\n".join(_item_lines(item, 0, True)) + "\n"
+        for c in item.children:
+            visit(c, os.path.join(folder, fname))
+
+    for lib in project.libraries:
+        visit(lib, "")
+    return files
+
+
+def write_folder(project: Project, folder: str) -> list[str]:
+    """The project as a folder: NAME.proj.kzm and one .kzm per item. The folder must be
+    empty or absent, so that no stale item file stays behind."""
+    if os.path.isdir(folder) and os.listdir(folder):
+        raise KzError(_diag(UNREADABLE, f"{folder} is not empty; write a project folder into "
+                                        "a new or empty folder"), exit_code=2)
+    written = []
+    for rel, text in folder_files(project).items():
+        path = os.path.join(folder, rel)
+        _write(path, text)
+        written.append(path)
+    return written
+
+
+# ------------------------------------------------------------------ saving in place
+
+def _fingerprint(project: Project) -> list:
+    """What must be unchanged for an in-place save: the tree and the written properties."""
+    return [(id(i), i.name, i.type, [id(c) for c in i.children],
+             sorted(n for n, p in i.properties.items() if p.element is not None),
+             [id(b) for b in i.bindings], sorted(i.aliases))
+            for i in project.root.walk()]
+
+
+def remember_structure(project: Project) -> None:
+    if project.document is not None:
+        project.document.fingerprint = _fingerprint(project)
+
+
+def _line_indent(text: str, offset: int) -> str:
+    start = text.rfind("\n", 0, offset) + 1
+    m = re.match(r"[ \t]*", text[start:offset])
+    return m.group() if m else ""
+
+
+def _element_end(src, el) -> int:
+    """Offset just after the end tag of `el` (after '/>' when self-closing)."""
+    start, end, closed = src.tags[el]
+    if closed:
+        return end
+    close = re.compile(r"</" + re.escape(el.tag) + r"\s*>")
+    depth_probe = list(el.iterdescendants(el.tag))       # nested same-name elements are rare
+    pos = end
+    for _ in range(len(depth_probe) + 1):
+        m = close.search(src.text, pos)
+        if not m:
+            return end
+        pos = m.end()
+    return pos
+
+
+def _edits_for(project: Project, changed: set[int]) -> dict[str, list[tuple[int, int, str]]]:
+    """Per file: (start, end, replacement) for every changed or added property."""
+    docs = project.document
+    edits: dict[str, list] = {}
+    for item in project.root.walk():
+        new = [p for p in item.properties.values() if id(p) in changed]
+        if not new or item.element is None:
+            continue
+        src = _source_of(docs, item.element)
+        for prop in new:
+            text = escape(property_text(prop))
+            if prop.element is not None and prop.element in src.tags:
+                start, end, closed = src.tags[prop.element]
+                if closed:
+                    tag = src.text[start:end]
+                    edits.setdefault(src.path, []).append(
+                        (start, end, tag[:-2].rstrip() + (f">{text}</Property>" if text else "/>")))
+                else:
+                    a, b = src.text_range(prop.element)
+                    edits.setdefault(src.path, []).append((a, b, text))
+                continue
+            edits.setdefault(src.path, []).append(_insertion(src, item, prop, text))
+    return edits
+
+
+def _source_of(docs, el):
+    for src in docs.sources.values():
+        if el in src.tags:
+            return src
+    raise KeyError(el)
+
+
+def _insertion(src, item: Item, prop: Property, text: str) -> tuple[int, int, str]:
+    el = item.element
+    new = (f"<Property name={quoteattr(prop.name)}>{text}</Property>" if text
+           else f"<Property name={quoteattr(prop.name)}/>")
+    props = [c for c in el if c.tag == "Property" and c in src.tags]
+    if props:
+        anchor = props[-1]
+        at = _element_end(src, anchor)
+        pad = _line_indent(src.text, src.tags[anchor][0])
+        return at, at, "\n" + pad + new
+    start, end, closed = src.tags[el]
+    pad = _line_indent(src.text, start)
+    kids = [c for c in el if isinstance(c.tag, str) and c in src.tags]
+    inner = _line_indent(src.text, src.tags[kids[0]][0]) if kids else pad + _INDENT
+    if closed:
+        head = src.text[start:end][:-2].rstrip()
+        return start, end, f"{head}>\n{inner}{new}\n{pad}</{el.tag}>"
+    return end, end, "\n" + inner + new
+
+
+def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
+    for start, end, rep in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        text = text[:start] + rep + text[end:]
+    return text
+
+
+def _target(project: Project, path: str | None) -> tuple[str, str]:
+    """(layout, location) a save writes to."""
+    if path is None:
+        if project.layout == "folder":
+            return "folder", project.document.root_dir
+        return "file", project.path
+    path = os.fspath(path)
+    if path.endswith(PROJECT_FILE_SUFFIX):
+        return "folder", os.path.dirname(os.path.abspath(path))
+    if path.endswith(".kzm"):
+        return "file", path
+    return "folder", path
+
+
+def save_project(project: Project, path: str | None = None) -> list[str]:
+    """Save `project` (path None: where it was loaded from). See the module docstring."""
+    if project.layout == "kzproj" and path is None:
+        raise KzError(_diag(UNREADABLE, "a Kanzi Studio project is read-only here; "
+                                        "save it as a .kzm file or a project folder"), exit_code=2)
+    layout, where = _target(project, path)
+    docs = project.document
+    in_place = (docs is not None and layout == project.layout
+                and getattr(docs, "fingerprint", None) == _fingerprint(project))
+    if in_place:
+        written = _save_spliced(project, layout, where, only_dirty=path is None)
+    elif layout == "file":
+        written = write_single(project, where)
+    else:
+        if path is None and os.path.isdir(where):
+            raise KzError(_diag(UNREADABLE, "the item tree changed; save the folder project "
+                                            "into a new folder (project.save(NEW_FOLDER))"), exit_code=2)
+        written = write_folder(project, where)
+    _relink(project, layout, where)
+    return written
+
+
+def _save_spliced(project: Project, layout: str, where: str, only_dirty: bool) -> list[str]:
+    docs = project.document
+    changed = {id(p) for p in project.changed}
+    edits = _edits_for(project, changed)
+    written = []
+    for src_path, src in docs.sources.items():
+        if only_dirty and src_path not in edits:
+            continue
+        text = _splice(src.text, edits.get(src_path, []))
+        if layout == "file":
+            out = where
+        else:
+            out = os.path.join(where, os.path.relpath(src_path, docs.root_dir))
+        _write_bytes(out, text, src)
+        written.append(out)
+    return written
+
+
+def _write_bytes(path: str, text: str, src) -> None:
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w", encoding=src.encoding, newline="") as f:
+        f.write(text)
+
+
+def _relink(project: Project, layout: str, where: str) -> None:
+    """Point the model at the files just written (positions, elements), so that later saves
+    work in place again. The model objects the caller holds stay the same objects."""
+    fresh, _ = load_project(where if layout == "file" else _project_file(where))
+    if fresh is None:
+        return
+    for old, new in zip(project.root.walk(), fresh.root.walk()):
+        old.span, old.element = new.span, new.element
+        for name, p in old.properties.items():
+            q = new.properties.get(name)
+            if q is not None:
+                p.span, p.value_span, p.element, p.text = q.span, q.value_span, q.element, q.text
+        for b, c in zip(old.bindings, new.bindings):
+            for attr in ("span", "expression_span", "target_span", "push_target_span",
+                         "raw_code_span", "element"):
+                setattr(b, attr, getattr(c, attr))
+            for s, t in zip(b.sources, c.sources):
+                s.span, s.item_span, s.element = t.span, t.item_span, t.element
+        for name, a in old.aliases.items():
+            if name in new.aliases:
+                a.span, a.element = new.aliases[name].span, new.aliases[name].element
+    project.document, project.files, project.layout = fresh.document, fresh.files, fresh.layout
+    project.path = fresh.path
+    project.changed = []
+    remember_structure(project)
+
+
+def _project_file(folder: str) -> str:
+    for f in sorted(os.listdir(folder)):
+        if f.endswith(PROJECT_FILE_SUFFIX):
+            return os.path.join(folder, f)
+    return folder
