@@ -1,0 +1,104 @@
+"""The events page's end-to-end recipe: two BindingItems carry Source's output buffers into
+Subemitter's consumer properties; and the ways that wiring goes wrong."""
+from pathlib import Path
+
+import pytest
+
+import kzplayer
+from kzplayer.bindings import resolve
+from kzplayer.values import BufferHandle
+
+from conftest import DATA, where
+
+GROUP = "Screens/Screen/RootNode/Viewport 2D/Scene/Exhibit 6/Particle System/On Hit"
+RECIPE = DATA / "subemitter_recipe.kzm"
+
+
+def broken_copy(tmp_path, old: str, new: str, count: int = 1) -> Path:
+    text = RECIPE.read_text(encoding="utf-8")
+    assert text.count(old) >= count
+    f = tmp_path / "recipe.kzm"
+    f.write_text(text.replace(old, new, count), encoding="utf-8")
+    return f
+
+
+def test_subemitter_receives_the_source_buffers():
+    project = kzplayer.load(RECIPE)
+    graph = resolve(project)
+    source, sub = project.find(f"{GROUP}/Source"), project.find(f"{GROUP}/Subemitter")
+    assert graph.diagnostics == []
+    assert graph.value(sub, "Emission.SourceEventBuffer") == BufferHandle("EventBuffer", f"{GROUP}/Source")
+    assert graph.value(sub, "Emission.SourceParticleDataBuffer") == BufferHandle("ParticleDataBuffer", f"{GROUP}/Source")
+    # the outputs are computed, never stored, and each emitter has its own
+    assert graph.value(sub, "ParticleEmitter.EventBuffer") == BufferHandle("EventBuffer", f"{GROUP}/Subemitter")
+    assert graph.is_bound(sub, "Emission.SourceEventBuffer")
+    assert not graph.is_bound(source, "ParticleEmitter.EventBuffer")
+    assert graph.evaluations == 2
+    assert [b.name for b in graph.bindings_of(sub)] == ["Emission.SourceEventBuffer",
+                                                        "Emission.SourceParticleDataBuffer"]
+    assert graph.bindings_of(source) == []
+
+
+def test_stale_source_item_is_a_source_mismatch_at_both_places(tmp_path):
+    # the source was renamed: the relative SourceExpression follows, the absolute source item does not
+    f = broken_copy(tmp_path, "<ParticleEmitter name=\"Source\">", "<ParticleEmitter name=\"Primary\">")
+    f.write_text(f.read_text().replace("{@../Source/", "{@../Primary/"))
+    graph = resolve(kzplayer.load(f))
+    rules = sorted(d.rule for d in graph.diagnostics)
+    assert rules == ["path.unresolved", "path.unresolved"]     # both source items lead nowhere
+    d = graph.diagnostics[0]
+    assert (d.span.line, d.span.column) == where(f, "Screens/Screen/RootNode/Viewport 2D/Scene/Exhibit 6/Particle System/On Hit/Source<")
+    assert "has no child 'Source'" in d.message and "Primary" in d.message
+
+
+def test_source_item_naming_another_emitter(tmp_path):
+    # the events binding's source item names the Subemitter itself, the expression names Source
+    f = broken_copy(tmp_path, "On Hit/Source</Property>", "On Hit/Subemitter</Property>")
+    graph = resolve(kzplayer.load(f))
+    [d] = graph.diagnostics
+    assert d.rule == "binding.source-mismatch"
+    assert (d.span.line, d.span.column) == where(f, "{@../Source/ParticleEmitter.EventBuffer}")
+    assert d.span.end_column - d.span.column == len("{@../Source/ParticleEmitter.EventBuffer}")
+    [other] = d.related
+    assert other.line == where(f, '<BindingSourceItem name="0">')[0]
+    assert f"{GROUP}/Source:ParticleEmitter.EventBuffer" in d.message
+    assert f"{GROUP}/Subemitter:ParticleEmitter.EventBuffer" in d.message
+    # Kanzi runs RawCode and its sources: the subemitter reads its own buffer
+    sub = kzplayer.load(f).find(f"{GROUP}/Subemitter")
+    assert resolve(sub.project).value(sub, "Emission.SourceEventBuffer").owner == f"{GROUP}/Subemitter"
+
+
+def test_source_property_differs(tmp_path):
+    f = broken_copy(tmp_path, "<Property name=\"BindingSourceItem.Source\">ParticleEmitter.EventBuffer",
+                    "<Property name=\"BindingSourceItem.Source\">ParticleEmitter.ParticleDataBuffer")
+    [d] = resolve(kzplayer.load(f)).diagnostics
+    assert d.rule == "binding.source-mismatch" and "ParticleDataBuffer" in d.message
+
+
+def test_raw_code_computing_something_else(tmp_path):
+    f = broken_copy(tmp_path, "<Property name=\"BindingItem.RawCode\">{0}<",
+                    "<Property name=\"BindingItem.RawCode\">{1}<")
+    [d] = resolve(kzplayer.load(f)).diagnostics
+    assert d.rule == "binding.source-mismatch" and "no BindingSourceItem named 1" in d.message
+    assert (d.span.line, d.span.column) == where(f, "{1}")
+
+
+def test_only_a_buffer_binds_to_a_buffer(tmp_path):
+    f = broken_copy(tmp_path, "{@../Source/ParticleEmitter.EventBuffer}", "{@../Source/Emission.Rate}")
+    f.write_text(f.read_text().replace(">ParticleEmitter.EventBuffer<", ">Emission.Rate<"))
+    project = kzplayer.load(f)
+    graph = resolve(project)
+    [d] = graph.diagnostics
+    assert d.rule == "binding.type-mismatch"
+    assert "float" in d.message and "buffer" in d.message
+    assert d.span.line == where(f, "{@../Source/Emission.Rate}")[0]
+    sub = project.find(f"{GROUP}/Subemitter")
+    assert graph.value(sub, "Emission.SourceEventBuffer") is None     # left unset, not corrupted
+
+
+def test_push_target_elsewhere_unresolved(tmp_path):
+    f = broken_copy(tmp_path, "On Hit/Subemitter</Property>", "On Hit/Subemiter</Property>")
+    graph = resolve(kzplayer.load(f))
+    [d] = graph.diagnostics
+    assert d.rule == "path.unresolved" and "PushTarget" in d.message and "did you mean 'Subemitter'" in d.message
+    assert (d.span.line, d.span.column) == where(f, "Screens/Screen/RootNode/Viewport 2D/Scene/Exhibit 6/Particle System/On Hit/Subemiter")
