@@ -137,21 +137,27 @@ class Item:
         project = self.project
         return project.find(path, relative_to=self) if project else None
 
-    def get(self, name: str):
-        """The typed value of property `name`: as written, else the catalog default
-        (None where the catalog has none). An unknown, unset name raises KeyError."""
+    def get(self, name: str, default=None):
+        """The typed value of property `name`: as written, else the catalog default, else
+        `default` (like dict.get; `item[name]` raises KeyError for an unknown name)."""
         prop = self.properties.get(name)
         if prop is not None and prop.value is not None:
             return prop.value
         project = self.project
         spec = project.property_spec(name) if project else None
-        if spec is not None:
+        if spec is not None and spec.default is not None:
             return spec.default
-        if prop is None and project is not None and project.catalog is not None:
-            near = project.catalog.suggest_property(name)
-            raise KeyError(f"{self.path} has no property {name!r}"
-                           + (f"; did you mean {near!r}?" if near else ""))
-        return None
+        return default
+
+    def __getitem__(self, name: str):
+        if name in self.properties:
+            return self.get(name)
+        project = self.project
+        cat = project.catalog if project else None
+        if cat is not None and cat.property(name) is not None:
+            return self.get(name)
+        near = cat.suggest_property(name) if cat is not None else None
+        raise KeyError(f"{self.path} has no property {name!r}" + (f"; did you mean {near!r}?" if near else ""))
 
     def set(self, name: str, value) -> Property:
         """Set property `name`, checked against its declared type and range (ValueError

@@ -1,0 +1,18 @@
+"""`kzplayer convert SRC DST`: between the single-file and the folder layout (cli.md).
+DST ending in .kzm is one file; anything else a project folder (new or empty)."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from kzplayer.commands.report import print_diagnostics
+
+
+def run(src: str, dst: str) -> None:
+    from kzplayer.project.convert import convert, target_layout
+    project, files = convert(src, dst)
+    if project.diagnostics:
+        print_diagnostics(project.diagnostics, stream=sys.stderr)
+    what = "one file" if target_layout(dst) == "file" else f"a project folder of {len(files)} files"
+    click.echo(f"{project.name}: wrote {what} to {dst}")
