@@ -1,0 +1,7 @@
+"""One module per rule, named after the rule's slug. Each holds `CODE` (stable, grouped by
+range), `RULE` (the slug of cli.md), `SEVERITY`, `check(context)` yielding Problems, and a
+docstring that is the rule's documentation with a failing and a passing example.
+
+Ranges: KZ0xx structure, XML and schema; KZ1xx paths and bindings; KZ2xx expressions;
+KZ3xx properties; KZ4xx materials; KZ5xx emitters, events and subemitters; KZ6xx shaders.
+"""

@@ -1,0 +1,223 @@
+"""What rules look at: the project, its catalog, and facts several rules share, computed once
+(which item a path names, which material sits in a slot, which bindings feed which
+property, the parsed expressions)."""
+from __future__ import annotations
+
+import difflib
+from functools import cached_property
+
+from kzplayer.diagnostics import Diagnostic
+from kzplayer.project.model import Binding, Item, Project
+
+EVENT_BUFFER, DATA_BUFFER = "ParticleEmitter.EventBuffer", "ParticleEmitter.ParticleDataBuffer"
+SOURCE_EVENTS, SOURCE_DATA = "Emission.SourceEventBuffer", "Emission.SourceParticleDataBuffer"
+# consumer property -> the output property that must feed it
+CONSUMERS = {SOURCE_EVENTS: EVENT_BUFFER, SOURCE_DATA: DATA_BUFFER}
+# the slots whose materials must read the consumer buffers of a subemitter
+EVENT_SLOTS = ("ParticleEmitter.EmissionMaterial", "ParticleEmitter.EmissionCountMaterial")
+PARTICLE_MATERIAL = "ParticleEmitter.ParticleMaterial"
+
+
+class Context:
+    def __init__(self, project: Project, loader_diagnostics: list[Diagnostic] | None = None):
+        self.project = project
+        self.loader_diagnostics = loader_diagnostics or []
+
+    # -- the catalog and the tree ----------------------------------------------------------
+    @cached_property
+    def catalog(self):
+        cat = getattr(self.project, "catalog", None)
+        if cat is None:
+            from kzplayer.project.catalog import catalog
+            cat = catalog()
+        return cat
+
+    @cached_property
+    def material_slots(self) -> dict[str, str]:
+        """Slot property (`ParticleEmitter.EmissionMaterial`) -> the slot it fills (`Emission`)."""
+        return {p.name: p.slot for p in self.catalog.properties.values()
+                if p.type == "material" and p.slot}
+
+    @cached_property
+    def items(self) -> list[Item]:
+        return list(self.project.walk())
+
+    @cached_property
+    def emitters(self) -> list[Item]:
+        return [i for i in self.items if i.type == "ParticleEmitter"]
+
+    def find(self, path: str | None, relative_to: Item | None = None) -> Item | None:
+        if not path:
+            return None
+        return self.project.find(path, relative_to=relative_to)
+
+    def value(self, item: Item, name: str):
+        """A property's value after bindings (the catalog default when unset)."""
+        if self.graph is not None:
+            try:
+                return self.graph.value(item, name)
+            except Exception:   # a binding that cannot evaluate: fall back to the literal
+                pass
+        return self.literal(item, name)
+
+    def literal(self, item: Item, name: str):
+        getter = getattr(item, "get", None)
+        if getter is not None:
+            return getter(name)
+        prop = item.properties.get(name)
+        return None if prop is None else prop.value
+
+    @cached_property
+    def programs(self) -> dict[int, tuple]:
+        """id(binding) -> (SourceExpression program, RawCode program or None), parsed once."""
+        from kzplayer.expr.parser import parse
+        out = {}
+        for _, b in self.bindings:
+            shown = parse(b.expression or "", span=b.expression_span or b.span)
+            raw = None
+            if b.raw_code is not None and not b.short:
+                raw = parse(b.raw_code, span=b.raw_code_span or b.span)
+            out[id(b)] = (shown, raw)
+        return out
+
+    def program(self, binding: Binding):
+        """The parsed SourceExpression of a binding (the program with the item paths)."""
+        return self.programs[id(binding)][0]
+
+    @cached_property
+    def expression_diagnostics(self) -> list[Diagnostic]:
+        """Every problem inside every binding's text: syntax, types, functions, fields."""
+        from kzplayer.expr import check
+        found = []
+        for owner, b in self.bindings:
+            target = self.catalog.property(b.target)
+            shown, raw = self.programs[id(b)]
+            found.extend(check(shown, self._ref_type(owner, b), target_type=target and target.type))
+            if raw is not None:
+                found.extend(check(raw, self._ref_type(owner, b), target_type=target and target.type))
+        return found
+
+    def _ref_type(self, owner: Item, binding: Binding):
+        """ref_type for the expression checker: a reference's catalog type (None: unknown)."""
+        def ref_type(ref):
+            name = ref.property
+            if ref.kind == "index":
+                src = next((s for s in binding.sources if s.name == str(ref.index)), None)
+                name = src.source if src is not None and not src.field else None
+            spec = self.catalog.property(name) if name else None
+            return spec.type if spec is not None else None
+        return ref_type
+
+    @cached_property
+    def pipeline_diagnostics(self) -> list[Diagnostic]:
+        """What loading, parsing and resolving found on their own."""
+        graph = self.graph.diagnostics if self.graph is not None else []
+        return [*self.loader_diagnostics, *self.expression_diagnostics, *graph]
+
+    @cached_property
+    def graph(self):
+        """The resolved binding graph, or None where bindings cannot be resolved at all (the
+        binding rules report why)."""
+        from kzplayer.bindings import resolve
+        try:
+            return resolve(self.project)
+        except Exception:
+            return None
+
+    # -- materials -------------------------------------------------------------------------
+    def material_name(self, item: Item, slot_property: str) -> str | None:
+        """The material in a slot as the user wrote it (a legacy name stays legacy)."""
+        prop = item.properties.get(slot_property)
+        if prop is None:
+            return None
+        text = (prop.text or "").strip() or (str(prop.value) if prop.value is not None else "")
+        return text or None
+
+    def material(self, item: Item, slot_property: str):
+        """The catalog's MaterialSpec in that slot (None when empty or unknown)."""
+        name = self.material_name(item, slot_property)
+        return self.catalog.material(name) if name else None
+
+    # -- bindings --------------------------------------------------------------------------
+    @cached_property
+    def bindings(self) -> list[tuple[Item, Binding]]:
+        """(owner, binding) for every binding, in tree order."""
+        return [(item, b) for item in self.items for b in item.bindings]
+
+    def push_target(self, owner: Item, binding: Binding) -> Item | None:
+        """The item a binding writes into: its PushTarget, or the owner when it has none."""
+        if not binding.push_target:
+            return owner
+        return self.find(binding.push_target, relative_to=owner)
+
+    @cached_property
+    def bound(self) -> dict[tuple[int, str], list[tuple[Item, Binding]]]:
+        """(id(item), property) -> the enabled bindings that write it. A consumer-buffer
+        binding counts for the item that holds it: that is the subemitter it was made for,
+        and binding.push-target reports a PushTarget that points elsewhere."""
+        table: dict[tuple[int, str], list] = {}
+        for owner, b in self.bindings:
+            target = owner if b.target in CONSUMERS else self.push_target(owner, b)
+            if target is not None and b.enabled:
+                table.setdefault((id(target), b.target), []).append((owner, b))
+        return table
+
+    @cached_property
+    def _compiled(self) -> dict[int, object]:
+        return {id(cb.binding): cb for cb in getattr(self.graph, "bindings", ())}
+
+    def reads(self, binding: Binding) -> set[tuple[Item, str]]:
+        """The (item, property) nodes a binding reads, as the binding graph resolved them."""
+        cb = self._compiled.get(id(binding))
+        if cb is None:
+            return set()
+        return {node for node in (i.node for i in cb.inputs.values()) if node[0] is not None}
+
+    def bindings_into(self, item: Item, name: str) -> list[tuple[Item, Binding]]:
+        return self.bound.get((id(item), name), [])
+
+    def is_fed(self, item: Item, name: str) -> bool:
+        """True where a property gets a value: an enabled binding writes it, or it has one."""
+        prop = item.properties.get(name)
+        return bool(self.bindings_into(item, name)) or (prop is not None and prop.value is not None)
+
+    def suggest(self, word: str, options) -> str | None:
+        close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+        return close[0] if close else None
+
+    def suggest_property(self, name: str) -> str | None:
+        return _first(self.catalog.suggest_property(name))
+
+    def suggest_material(self, name: str) -> str | None:
+        return _first(self.catalog.suggest_material(name))
+
+
+def _first(suggestions) -> str | None:
+    """The catalog's best suggestion, whether it answers with one name or a ranked list."""
+    if not suggestions:
+        return None
+    return suggestions if isinstance(suggestions, str) else next(iter(suggestions), None)
+
+
+def value_span(prop):
+    """Where a property's value is written (the caret goes under the value), else the element."""
+    return prop.value_span or prop.span
+
+
+def did_you_mean(suggestion: str | None) -> str | None:
+    return f"did you mean '{suggestion}'?" if suggestion else None
+
+
+def quote_path(item: Item) -> str:
+    return item.path or "(project root)"
+
+
+def slotted_materials(context: Context):
+    """(item, slot property, material name as written, MaterialSpec or None) for every
+    filled material slot of the project."""
+    for item in context.items:
+        for slot_property in context.material_slots:
+            if slot_property in item.properties:
+                name = context.material_name(item, slot_property)
+                if name:
+                    yield item, slot_property, name, context.catalog.material(name)

@@ -1,0 +1,139 @@
+"""The validator's engine: load each project, run every rule once, collect the problems.
+
+A rule is a module under `kzplayer/validate/rules/` with `CODE`, `RULE`, `SEVERITY`, a
+docstring (the user documentation) and `check(context)`, which yields `Problem`s. The engine
+stamps each problem with its rule's code, slug and default severity, adds what the loader
+found, drops repeats and sorts everything by position: one pass, each problem once.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Iterable, NamedTuple
+
+from kzplayer.diagnostics import Diagnostic, Severity, Span
+
+# Not a rule module: the engine itself reports a file it cannot read (exit code 2).
+UNREADABLE_CODE, UNREADABLE_RULE = "KZ000", "file.unreadable"
+
+
+class Problem(NamedTuple):
+    """What a rule yields; the engine turns it into a Diagnostic of that rule."""
+    span: Span | None
+    message: str
+    hint: str | None = None
+    severity: Severity | None = None      # None: the rule's SEVERITY
+    related: tuple[Span, ...] = ()
+
+
+@cache
+def all_rules() -> tuple[ModuleType, ...]:
+    """Every rule module, ordered by code."""
+    package = importlib.import_module("kzplayer.validate.rules")
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        if all(hasattr(module, a) for a in ("CODE", "RULE", "SEVERITY", "check")):
+            found.append(module)
+    found.sort(key=lambda m: m.CODE)
+    return tuple(found)
+
+
+def rule_by_slug(slug: str) -> ModuleType | None:
+    return {m.RULE: m for m in all_rules()}.get(slug)
+
+
+@dataclass
+class Result:
+    """What validating some paths found. `unreadable`: a path could not be read at all."""
+    files: list[str]
+    diagnostics: list[Diagnostic]
+    unreadable: bool = False
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+
+def validate_paths(paths: Iterable[str]) -> Result:
+    """Validate every project named; problems of all of them in one sorted list."""
+    files: list[str] = []
+    diagnostics: list[Diagnostic] = []
+    unreadable = False
+    for path in paths:
+        found_files, found, bad = _validate_one(path)
+        files.extend(f for f in found_files if f not in files)
+        diagnostics.extend(found)
+        unreadable = unreadable or bad
+    return Result(files, _dedupe_and_sort(diagnostics), unreadable)
+
+
+def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = ()) -> list[Diagnostic]:
+    """Run every rule on a loaded project (plus what loading it found); sorted, deduplicated."""
+    from kzplayer.validate.context import Context
+    context = Context(project, list(loader_diagnostics))
+    found: list[Diagnostic] = []
+    superseded: dict[str, set] = {}      # rule slug -> spans where a rule said it better
+    for module in all_rules():
+        for problem in module.check(context):
+            d = _stamp(module, problem)
+            found.append(d)
+            for slug in getattr(module, "SUPERSEDES", ()):
+                superseded.setdefault(slug, set()).update((d.span, *d.related))
+    # The loader, the binding graph and the expression parser find problems while they work;
+    # what no rule re-reported (or said better at the same spot) is added as it is.
+    seen = {(d.rule, d.span) for d in found}
+    for d in context.pipeline_diagnostics:
+        spans = superseded.get(d.rule, ())
+        if (d.rule, d.span) in seen or d.span in spans or any(r in spans for r in d.related):
+            continue
+        found.append(_normalise(d))
+    return _dedupe_and_sort(found)
+
+
+def _validate_one(path: str) -> tuple[list[str], list[Diagnostic], bool]:
+    if not os.path.exists(path) or (os.path.isfile(path) and not os.access(path, os.R_OK)):
+        why = "no such file or folder" if not os.path.exists(path) else "permission denied"
+        return [path], [Diagnostic(UNREADABLE_CODE, UNREADABLE_RULE, Severity.ERROR,
+                                   f"cannot read {path}: {why}", Span(path, 0, 0))], True
+    from kzplayer.project.loader import load_project
+    try:
+        project, loaded = load_project(path)
+    except OSError as exc:   # the loader should not raise; an I/O error still is not a traceback
+        return [path], [Diagnostic(UNREADABLE_CODE, UNREADABLE_RULE, Severity.ERROR,
+                                   f"cannot read {path}: {exc.strerror or exc}", Span(path, 0, 0))], True
+    loaded = list(loaded)
+    if project is None:
+        return [path], _dedupe_and_sort(_normalise(d) for d in loaded), False
+    files = list(project.files) or [path]
+    return files, validate_project(project, loaded), False
+
+
+def _stamp(module: ModuleType, p: Problem) -> Diagnostic:
+    return Diagnostic(module.CODE, module.RULE, p.severity or module.SEVERITY, p.message,
+                      p.span, p.hint, tuple(p.related))
+
+
+def _normalise(d: Diagnostic) -> Diagnostic:
+    """A loader diagnostic under a rule the validator knows gets that rule's code."""
+    module = rule_by_slug(d.rule)
+    if module is None or module.CODE == d.code:
+        return d
+    return Diagnostic(module.CODE, d.rule, d.severity, d.message, d.span, d.hint, d.related)
+
+
+def _dedupe_and_sort(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    unique: dict[tuple, Diagnostic] = {}
+    for d in diagnostics:
+        unique.setdefault((d.rule, d.span, d.message), d)
+    return sorted(unique.values(), key=lambda d: (*d.sort_key(), d.severity.rank, d.message))
+
+
+def from_pipeline(context, rule: str) -> list[Problem]:
+    """What loading, parsing the expressions and resolving the bindings found under `rule`
+    (XML errors are found while loading, cycles while ordering the bindings, ...)."""
+    return [Problem(d.span, d.message, d.hint, d.severity, d.related)
+            for d in context.pipeline_diagnostics if d.rule == rule]

@@ -1,0 +1,96 @@
+"""Output formats of `kzplayer validate` (contract: shared/design/cli.md): text for people,
+JSON for tools, GitHub workflow commands for annotations on pull requests."""
+from __future__ import annotations
+
+import json
+import os
+
+from kzplayer.diagnostics import Diagnostic, Severity
+from kzplayer.validate.engine import Result
+
+
+def display_path(path: str) -> str:
+    """Paths below the working folder are shown relative to it, as the user typed them."""
+    if path and os.path.isabs(path):
+        try:
+            rel = os.path.relpath(path)
+        except ValueError:       # another drive on Windows
+            return path
+        if not rel.startswith(".."):
+            return rel
+    return path
+
+
+def summary_counts(result: Result) -> dict[str, int]:
+    return {"errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),
+            "notes": result.count(Severity.NOTE)}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary_line(result: Result) -> str:
+    c = summary_counts(result)
+    files = _plural(len(result.files), "file")
+    if not any(c.values()):
+        return f"{files} checked: no problems."
+    return (f"{files} checked: {_plural(c['errors'], 'error')}, {_plural(c['warnings'], 'warning')}"
+            f", {_plural(c['notes'], 'note')}.")
+
+
+def render_text(result: Result, *, color: bool = False) -> str:
+    from kzplayer.commands.report import format_diagnostic
+    parts = [format_diagnostic(d, color=color) for d in result.diagnostics]
+    parts.append(summary_line(result))
+    return "\n".join(parts) + "\n"
+
+
+def diagnostic_json(d: Diagnostic) -> dict:
+    s = d.span
+    return {"code": d.code, "rule": d.rule, "severity": d.severity.value, "message": d.message,
+            "file": display_path(s.file) if s else None,
+            "line": s.line if s else None, "column": s.column if s else None,
+            "end_line": s.end_line if s else None, "end_column": s.end_column if s else None,
+            "hint": d.hint}
+
+
+def render_json(result: Result) -> str:
+    doc = {"files": [display_path(f) for f in result.files],
+           "diagnostics": [diagnostic_json(d) for d in result.diagnostics],
+           "summary": summary_counts(result)}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+# https://docs.github.com/actions/reference/workflow-commands-for-github-actions
+_GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_line(d: Diagnostic) -> str:
+    props = []
+    s = d.span
+    if s is not None:
+        props.append(f"file={_escape_property(display_path(s.file))}")
+        if s.line:
+            props += [f"line={s.line}", f"col={s.column}"]
+            if s.end_line and s.end_line != s.line:
+                props.append(f"endLine={s.end_line}")
+            if s.end_column:
+                props.append(f"endColumn={s.end_column}")
+    props.append(f"title={_escape_property(d.rule)}")
+    message = d.message + (f"\n{d.hint}" if d.hint else "")
+    return f"::{_GITHUB_LEVEL[d.severity]} {','.join(props)}::{_escape_data(message)}"
+
+
+def render_github(result: Result) -> str:
+    lines = [github_line(d) for d in result.diagnostics]
+    lines.append(summary_line(result))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,35 @@
+"""Bindings that feed each other in a loop.
+
+A binding runs after every binding it reads from. When A's value depends on B and B's on A,
+there is no order: Kanzi re-evaluates them forever or not at all. kzplayer runs none of the
+bindings on the loop and names each member. To make a binding adjust its own target, read
+`getCurrentValue()` instead of the target property.
+
+Failing:
+
+    <ParticleEmitter name="A">
+      <Binding target="Emission.Rate">{../B/Emission.Rate} + 1</Binding>
+    </ParticleEmitter>
+    <ParticleEmitter name="B">
+      <Binding target="Emission.Rate">{../A/Emission.Rate} + 1</Binding>
+    </ParticleEmitter>
+
+Passing:
+
+    <ParticleEmitter name="A">
+      <Property name="Emission.Rate">100</Property>
+    </ParticleEmitter>
+    <ParticleEmitter name="B">
+      <Binding target="Emission.Rate">{../A/Emission.Rate} + 1</Binding>
+    </ParticleEmitter>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ105"
+RULE = "binding.cycle"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while ordering the bindings

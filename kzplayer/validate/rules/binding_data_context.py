@@ -1,0 +1,24 @@
+"""A `{DataContext.name}` reference with no value.
+
+In Kanzi the application supplies data-context values at run time. kzplayer takes them from
+the command line (`kzplayer play --set DataContext.gauges.battery=39`); without one the
+binding leaves its target at its own value.
+
+Failing (when played without --set):
+
+    <Binding target="Emission.Rate">{DataContext.gauges.battery} * 10</Binding>
+
+Passing:
+
+    <Binding target="Emission.Rate">{./Emission.Lifetime} * 10</Binding>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ109"
+RULE = "binding.data-context"
+SEVERITY = Severity.WARNING
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while evaluating the bindings

@@ -1,0 +1,24 @@
+"""A binding that writes an emitter's output buffer.
+
+`ParticleEmitter.EventBuffer` and `ParticleEmitter.ParticleDataBuffer` are filled by the
+engine; bindings read them (to feed a subemitter) and can never write them. Usually the
+binding's Target and source are swapped.
+
+Failing:
+
+    <Binding target="ParticleEmitter.EventBuffer">{../Sub/Emission.SourceEventBuffer}</Binding>
+
+Passing (on the subemitter):
+
+    <Binding target="Emission.SourceEventBuffer">{@../Source/ParticleEmitter.EventBuffer}</Binding>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ110"
+RULE = "binding.output-target"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while compiling the bindings

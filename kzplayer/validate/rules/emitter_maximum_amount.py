@@ -1,0 +1,118 @@
+"""MaximumAmount below the expected peak of live particles (a warning).
+
+`ParticleEmitter.MaximumAmount` sizes the emitter's particle pool; once it is full,
+emission stalls until particles die, so the effect thins out or pulses. For the time-based
+count material (`EmissionCount_Schedule`, and the legacy PerSecond / Periodic / Burst it
+replaces) the expected peak follows from its settings (the emission page's sizing table),
+with R = Rate, L = Lifetime, N = ImpulseAtCycleStart, P = OnDuration + OffDuration:
+
+* steady stream (On = Off = 0): R × L;
+* periodic stream: R × (the most on-time any window of length L contains), at most R × L;
+* recurring burst: N × ceil(L / P), one burst's worth when bursts do not overlap;
+* one burst only (P = 0, or a huge OffDuration): N; a stream and bursts together add up.
+
+Means are used (variances ignored): this is the pool a typical run fills. Event-driven
+emitters are not checked: their peak depends on the source's event rate. Values are those
+after bindings. An emitter whose MaximumAmount is bound to an expression reading the
+properties that set the peak (`{./Emission.Rate} * {./Emission.Lifetime}`) tracks it and is
+not checked; the hint suggests that binding.
+
+Failing:
+
+    <Property name="Emission.Rate">500</Property>
+    <Property name="Emission.Lifetime">2</Property>
+    <Property name="ParticleEmitter.MaximumAmount">300</Property>
+
+Passing:
+
+    <Property name="Emission.Rate">500</Property>
+    <Property name="Emission.Lifetime">2</Property>
+    <Binding target="ParticleEmitter.MaximumAmount">{./Emission.Rate} * {./Emission.Lifetime}</Binding>
+"""
+import math
+
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import Problem
+
+CODE = "KZ504"
+RULE = "emitter.maximum-amount"
+SEVERITY = Severity.WARNING
+
+MAXIMUM = "ParticleEmitter.MaximumAmount"
+COUNT = "ParticleEmitter.EmissionCountMaterial"
+RATE, LIFETIME, IMPULSE = "Emission.Rate", "Emission.Lifetime", "Emission.ImpulseAtCycleStart"
+ON, OFF = "Emission.OnDuration", "Emission.OffDuration"
+STREAM_EXPR = "{./Emission.Rate} * {./Emission.Lifetime}"
+BURST_EXPR = "{./Emission.ImpulseAtCycleStart}"
+OVERLAP_EXPR = "ceil({./Emission.Lifetime} / ({./Emission.OnDuration} + {./Emission.OffDuration}))"
+
+
+def expected_peak(rate: float, lifetime: float, impulse: float, on: float, off: float) -> tuple[float, float, int]:
+    """(stream peak, burst size, bursts alive at once) of an EmissionCount_Schedule emitter."""
+    period = on + off
+    stream = 0.0
+    if rate > 0 and lifetime > 0:
+        if on == 0 and off == 0:
+            stream = rate * lifetime                   # always in the on-phase
+        elif on > 0:
+            whole = math.floor(lifetime / period)      # the window of length L that starts
+            stream = rate * (whole * on + min(on, lifetime - whole * period))   # with an on-phase
+    bursts = 0
+    if impulse > 0 and lifetime > 0:
+        bursts = max(1, math.ceil(lifetime / period - 1e-9)) if period > 0 else 1
+    return stream, impulse, bursts
+
+
+def check(context):
+    for emitter in context.emitters:
+        count = context.material(emitter, COUNT)
+        if count is None or count.event_driven or RATE not in count.properties:
+            continue
+        v = _values(context, emitter, count)
+        stream, impulse, bursts = expected_peak(v[RATE], v[LIFETIME], v[IMPULSE], v[ON], v[OFF])
+        peak = math.ceil(stream + impulse * bursts - 1e-6)
+        if peak <= 0:
+            continue
+        need = ({RATE, LIFETIME} if stream else set()) | ({IMPULSE} if bursts else set())
+        writers = context.bindings_into(emitter, MAXIMUM)
+        if writers and all(need <= {name for item, name in context.reads(b) if item is emitter}
+                           for _, b in writers):
+            continue        # bound to an expression that tracks the peak
+        maximum = context.value(emitter, MAXIMUM)
+        if not isinstance(maximum, (int, float)) or maximum >= peak:
+            continue
+        prop = emitter.properties.get(MAXIMUM)
+        span = writers[0][1].target_span if writers else (prop.span if prop else emitter.span)
+        yield Problem(span or emitter.span,
+                      f"MaximumAmount {maximum:g} of '{emitter.name}' is below the expected peak of {peak} live "
+                      f"particles ({_why(v, stream, impulse, bursts)}): when the pool is full, emission stalls",
+                      f'bind it: <Binding target="{MAXIMUM}">{_expression(stream, bursts)}</Binding>')
+
+
+def _values(context, emitter, count) -> dict[str, float]:
+    """The schedule's inputs after bindings; a legacy material's preset fills what is unset."""
+    out = {}
+    for name in (RATE, LIFETIME, IMPULSE, ON, OFF):
+        if name in count.preset and name not in emitter.properties and not context.bindings_into(emitter, name):
+            value = count.preset[name]
+        else:
+            value = context.value(emitter, name)
+        out[name] = float(value) if isinstance(value, (int, float)) else 0.0
+    return out
+
+
+def _why(v, stream, impulse, bursts) -> str:
+    parts = []
+    if stream:
+        parts.append(f"Rate {v[RATE]:g} x Lifetime {v[LIFETIME]:g} s" if v[ON] == 0 and v[OFF] == 0
+                     else f"Rate {v[RATE]:g} over the on-time within Lifetime {v[LIFETIME]:g} s")
+    if bursts:
+        parts.append(f"bursts of {impulse:g}" + (f", {bursts} alive at once" if bursts > 1 else ""))
+    return " plus ".join(parts)
+
+
+def _expression(stream, bursts) -> str:
+    terms = [STREAM_EXPR] if stream else []
+    if bursts:
+        terms.append(BURST_EXPR if bursts == 1 else f"{BURST_EXPR} * {OVERLAP_EXPR}")
+    return " + ".join(terms)

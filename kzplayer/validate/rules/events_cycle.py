@@ -1,0 +1,107 @@
+"""Event wiring that loops: emitters that spawn from each other's events.
+
+When subemitter A spawns from B's events and B spawns from A's (or an emitter from its
+own), every event can cause another: the effect either explodes until the pools are full or
+depends on the order the emitters run in each frame. Kanzi gives no warning; the loop is
+reported once, on the first emitter of the loop in tree order, naming every member.
+
+Failing:
+
+    A: Emission.SourceEventBuffer bound to {@../B/ParticleEmitter.EventBuffer}
+    B: Emission.SourceEventBuffer bound to {@../A/ParticleEmitter.EventBuffer}
+
+Passing (a chain, not a loop):
+
+    B: Emission.SourceEventBuffer bound to {@../A/ParticleEmitter.EventBuffer}
+    C: Emission.SourceEventBuffer bound to {@../B/ParticleEmitter.EventBuffer}
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.context import EVENT_BUFFER, SOURCE_EVENTS
+from kzplayer.validate.engine import Problem
+
+CODE = "KZ505"
+RULE = "events.cycle"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    order = {id(e): n for n, e in enumerate(context.emitters)}
+    edges: dict[int, list] = {}     # consumer -> [(source emitter, binding)]
+    by_id = {id(e): e for e in context.emitters}
+    for owner, b in context.bindings:
+        if b.target != SOURCE_EVENTS or id(owner) not in order:
+            continue
+        for item, name in context.reads(b):
+            if name == EVENT_BUFFER and id(item) in order:
+                edges.setdefault(id(owner), []).append((item, b))
+    for loop in _loops(edges, order):
+        names = " -> ".join(f"'{by_id[i].name}'" for i in loop + [loop[0]])
+        first = by_id[loop[0]]
+        binding = next(b for src, b in edges[loop[0]] if id(src) == (loop[1] if len(loop) > 1 else loop[0]))
+        related = tuple(b.span for i in loop[1:] for _, b in edges[i] if b.span)
+        yield Problem(binding.target_span or binding.span,
+                      f"event wiring loop {names}: each spawns from the events of the next, so events feed "
+                      "each other without end", "break the loop: one of these emitters must not consume "
+                      "the other's events", related=related)
+
+
+def _loops(edges: dict[int, list], order: dict[int, int]) -> list[list[int]]:
+    """One loop per strongly connected group of emitters (Tarjan), starting at the group's
+    first emitter in tree order and following consumer -> source edges back to it."""
+    succ = {n: [id(s) for s, _ in out] for n, out in edges.items()}
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    stack: list[int] = []
+    on_stack: set[int] = set()
+    groups: list[list[int]] = []
+
+    def connect(v: int) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in succ.get(v, ()):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1 or v in succ.get(v, ()):
+                groups.append(group)
+
+    for v in sorted(succ, key=order.__getitem__):
+        if v not in index:
+            connect(v)
+    loops = []
+    for group in groups:
+        members = set(group)
+        start = min(group, key=order.__getitem__)
+        loops.append(_shortest_loop(start, succ, members, order))
+    return sorted(loops, key=lambda p: order[p[0]])
+
+
+def _shortest_loop(start: int, succ: dict, members: set, order: dict) -> list[int]:
+    """The shortest walk start -> ... -> start inside one group (breadth first, tree order)."""
+    came_from = {start: None}
+    frontier = [start]
+    while frontier:
+        following = []
+        for v in frontier:
+            for w in sorted(succ.get(v, ()), key=order.__getitem__):
+                if w == start:
+                    path = [v]
+                    while came_from[path[-1]] is not None:
+                        path.append(came_from[path[-1]])
+                    return path[::-1]
+                if w in members and w not in came_from:
+                    came_from[w] = v
+                    following.append(w)
+        frontier = following
+    return [start]

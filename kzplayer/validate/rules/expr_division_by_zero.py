@@ -1,0 +1,23 @@
+"""A binding whose evaluation divides by zero.
+
+The binding leaves its target unchanged (as Kanzi does when a binding fails). Guard the
+divisor, for example with `max()` or `continueIf()`.
+
+Failing:
+
+    <Binding target="Emission.Rate">100 / {./Emission.OffDuration}</Binding>   <!-- OffDuration 0 -->
+
+Passing:
+
+    <Binding target="Emission.Rate">100 / max({./Emission.OffDuration}, 0.01)</Binding>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ209"
+RULE = "expr.division-by-zero"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while evaluating the bindings

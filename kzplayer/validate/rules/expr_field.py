@@ -1,0 +1,24 @@
+"""A field the value does not have.
+
+Fields after a reference or variable: `x y z w` (also `vectorX`...) on vectors, `r g b a`
+on colours, `translationX/Y/Z`, `scaleX/Y/Z`, `rotation...` on SRTs. A Vector2 has no `z`,
+a float has no fields at all.
+
+Failing:
+
+    <Binding target="Emission.Rate">{./Emission.Lifetime}.x</Binding>
+
+Passing:
+
+    <Binding target="Emission.Rate">{./Emission.InitialVelocityDirection}.x * 100</Binding>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ205"
+RULE = "expr.field"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while checking the expressions

@@ -1,0 +1,23 @@
+"""A binding that reads its own target property.
+
+A binding cannot depend on the value it produces. To modify the current value rather than
+replace it, use `getCurrentValue()`.
+
+Failing:
+
+    <Binding target="Emission.Rate">{./Emission.Rate} * 2</Binding>
+
+Passing:
+
+    <Binding target="Emission.Rate">getCurrentValue() * 2</Binding>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ207"
+RULE = "expr.self-reference"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while resolving the bindings

@@ -1,0 +1,24 @@
+"""A binding expression that does not parse.
+
+The position is inside the expression text, mapped into the file. Common slips: a `%`
+(use `mod()` or `rem()`), `if`/`else` (use `cond ? a : b`), an unclosed `{` or `(`, two
+statements on one line. Remember that `<` and `&` must be written `&lt;` and `&amp;` in XML.
+
+Failing:
+
+    <Binding target="Emission.Rate">{./Emission.Lifetime} % 2</Binding>
+
+Passing:
+
+    <Binding target="Emission.Rate">mod({./Emission.Lifetime}, 2)</Binding>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ201"
+RULE = "expr.syntax"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while parsing the expressions

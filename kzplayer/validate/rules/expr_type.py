@@ -1,0 +1,24 @@
+"""An operation on values of the wrong type.
+
+Arithmetic is component-wise on vectors and colours; int, float and bool convert
+implicitly; strings only concatenate with `+` and convert to and from numbers only with an
+explicit cast (`string(5)`, `float("2.5")`).
+
+Failing:
+
+    <Binding target="Emission.Rate">"5" * {./Emission.Lifetime}</Binding>
+
+Passing:
+
+    <Binding target="Emission.Rate">float("5") * {./Emission.Lifetime}</Binding>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ204"
+RULE = "expr.type"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while checking the expressions

@@ -1,0 +1,25 @@
+"""A variable used before it is assigned.
+
+A binding program may set variables on earlier lines (`A = {./Emission.Rate}`) and use them
+later; a name that was never assigned is an error (a misspelt variable, or a function call
+without parentheses).
+
+Failing:
+
+    <Binding target="Emission.Rate">Rate * 2</Binding>
+
+Passing:
+
+    <Binding target="Emission.Rate">Rate = {./Emission.Lifetime} * 10
+    Rate * 2</Binding>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ206"
+RULE = "expr.unassigned"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while checking the expressions

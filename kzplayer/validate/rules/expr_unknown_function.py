@@ -1,0 +1,24 @@
+"""A call of a function the expression language does not have.
+
+Function names are case-insensitive (`CLAMP` and `clamp` are the same); the hint names the
+closest function (`mx()`: did you mean `max()`?). Engine-only functions of Kanzi materials
+(`getWorldMatrix()`, `createView<N>()`, ...) are known but not evaluated: `expr.not-evaluable`.
+
+Failing:
+
+    <Binding target="Emission.Rate">mx({./Emission.Lifetime}, 2)</Binding>
+
+Passing:
+
+    <Binding target="Emission.Rate">max({./Emission.Lifetime}, 2)</Binding>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ202"
+RULE = "expr.unknown-function"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while checking the expressions

@@ -1,0 +1,87 @@
+"""An absolute path that no longer names the item the binding means (the rename problem).
+
+A full BindingItem names its items twice: relatively in the SourceExpression
+(`{@../Source/ParticleEmitter.EventBuffer}`) and absolutely in `BindingSourceItem.Item` and
+`BindingItem.PushTarget` (`Screens/Screen/.../On Hit/Source`), and the Kanzi runtime uses the
+absolute ones. Renaming or moving the source or the subemitter leaves the absolute paths
+behind (events page, gotcha 5): they lead nowhere, or to another item, while the relative
+path still names the right one. The message says which item the binding means; the hint is
+the path to write.
+
+A PushTarget is stale when it leads nowhere and differs from the path of the binding's own
+item in exactly one name (that item or one above it was renamed).
+
+Failing (the source emitter was renamed from "Source" to "Primary"):
+
+    <Property name="BindingItem.SourceExpression">{@../Primary/ParticleEmitter.EventBuffer}</Property>
+    <BindingSourceItem name="0">
+      <Property name="BindingSourceItem.Item">Screens/.../On Hit/Source</Property>
+
+Passing:
+
+    <Property name="BindingItem.SourceExpression">{@../Primary/ParticleEmitter.EventBuffer}</Property>
+    <BindingSourceItem name="0">
+      <Property name="BindingSourceItem.Item">Screens/.../On Hit/Primary</Property>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import Problem
+
+CODE = "KZ102"
+RULE = "path.stale"
+SEVERITY = Severity.ERROR
+# The same mistake, as the binding graph sees it: a path leading nowhere, or a source item
+# that disagrees with the expression. This rule names the item meant, so it reports instead.
+SUPERSEDES = ("path.unresolved", "binding.source-mismatch")
+
+
+def check(context):
+    for owner, b in context.bindings:
+        yield from _stale_sources(context, owner, b)
+        stale = _stale_push_target(context, owner, b)
+        if stale:
+            yield stale
+
+
+def _stale_sources(context, owner, b):
+    shown, raw = context.programs[id(b)]
+    if raw is None or shown.diagnostics or raw.diagnostics:
+        return
+    if len(shown.references) != len(raw.references):
+        return              # different programs: binding.source-mismatch
+    from kzplayer.bindings.sources import Unresolved, resolve_reference
+    for seen, used in zip(shown.references, raw.references):
+        if used.kind != "index" or seen.kind == "index":
+            continue
+        src = next((s for s in b.sources if s.name == str(used.index)), None)
+        if src is None:
+            continue
+        try:
+            meant = resolve_reference(context.project, seen, owner).node[0]
+        except Unresolved:
+            continue        # the expression's own path leads nowhere: path.unresolved
+        if meant is None:
+            continue
+        named = context.find(src.item, owner)
+        if named is meant:
+            continue
+        now = f"leads to no item" if named is None else f"names '{named.path}'"
+        yield Problem(src.item_span or src.span,
+                      f"BindingSourceItem {src.name}: Item '{src.item}' {now}, but the SourceExpression's "
+                      f"{seen.spelling} names '{meant.path}' (renamed or moved?)",
+                      f"set BindingSourceItem.Item to {meant.path}",
+                      related=tuple(s for s in (seen.span, src.span) if s))
+
+
+def _stale_push_target(context, owner, b):
+    if not b.push_target or context.find(b.push_target, owner) is not None:
+        return None
+    written = [s for s in b.push_target.strip().strip("/").split("/") if s]
+    own = owner.path.split("/")
+    if len(written) == len(own) + 1:
+        written = written[1:]           # a leading project name
+    if len(written) != len(own) or sum(a != c for a, c in zip(written, own)) != 1:
+        return None
+    return Problem(b.push_target_span or b.span,
+                   f"PushTarget '{b.push_target}' leads to no item; this binding's own item is now "
+                   f"'{owner.path}' (renamed or moved?)", f"set BindingItem.PushTarget to {owner.path}",
+                   related=(b.push_target_span,) if b.push_target_span else ())

@@ -1,0 +1,55 @@
+"""A property value outside its range.
+
+The catalog gives some properties a range. Where the player clamps the value (the initial
+velocity angles are clamped to [0, π], as the emission page says; probabilities to [0, 1]),
+an outside value is a warning that says what the player uses instead; elsewhere it is an
+error (a negative `Emission.Rate` or `ParticleEmitter.MaximumAmount`). Vector values are
+checked component by component. Angles are radians.
+
+Failing:
+
+    <Property name="Emission.InitialVelocityOuterAngle">4</Property>   <!-- > π: clamped -->
+
+Passing:
+
+    <Property name="Emission.InitialVelocityOuterAngle">3.14159</Property>
+"""
+import math
+
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.context import value_span
+from kzplayer.validate.engine import Problem
+
+CODE = "KZ303"
+RULE = "property.range"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    for item in context.items:
+        for name, prop in item.properties.items():
+            spec = context.catalog.property(name)
+            if spec is None or prop.value is None or not spec.out_of_range(prop.value):
+                continue
+            band = f"[{'-∞' if spec.min is None else _num(spec.min)}, {_num(spec.max)}]"
+            shown = prop.text.strip() or str(prop.value)
+            if spec.clamped:
+                yield Problem(value_span(prop), f"{name} = {shown} is outside {band}; the player clamps it to "
+                              f"{_show(spec.clamp(prop.value))}", f"use a value in {band}", Severity.WARNING)
+            else:
+                yield Problem(value_span(prop), f"{name} = {shown} is outside {band}", f"use a value in {band}")
+
+
+def _show(value) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_num(v) for v in value) + ")"
+    return _num(value)
+
+
+def _num(x) -> str:
+    if x is None:
+        return "∞"
+    for k, s in ((1, "π"), (0.5, "π/2"), (2, "2π")):
+        if math.isclose(x, k * math.pi, rel_tol=1e-9):
+            return s
+    return f"{x:g}"

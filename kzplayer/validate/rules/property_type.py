@@ -1,0 +1,81 @@
+"""A property value of the wrong type.
+
+Each property has one type in the catalog (`float`, `int`, `bool`, `vector3`, `color4`,
+`enum`, `buffer`, `material`, ...). The value must be a literal of that type: an int is
+accepted where a float is expected (`500` for `Emission.Rate`), nothing else converts. An
+enum value must be one of its words. A buffer property (`Emission.SourceEventBuffer`)
+never has a literal value: declare it empty and bind it.
+
+Failing:
+
+    <Property name="Emission.InitialVelocityDirection">1.5</Property>
+    <Property name="ParticleSystem.IntegrationMethod">RungeKutta</Property>
+
+Passing:
+
+    <Property name="Emission.InitialVelocityDirection">(0, 1, 0)</Property>
+    <Property name="ParticleSystem.IntegrationMethod">Verlet</Property>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.context import did_you_mean, value_span
+from kzplayer.validate.engine import Problem
+from kzplayer.values import type_name
+
+CODE = "KZ302"
+RULE = "property.type"
+SEVERITY = Severity.ERROR
+
+_ACCEPTS = {            # declared type -> value types that may stand for it
+    "float": {"float", "int"},
+    "int": {"int"},
+    "color4": {"color4", "vector4"},
+    "item": {"item", "string"},
+    "material": {"material", "string"},
+    "enum": {"enum", "string"},
+}
+
+
+def check(context):
+    for item in context.items:
+        for name, prop in item.properties.items():
+            spec = context.catalog.property(name)
+            if spec is None or prop.value is None:
+                continue
+            problem = _mismatch(context, name, spec, prop)
+            if problem:
+                yield problem
+
+
+def _mismatch(context, name, spec, prop):
+    value, want = prop.value, spec.type
+    if want == "buffer":
+        return Problem(value_span(prop), f"{name} is a buffer: it gets its value from a binding, not a literal",
+                       f'declare it empty, <Property name="{name}"/>, and bind it')
+    try:
+        have = type_name(value)
+    except TypeError:
+        have = type(value).__name__
+    if want == "int" and have == "float" and float(value).is_integer():
+        return None
+    if have != want and have not in _ACCEPTS.get(want, ()):
+        return Problem(value_span(prop), f"{name} is {_a(want)}, not {_a(have)} ('{prop.text or value}')",
+                       _example(want))
+    if want == "enum" and spec.enum:
+        word = str(value)
+        if word not in spec.enum:
+            hint = did_you_mean(context.suggest(word, spec.enum)) or f"one of: {', '.join(spec.enum)}"
+            return Problem(value_span(prop), f"'{word}' is not a value of {name}", hint)
+    return None
+
+
+_EXAMPLES = {"float": "2.5", "int": "100", "bool": "true", "string": '"text"', "vector2": "(0, 1)",
+             "vector3": "(0, 1, 0)", "vector4": "(0, 0, 0, 1)", "color4": "Color4(1, 0.5, 0, 1)",
+             "srt3d": "Srt3D(1,1,1, 0,0,0, 0,0,0)", "srt2d": "Srt2D(1,1, 0, 0,0)"}
+
+
+def _example(want: str) -> str | None:
+    return f"write it like {_EXAMPLES[want]}" if want in _EXAMPLES else None
+
+
+def _a(name: str) -> str:
+    return ("an " if name[0] in "aeiou" else "a ") + name

@@ -1,0 +1,43 @@
+"""A property name the catalog does not know.
+
+Every property name has a declared type in the catalog (`kzm_schema/`): the stock node and
+material properties, plus the project's own `<PropertyTypes>` and the properties of its
+`<MaterialType>`s. An unknown name is usually a typo, and Kanzi silently ignores it: the
+value never reaches the material. The same check applies to a binding's target property
+and to the `Source` of a BindingSourceItem. The hint names the closest known property.
+
+Failing:
+
+    <Property name="Emission.Lifetim">2</Property>
+
+Passing:
+
+    <Property name="Emission.Lifetime">2</Property>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.context import did_you_mean
+from kzplayer.validate.engine import Problem
+
+CODE = "KZ301"
+RULE = "property.unknown"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    cat = context.catalog
+    for item in context.items:
+        for name, prop in item.properties.items():
+            if cat.property(name) is None:
+                yield _unknown(context, name, prop.span, f"{item.type} '{item.name}'")
+    for owner, binding in context.bindings:
+        if binding.target and cat.property(binding.target) is None:
+            yield _unknown(context, binding.target, binding.target_span or binding.span,
+                           "the binding's target")
+        for source in binding.sources:
+            if source.source and cat.property(source.source) is None:
+                yield _unknown(context, source.source, source.span, f"BindingSourceItem '{source.name}'")
+
+
+def _unknown(context, name, span, where):
+    return Problem(span, f"unknown property '{name}' on {where}",
+                   did_you_mean(context.suggest_property(name)))

@@ -1,0 +1,25 @@
+"""The file is not well-formed XML.
+
+A `.kzm` file must be well-formed XML: every element closed, attributes quoted, `&` written
+as `&amp;` and `<` inside binding expressions as `&lt;` (or inside `<![CDATA[ ... ]]>`).
+The position is where the XML parser gave up; the mistake is often just before it.
+Nothing else in such a file can be checked.
+
+Failing:
+
+    <Property name="Emission.Rate">500</Propery>
+
+Passing:
+
+    <Property name="Emission.Rate">500</Property>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ002"
+RULE = "xml.malformed"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while loading
