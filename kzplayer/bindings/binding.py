@@ -176,7 +176,8 @@ def source_mismatch(cb: CompiledBinding, project) -> list[Diagnostic]:
         if raw is None:
             continue          # an unresolved source item is reported already
         try:
-            seen = resolve_reference(project, shown_ref, cb.owner)
+            seen = (cb.inputs.get(shown_ref.key) if shown_ref.kind == "index"
+                    else resolve_reference(project, shown_ref, cb.owner))
         except Unresolved:
             seen = None
         if seen is not None and seen.node == raw.node:
