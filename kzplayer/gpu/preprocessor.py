@@ -1,10 +1,15 @@
 """The shader preprocessor: `#include` resolved recursively with `#line` mapping.
 
 GLSL has no includes, and a driver reports errors as (source-string number, line). So every
-file that goes into a program gets a number K, and the text is framed with `#line N K`
-directives: `#line 1 K` before an included file, `#line L+1 P` after it to resume the
-includer. `Source.files[K]` maps the number back to the file, which is how a driver error is
-reported at the right line of the right file (kzplayer.gpu.shader_errors).
+file that goes into a program gets a number K, and the text is framed with `#line` directives
+before an included file and after it (to resume the includer). `Source.files[K]` maps the
+number back to the file, which is how a driver error is reported at the right line of the
+right file (kzplayer.gpu.shader_errors).
+
+The number K is written twice: as the source-string number and inside the line number,
+`#line K*LINE_STRIDE+N K`. Mesa drops the source-string number for errors located on
+grammar rules (bison's default location merge does not copy it: `0:4(37): error` for an
+error in file 7), while every driver keeps line numbers; `Source.locate` decodes the line.
 
 Rules:
 * `#version` stays on the first line; a file without one gets `#version 430`. A `#version`
@@ -25,6 +30,7 @@ from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
 from kzplayer.resources import shader_dir
 
 MAX_DEPTH = 32
+LINE_STRIDE = 100000         # files up to 99,999 lines
 GLSL_VERSION = "#version 430"
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*(//.*)?$')
@@ -36,6 +42,15 @@ class Source:
     """Preprocessed GLSL ready for the driver, and the file of each source-string number."""
     text: str
     files: dict[int, str] = field(default_factory=dict)
+
+    def locate(self, source_number: int, line: int) -> tuple[str, int]:
+        """(file, line) of a line a driver reported."""
+        number = line // LINE_STRIDE if line >= LINE_STRIDE else source_number
+        return self.files.get(number, f"<source string {number}>"), line % LINE_STRIDE
+
+
+def line_directive(line: int, file_id: int) -> str:
+    return f"#line {file_id * LINE_STRIDE + line} {file_id}"
 
 
 def preprocess(path: str | Path, defines: dict[str, object] | None = None,
@@ -66,12 +81,12 @@ class _Preprocessor:
             self.out.append(f"#define {name} {_glsl_literal(value)}".rstrip())
         if prelude:
             self.files[0] = "<prelude>"
-            self.out.append("#line 1 0")
+            self.out.append(line_directive(1, 0))
             self._lines(prelude.splitlines(), Path.cwd() / "<prelude>", 0, [])
         main = path.resolve()
         self.included.add(main)
         fid = self._file_id(main, display_name or str(path))
-        self.out.append(f"#line {first + 1} {fid}")
+        self.out.append(line_directive(first + 1, fid))
         self._lines(main_lines[first:], main, fid, [main], start=first + 1)
         return Source("\n".join(self.out) + "\n", dict(self.files))
 
@@ -99,9 +114,9 @@ class _Preprocessor:
                 continue
             self.included.add(target)
             tid = self._file_id(target, _library_name(target))
-            self.out.append(f"#line 1 {tid}")
+            self.out.append(line_directive(1, tid))
             self._lines(_read(target, where).splitlines(), target, tid, [*chain, target])
-            self.out.append(f"#line {number + 1} {fid}")
+            self.out.append(line_directive(number + 1, fid))
 
     @staticmethod
     def _find(name: str, here: Path, where: Span) -> Path:

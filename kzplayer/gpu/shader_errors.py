@@ -1,8 +1,8 @@
 """Driver compile/link logs -> Diagnostics at the file and line the user wrote.
 
 Each vendor formats its log differently; one regex per vendor reads (source string, line,
-column?, message). The source-string number is the K of `#line N K` (kzplayer.gpu.
-preprocessor), so `files[K]` names the stock or custom .glsl file the error is in.
+column?, message); `Source.locate` turns the reported (source string, line) back into the
+stock or custom .glsl file and its line (see kzplayer.gpu.preprocessor).
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def parse_log(log: str, source: Source) -> list[Diagnostic]:
         main = source.files.get(max(source.files, default=0), "<shader>")
         found.append(Diagnostic("KZ801", "shader.compile", Severity.ERROR,
                                 "shader failed to compile: " + " ".join(unread)[:500], Span(main, 1, 1)))
-    return sorted(found, key=Diagnostic.sort_key)
+    return found          # driver order: the first error is usually the cause of the rest
 
 
 _NOISE = {"GLSL Compiler failed", "compute_shader", "GLSL Linker failed", "vertex_shader",
@@ -50,10 +50,8 @@ _NOISE = {"GLSL Compiler failed", "compute_shader", "GLSL Linker failed", "verte
 
 
 def _diagnostic(m: re.Match, source: Source) -> Diagnostic:
-    file_id = int(m.group("file"))
-    line = int(m.group("line"))
+    name, line = source.locate(int(m.group("file")), int(m.group("line")))
     col = int(m.groupdict().get("col") or 1) or 1
-    name = source.files.get(file_id, f"<source string {file_id}>")
     return Diagnostic("KZ801", "shader.compile", Severity.ERROR, m.group("msg").strip(),
                       Span(name, line, col))
 

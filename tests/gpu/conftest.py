@@ -63,3 +63,31 @@ def simulate(ctx):
     yield build
     for sim in made:
         sim.release()
+
+
+def burst_emitter(material: str, n: int, **props) -> dict:
+    """Properties of an emitter that spawns exactly n particles on its first step (a
+    one-shot impulse) and then nothing; `props` use '_' for '.' after the type prefix
+    is given in full: burst_emitter("Emitter_Box", 100, **{"Emission.Volume": True})."""
+    base = {
+        "ParticleEmitter.EmissionMaterial": material,
+        "ParticleEmitter.EmissionCountMaterial": "EmissionCount_Schedule",
+        "ParticleEmitter.MaximumAmount": n,
+        "Emission.Rate": 0.0,
+        "Emission.ImpulseAtCycleStart": n,
+        "Emission.OffDuration": 1e10,
+        "Emission.Lifetime": 100.0,
+    }
+    base.update(props)
+    return base
+
+
+@pytest.fixture
+def spawn(simulate):
+    """spawn(material, n, **props) -> the n live particles after one step (records in
+    simulation space). With InitialVelocityStrength 0 they sit where they were spawned."""
+    def run(material, n, seed=None, **props):
+        sim = simulate(make_project(emitters={"E": burst_emitter(material, n, **props)}), seed=seed)
+        sim.step()
+        return sim.read_particles(sim.emitters[0])
+    return run

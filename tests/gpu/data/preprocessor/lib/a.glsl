@@ -1,0 +1,3 @@
+#version 430
+float a() { return 1.0; }
+#include "b.glsl"

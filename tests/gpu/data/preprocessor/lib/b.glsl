@@ -1,0 +1,1 @@
+float b() { return 2.0; }
