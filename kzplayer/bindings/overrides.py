@@ -16,8 +16,8 @@ from kzplayer.bindings.sources import DATA_CONTEXT, find_item, output_value, pat
 from kzplayer.diagnostics import KzError
 
 # the property is the `Type.Name` right before the first `=`; the path is all before its ':'
-_FORM = re.compile(r"^(?P<path>.*?):(?P<prop>[A-Za-z_]\w*(?:\.\w+)+)=(?P<value>.*)$", re.S)
-_DATA = re.compile(rf"^{DATA_CONTEXT}\.(?P<key>\w+(?:\.\w+)*)=(?P<value>.*)$", re.S)
+_FORM = re.compile(r"^(?P<path>.*?):\s*(?P<prop>[A-Za-z_]\w*(?:\.\w+)+)\s*=(?P<value>.*)$", re.S)
+_DATA = re.compile(rf"^{DATA_CONTEXT}\.(?P<key>\w+(?:\.\w+)*)\s*=(?P<value>.*)$", re.S)
 
 
 def parse_override(text: str, project) -> tuple:
