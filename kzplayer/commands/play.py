@@ -195,36 +195,26 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
 
 
 def draw_list(sim, proj, value):
-    """What the renderer draws: each emitter's pool, with its simulation-to-world matrix
-    (identity, unless its ParticleSystem simulates in local space)."""
+    """What the renderer draws: each emitter's pool, its simulation-to-world matrix and its
+    Look (the Particle* properties of the emitter node)."""
     from types import SimpleNamespace
 
-    from kzplayer.render.camera import world_matrix
-    out = []
-    for em in sim.emitters:
-        system = _system_of(em.item)
-        model = None
-        if system is not None and value(system, "ParticleSystem.LocalSpace") is True:
-            model = world_matrix(system, value)
-        out.append(SimpleNamespace(particles=em.particles, capacity=em.capacity, model=model))
-    return out
+    from kzplayer.render.billboard import look_for
+    base = project_dir(proj)
+    return [SimpleNamespace(particles=em.particles, capacity=em.capacity,
+                            model=em.simulation_to_world, look=look_for(em.item, value, base))
+            for em in sim.emitters]
 
 
-def _system_of(item):
-    node = item.parent
-    while node is not None and node.type != "ParticleSystem":
-        node = node.parent
-    return node
+def project_dir(proj) -> Path:
+    """The folder that relative file names of the project (textures) are relative to."""
+    path = Path(proj.path or ".")
+    return path if path.is_dir() else path.parent
 
 
 def alive_counts(sim) -> dict[str, int]:
-    """Live particles per emitter path (one readback of each pool)."""
-    from kzplayer.gpu.layout import FLAG_ALIVE
-    counts = {}
-    for em in sim.emitters:
-        records = sim.read_particles(em)
-        counts[em.path] = int(((records["flags"] & FLAG_ALIVE) != 0).sum())
-    return counts
+    """Live particles per emitter path at the end of the last frame."""
+    return {path: int(stats.alive) for path, stats in sim.stats.items()}
 
 
 def save_dump(sim, path: str) -> None:

@@ -5,34 +5,72 @@ Material is still visible. Each emitter's Particle Data Buffer is bound as an SS
 quad per pool slot is drawn instanced; the vertex shader reads the slot by gl_InstanceID
 and drops dead ones, so nothing is read back to the CPU to draw a frame.
 
-The look (docs/play.md): a soft round sprite whose width is `SPRITE_SIZE` x the particle's
-scale (at least `MIN_PIXELS` wide), white-hot at birth, orange, then deep red, fading
-out over the last part of its life, tinted by the particle's colour; additive on black,
-no depth test (order-independent).
+The look (docs/play.md): a soft round sprite whose width is `Particle.Size` (0.1 m) x the
+particle's scale (at least `MIN_PIXELS` wide), white-hot at birth, orange, then deep red,
+fading out over the last part of its life, tinted by the particle's colour and
+`Particle.Color`; additive on black, no depth test (order-independent). The stock Particle
+materials ParticlesColorOverLife and ColorOverLife_ImageUV swap the ramp for StartColor ->
+EndColor, and `Particle.Texture` for the round sprite.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from kzplayer.gpu.layout import BINDING_PARTICLES
 
-SPRITE_SIZE = 1.0     # world units across at scale 1, like a unit quad mesh
+SPRITE_SIZE = 0.1     # metres across at scale 1: the catalog default of Particle.Size
 MIN_PIXELS = 1.5      # below this, particles would flicker in and out between pixels
-INTENSITY = 0.6       # one particle's centre: overlaps add up towards white
+INTENSITY = 0.8       # one additive particle's centre: overlaps add up towards white
+COLOR_OVER_LIFE = {"ParticlesColorOverLife", "ColorOverLife_ImageUV"}
+
+
+@dataclass(frozen=True)
+class Look:
+    """How one emitter's particles are drawn (from its Particle* properties)."""
+    size: float = SPRITE_SIZE
+    tint: tuple = (1.0, 1.0, 1.0, 1.0)
+    additive: bool = True
+    color_over_life: tuple | None = None      # (start RGBA, end RGBA)
+    texture: str | None = None                # image file path
+
+
+def look_for(item, value, base_dir: str | Path = ".") -> Look:
+    """The Look of an emitter node; `value(item, name)` reads properties after bindings
+    (None when absent). Particle.* properties are optional on the node, as in Kanzi."""
+    material = value(item, "ParticleEmitter.ParticleMaterial")
+    name = str(material).rstrip("/").rsplit("/", 1)[-1] if material else ""
+    size = value(item, "Particle.Size")
+    tint = value(item, "Particle.Color")
+    blend = value(item, "Particle.BlendMode")
+    texture = value(item, "Particle.Texture")
+    over_life = None
+    if name in COLOR_OVER_LIFE:
+        start = value(item, "ColorOverLife.StartColor") or (1.0, 1.0, 1.0, 1.0)
+        end = value(item, "ColorOverLife.EndColor") or (1.0, 1.0, 1.0, 0.0)
+        over_life = (tuple(start), tuple(end))
+    return Look(
+        size=float(size) if isinstance(size, (int, float)) and size > 0 else SPRITE_SIZE,
+        tint=tuple(tint) if tint is not None else (1.0, 1.0, 1.0, 1.0),
+        additive=str(blend) != "Alpha" if blend is not None else True,
+        color_over_life=over_life,
+        texture=str(Path(base_dir) / str(texture)) if texture else None,
+    )
 
 
 class Renderer:
     """Draws emitters into an offscreen RGBA8 framebuffer of exactly `size` = (W, H).
 
     `draw(emitters, camera)` clears to black and draws every emitter (objects with
-    `.particles`, a moderngl Buffer of Particle records, `.capacity` and an optional
-    `.model` 4x4 simulation-to-world matrix); `read()` returns the image as (H, W, 3)
+    `.particles`, a moderngl Buffer of Particle records, `.capacity`, and optionally
+    `.model`, a 4x4 simulation-to-world matrix, and `.look`, a Look); `read()` returns the image as (H, W, 3)
     uint8, top row first. `draw(..., target=fbo)` draws into another framebuffer (the
     window's) instead.
     """
 
-    def __init__(self, ctx, size: tuple[int, int], *, sprite_size: float = SPRITE_SIZE,
-                 min_pixels: float = MIN_PIXELS, intensity: float = INTENSITY):
+    def __init__(self, ctx, size: tuple[int, int], *, min_pixels: float = MIN_PIXELS, intensity: float = INTENSITY):
         from kzplayer.render.shaders import build_program
         self.ctx = ctx
         self.size = (int(size[0]), int(size[1]))
@@ -40,9 +78,10 @@ class Renderer:
         self.vao = ctx.vertex_array(self.program, [])
         self._color = ctx.renderbuffer(self.size, components=4)
         self.fbo = ctx.framebuffer(color_attachments=[self._color])
-        self._set("u_sprite_size", sprite_size)
         self._set("u_min_pixels", min_pixels)
-        self._set("u_intensity", intensity)
+        self.intensity = intensity
+        self._textures: dict[str, object] = {}
+        self._set("u_texture", 0)
 
     def _set(self, name: str, value) -> None:
         if name in self.program:   # the driver drops uniforms a shader does not use
@@ -65,7 +104,6 @@ class Renderer:
         ctx = self.ctx
         ctx.disable(ctx.DEPTH_TEST | ctx.CULL_FACE)
         ctx.enable(ctx.BLEND)
-        ctx.blend_func = ctx.ONE, ctx.ONE
         ctx.blend_equation = ctx.FUNC_ADD
         try:
             for em in emitters:
@@ -73,6 +111,7 @@ class Renderer:
                     continue
                 model = getattr(em, "model", None)
                 self._write_matrix("u_model", np.eye(4) if model is None else model)
+                self._apply(getattr(em, "look", None) or Look())
                 em.particles.bind_to_storage_buffer(BINDING_PARTICLES)
                 self.vao.render(ctx.TRIANGLE_STRIP, vertices=4, instances=int(em.capacity))
         finally:
@@ -83,6 +122,39 @@ class Renderer:
             if previous is not target:
                 (previous or self.ctx.detect_framebuffer(0)).use()
 
+    def _apply(self, look: Look) -> None:
+        ctx = self.ctx
+        # Premultiplied colour: additive adds it, alpha composites it over.
+        ctx.blend_func = (ctx.ONE, ctx.ONE) if look.additive else (ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA)
+        self._set("u_intensity", self.intensity if look.additive else 1.0)
+        self._set("u_sprite_size", look.size)
+        self._set("u_tint", tuple(look.tint))
+        self._set("u_color_over_life", 1 if look.color_over_life else 0)
+        if look.color_over_life:
+            self._set("u_start_color", look.color_over_life[0])
+            self._set("u_end_color", look.color_over_life[1])
+        texture = self._texture(look.texture) if look.texture else None
+        self._set("u_textured", texture is not None)
+        if texture is not None:
+            texture.use(location=0)
+
+    def _texture(self, path: str):
+        """The texture of an image file, loaded once; None (the round sprite) if unreadable."""
+        if path not in self._textures:
+            from PIL import Image
+            try:
+                with Image.open(path) as img:
+                    rgba = img.convert("RGBA").transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+            except OSError:
+                self._textures[path] = None
+            else:
+                tex = self.ctx.texture(rgba.size, 4, rgba.tobytes())
+                tex.build_mipmaps()
+                tex.filter = (self.ctx.LINEAR_MIPMAP_LINEAR, self.ctx.LINEAR)
+                tex.repeat_x = tex.repeat_y = False   # clamp: no bleeding from the far edge
+                self._textures[path] = tex
+        return self._textures[path]
+
     def read(self) -> np.ndarray:
         """The last drawn image, (H, W, 3) uint8, top row first (GL's rows run bottom-up)."""
         data = self.fbo.read(components=3, alignment=1)
@@ -90,6 +162,10 @@ class Renderer:
         return np.ascontiguousarray(img[::-1])
 
     def release(self) -> None:
+        for tex in self._textures.values():
+            if tex is not None:
+                tex.release()
+        self._textures.clear()
         for obj in ("vao", "program", "fbo", "_color"):
             res = getattr(self, obj, None)
             if res is not None:

@@ -5,8 +5,8 @@ Conventions (Kanzi's, see docs/play.md):
   X first, then Y, then Z (M = T * Rz * Ry * Rx * S), translation. Node transforms
   compose down the tree, so the Camera's world matrix is the product of its ancestors'.
 * A camera looks down its local -Z with +Y up (right-handed, like OpenGL).
-* Perspective with Kanzi's defaults: 45 degree vertical field of view (`Camera.Fov`),
-  near 0.1 (`Camera.ZNear`), far 1000 (`Camera.ZFar`); the aspect ratio is the image's.
+* Perspective with Kanzi's defaults: 45 degree vertical field of view (`Camera.FieldOfView`),
+  near 0.1 (`Camera.NearPlane`), far 1000 (`Camera.FarPlane`); the aspect ratio is the image's.
 """
 from __future__ import annotations
 
@@ -105,9 +105,9 @@ def find_camera_item(project, scene=None):
 
 def camera_from_item(item, value) -> Camera:
     """A Camera from a Camera node, with Kanzi's defaults for what the node does not set."""
-    fov = _number(value(item, "Camera.Fov"), DEFAULT_FOV_DEG)
-    near = _number(value(item, "Camera.ZNear"), DEFAULT_NEAR)
-    far = _number(value(item, "Camera.ZFar"), DEFAULT_FAR)
+    fov = _number(value(item, "Camera.FieldOfView"), DEFAULT_FOV_DEG)
+    near = _number(value(item, "Camera.NearPlane"), DEFAULT_NEAR)
+    far = _number(value(item, "Camera.FarPlane"), DEFAULT_FAR)
     if not (0.0 < fov < 180.0):
         fov = DEFAULT_FOV_DEG
     if not (0.0 < near < far):

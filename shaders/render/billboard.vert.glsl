@@ -26,7 +26,7 @@ vec3 ageRamp(float t) {
     // white-hot at birth -> orange -> deep red at death: the warm default look
     vec3 hot = vec3(1.0, 0.92, 0.72);
     vec3 warm = vec3(1.0, 0.50, 0.12);
-    vec3 ember = vec3(0.55, 0.08, 0.02);
+    vec3 ember = vec3(0.85, 0.18, 0.04);
     return t < 0.4 ? mix(hot, warm, t / 0.4) : mix(warm, ember, (t - 0.4) / 0.6);
 }
 
@@ -52,6 +52,6 @@ void main() {
     float t = clamp(p.age / p.lifetime, 0.0, 1.0);
     vec4 life = u_color_over_life != 0
         ? mix(u_start_color, u_end_color, t)
-        : vec4(ageRamp(t), 1.0 - smoothstep(0.55, 1.0, t));
+        : vec4(ageRamp(t), 1.0 - smoothstep(0.7, 1.0, t));
     v_color = life * p.color * u_tint;
 }

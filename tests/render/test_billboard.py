@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kzplayer.gpu.layout import FLAG_ALIVE, PARTICLE_DTYPE
-from kzplayer.render.billboard import MIN_PIXELS, SPRITE_SIZE, Renderer
+from kzplayer.render.billboard import MIN_PIXELS, SPRITE_SIZE, Look, Renderer, look_for
 from kzplayer.render.camera import Camera
 
 W, H = 96, 64
@@ -38,10 +38,14 @@ def particles(positions, *, age=0.0, lifetime=2.0, scale=0.5, flags=FLAG_ALIVE, 
     return a
 
 
-def draw(renderer, ctx, records, model=None, cam=None):
+UNIT = Look(size=1.0)   # 1 m quads at scale 1, so test scales read as metres
+
+
+def draw(renderer, ctx, records, model=None, cam=None, look=UNIT):
     buf = ctx.buffer(records.tobytes())
     try:
-        renderer.draw([SimpleNamespace(particles=buf, capacity=len(records), model=model)], cam or camera())
+        renderer.draw([SimpleNamespace(particles=buf, capacity=len(records), model=model, look=look)],
+                      cam or camera())
         return renderer.read().astype(float)
     finally:
         buf.release()
@@ -76,14 +80,63 @@ def test_particle_lands_where_the_pinhole_camera_puts_it(renderer, ctx, x, y):
     assert cx == pytest.approx(ex, abs=0.5) and cy == pytest.approx(ey, abs=0.5)
 
 
-def test_width_follows_scale_and_distance(renderer, ctx):
-    for scale in (0.5, 1.0):
-        img = draw(renderer, ctx, particles([(0, 0, 0)], scale=scale))
-        lit_cols = np.flatnonzero(img.sum(axis=(0, 2)) > 0)
-        width = lit_cols[-1] - lit_cols[0] + 1
-        # The quad is SPRITE_SIZE * scale wide; the round sprite fades to 0 at its rim.
-        expected = SPRITE_SIZE * scale * FOCAL / DIST * H / 2
-        assert expected - 3 <= width <= expected + 1
+def lit_width(img) -> int:
+    lit_cols = np.flatnonzero(img.sum(axis=(0, 2)) > 0)
+    return lit_cols[-1] - lit_cols[0] + 1
+
+
+@pytest.mark.parametrize("size, scale", [(1.0, 0.5), (1.0, 1.0), (SPRITE_SIZE, 10.0), (0.25, 4.0)])
+def test_width_is_particle_size_times_scale_through_the_lens(renderer, ctx, size, scale):
+    img = draw(renderer, ctx, particles([(0, 0, 0)], scale=scale), look=Look(size=size))
+    # The quad is size * scale wide; the round sprite fades to 0 at its rim.
+    expected = size * scale * FOCAL / DIST * H / 2
+    assert expected - 3 <= lit_width(img) <= expected + 1
+
+
+def test_look_reads_the_particle_properties_with_catalog_defaults():
+    props = {"Particle.Size": 0.5, "Particle.Color": (1, 0, 0, 1), "Particle.BlendMode": "Alpha",
+             "ParticleEmitter.ParticleMaterial": "ParticlesAssetPackage/Materials/Particles/ParticlesColorOverLife",
+             "ColorOverLife.StartColor": (0, 0, 1, 1)}
+    look = look_for(None, lambda item, name: props.get(name), "/p")
+    assert look == Look(0.5, (1, 0, 0, 1), False, ((0, 0, 1, 1), (1, 1, 1, 0)), None)
+    assert look_for(None, lambda item, name: None) == Look(SPRITE_SIZE, (1, 1, 1, 1), True, None, None)
+
+
+def test_colour_over_life_goes_from_start_to_end(renderer, ctx):
+    look = Look(size=1.0, color_over_life=((0, 0, 1, 1), (1, 0, 0, 1)))
+    young = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0), look=look).sum(axis=(0, 1))
+    old = draw(renderer, ctx, particles([(0, 0, 0)], age=1.5), look=look).sum(axis=(0, 1))
+    assert young[0] == 0 and young[1] == 0 and young[2] > 0
+    # 3/4 of the way: red is three times blue (linear mix), up to 8-bit rounding.
+    assert old[0] / old[2] == pytest.approx(3.0, rel=0.1) and old[1] == 0
+
+
+def test_texture_replaces_the_round_sprite(renderer, ctx, tmp_path):
+    from PIL import Image
+    img = np.zeros((8, 8, 4), np.uint8)
+    img[:4, :, :] = (0, 255, 0, 255)      # top half opaque green, bottom half transparent
+    Image.fromarray(img, "RGBA").save(tmp_path / "half.png")
+    look = Look(size=4.0, texture=str(tmp_path / "half.png"), additive=False)
+    out = draw(renderer, ctx, particles([(0, 0, 0)], scale=1.0), look=look)
+    lit = out[..., 1] > 0
+    rows = np.flatnonzero(lit.any(axis=1))
+    assert out[..., 0].max() == 0 and out[..., 2].max() == 0
+    # Only the image's top half shows: from the quad's top edge (4 m through the lens) down
+    # to its centre row, give or take the one row that linear filtering blends.
+    assert rows.min() == pytest.approx(H / 2 - 4.0 * FOCAL / DIST * H / 4, abs=1)
+    assert rows.max() <= H / 2 + 1
+    # Square, not round: the lit region's corners are lit too.
+    assert lit[rows.min(), np.flatnonzero(lit[rows.min()])].size == lit[rows.max()].sum()
+
+
+def test_alpha_blend_composites_over(renderer, ctx):
+    opaque = Look(size=1.0, additive=False, tint=(1, 1, 1, 1))
+    one = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0, scale=3.0), look=opaque)
+    two = draw(renderer, ctx, particles([(0, 0, 0)] * 2, age=0.0, scale=3.0), look=opaque)
+    centre = (H // 2, W // 2)
+    # At the centre the sprite is nearly opaque: a second copy over it changes little,
+    # where additive drawing would double it.
+    assert two[centre].sum() < 1.2 * one[centre].sum()
 
 
 def test_tiny_particles_keep_a_minimum_size(renderer, ctx):

@@ -69,11 +69,11 @@ def test_pitched_camera_sees_the_point_it_points_at():
 
 
 def test_camera_properties_override_defaults_and_bad_ones_fall_back():
-    values = {"Camera.Fov": 60.0, "Camera.ZNear": 1.0, "Camera.ZFar": 50.0}
+    values = {"Camera.FieldOfView": 60.0, "Camera.NearPlane": 1.0, "Camera.FarPlane": 50.0}
     item = _node(Srt3D(translation=(0, 0, 5)))
     cam = camera_from_item(item, lambda it, n: values.get(n, _value(it, n)))
     assert (cam.fov_y, cam.near, cam.far) == (60.0, 1.0, 50.0)
-    bad = {"Camera.Fov": 0.0, "Camera.ZNear": 5.0, "Camera.ZFar": 1.0}
+    bad = {"Camera.FieldOfView": 0.0, "Camera.NearPlane": 5.0, "Camera.FarPlane": 1.0}
     cam = camera_from_item(item, lambda it, n: bad.get(n, _value(it, n)))
     assert (cam.fov_y, cam.near, cam.far) == (45.0, 0.1, 1000.0)
 
