@@ -79,7 +79,10 @@ def _elementwise(f, *args):
     """f on numbers, or component by component where an argument is a vector or colour."""
     shape = next((a for a in args if is_components(a)), None)
     if shape is None:
-        return f(*(_number(a) for a in args))
+        nums = [_number(a) for a in args]
+        r = f(*nums)
+        # int op float is float: min(1, 2.5) is 1.0, as in C++ with promoted operands
+        return float(r) if isinstance(r, int) and any(isinstance(v, float) for v in nums) else r
     cols = []
     for a in args:
         if is_components(a):
