@@ -1,0 +1,312 @@
+"""Structural check of a .kzm file against `kzm_schema/kzm.rng` (RELAX NG, applied with lxml).
+
+    validate_tree(tree, file, source=None) -> list[Diagnostic]      # rule schema.invalid
+
+libxml2 reports a broken element and then every ancestor as "has extra content"; only the
+innermost problem is kept, one diagnostic per element. Its terse message ("Element Property
+failed to validate attributes") is rewritten into a plain one by looking at the element and
+at what the grammar itself requires of it (required attributes, allowed words, patterns), so
+the messages follow the schema file instead of repeating it.
+
+Positions come from the loader's scan of the raw text (`source`, a loader SourceFile): the
+start tag, or the attribute value at fault. Without it the file is scanned here through the
+loader's reader; when that fails too, lxml's line and column 1.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+from lxml import etree
+
+from kzplayer.diagnostics import Diagnostic, Severity, Span
+from kzplayer.resources import schema_dir
+
+CODE, RULE = "KZ004", "schema.invalid"        # the loader's code for structure problems
+_RNG = "{http://relaxng.org/ns/structure/1.0}"
+_ITEM = "*item*"                                # grammar entry for keyword-free item elements
+
+# What a value of a named pattern must look like, for messages ("{value}" is substituted).
+_PATTERN_TEXT = {
+    "itemName": "an item name may not be empty or contain '/', which separates path segments",
+    "propertyName": "a property name is Type.Name, e.g. Emission.Rate or Node3D.RenderTransformation",
+    "fieldWord": "a field is an upper-case word such as WHOLE_PROPERTY, VECTOR_X or COLOR_R",
+    "double": "it must be a number",
+    "format": "the format version is a whole number (1)",
+}
+
+
+@dataclass
+class _Attr:
+    required: bool
+    words: tuple[str, ...] = ()       # allowed values, when the grammar lists them
+    pattern: str | None = None        # name of the define (or datatype) that constrains it
+
+
+@dataclass
+class _Element:
+    attrs: dict[str, _Attr] = field(default_factory=dict)
+    any_attrs: bool = False
+    text_only: bool = False           # <Property>, <Binding>: a value, no child elements
+    empty: bool = False               # <Child/>, <Alias/>, <PropertyType/>
+
+
+@cache
+def _schema() -> etree.RelaxNG:
+    return etree.RelaxNG(etree.parse(str(schema_dir() / "kzm.rng")))
+
+
+@cache
+def grammar() -> dict[str, _Element]:
+    """What kzm.rng says of each element: its attributes, and whether it holds text or
+    nothing. Read from the schema so messages cannot drift from it."""
+    doc = etree.parse(str(schema_dir() / "kzm.rng")).getroot()
+    defines = {d.get("name"): d for d in doc.iter(_RNG + "define")}
+    out: dict[str, _Element] = {}
+    for el in doc.iter(_RNG + "element"):
+        spec = _Element()
+        _collect(el, spec, defines, required=True)
+        children = [c for c in el if isinstance(c.tag, str)]
+        kinds = {c.tag for c in children}
+        spec.text_only = _RNG + "text" in kinds
+        spec.empty = _RNG + "empty" in kinds
+        out[el.get("name") or _ITEM] = spec
+    return out
+
+
+def _collect(node, spec: _Element, defines, required: bool) -> None:
+    for c in node:
+        if not isinstance(c.tag, str) or c.tag == _RNG + "element":
+            continue
+        tag = c.tag[len(_RNG):]
+        if tag == "attribute":
+            name = c.get("name")
+            if name is None:
+                spec.any_attrs = True
+                continue
+            spec.attrs[name] = _value_rule(c, defines, required)
+        elif tag == "optional" or tag == "zeroOrMore":
+            _collect(c, spec, defines, required=False)
+        elif tag == "ref" and defines[c.get("name")].find(_RNG + "element") is None:
+            _collect(defines[c.get("name")], spec, defines, required)
+
+
+def _value_rule(attr, defines, required: bool) -> _Attr:
+    body = attr
+    pattern = None
+    ref = attr.find(_RNG + "ref")
+    if ref is not None:
+        pattern = ref.get("name")
+        body = defines[pattern]
+    words = tuple(v.text for v in body.iter(_RNG + "value"))
+    data = body.find(_RNG + "data")
+    if pattern is None and data is not None:
+        pattern = "format" if attr.get("name") == "format" else data.get("type")
+    return _Attr(required, words, pattern)
+
+
+# --- validation ----------------------------------------------------------------------------
+
+def validate_tree(tree, file: str, source=None) -> list[Diagnostic]:
+    """Check one parsed file (lxml tree) against the schema; [] when it fits."""
+    schema = _schema()
+    if schema.validate(tree):
+        return []
+    root = tree.getroot() if hasattr(tree, "getroot") else tree
+    errors = list(schema.error_log)
+    paths = [e.path for e in errors if e.path]
+    if paths:       # an error without a path repeats one that has it
+        errors = [e for e in errors if e.path]
+    where = _Locator(root, file, source)
+    out: list[Diagnostic] = []
+    done: set[str] = set()
+    for err in errors:
+        if err.path in done or _is_echo(err, paths):
+            continue
+        done.add(err.path)
+        found = root.getroottree().xpath(err.path) if err.path else []
+        el = found[0] if found else None
+        for message, hint, attribute in _explain(err, el):
+            out.append(Diagnostic(CODE, RULE, Severity.ERROR, message,
+                                  where.span(el, attribute, err.line), hint))
+    return sorted(out, key=Diagnostic.sort_key)
+
+
+def _is_echo(err, paths) -> bool:
+    """libxml2 repeats a failure upwards: every ancestor "has extra content", naming its first
+    child, not the culprit. Such an error is no problem of its own."""
+    if not err.path:
+        return False
+    if any(p != err.path and p.startswith(err.path + "/") for p in paths):
+        return True
+    if err.type_name == "RELAXNG_ERR_EXTRACONTENT":
+        parent = err.path.rsplit("/", 1)[0] + "/"
+        return any(p != err.path and p.startswith(parent) and not err.path.startswith(p)
+                   for p in paths)
+    return False
+
+
+def _explain(err, el) -> list[tuple[str, str | None, str | None]]:
+    """(message, hint, attribute at fault) for one lxml error on element `el`."""
+    if el is None:
+        return [(_plain(err.message), None, None)]
+    tag = el.tag if isinstance(el.tag, str) else "?"
+    g = grammar()
+    is_root = el.getparent() is None
+    if err.type_name == "RELAXNG_ERR_ELEMNAME" and is_root:
+        return [(f"a .kzm file starts with <Project> or an item element, not <{tag}>",
+                 "a single-file project is <Project name=...>; an item's own file starts with the item", None)]
+    parent = el.getparent()
+    if parent is not None:
+        # lxml often points at a child that does not belong where it is
+        spec = g.get(parent.tag) or g[_ITEM]
+        if not _fits(el, parent.tag, spec):
+            return _explain_child(parent.tag, el, spec)
+    spec = g.get(tag) or g[_ITEM]
+    found = _attribute_problems(tag, el, spec)
+    if found:
+        return found
+    bad_child = next((c for c in el if isinstance(c.tag, str) and not _fits(c, tag, spec)), None)
+    if bad_child is not None and (spec.text_only or spec.empty):
+        return _explain_child(tag, bad_child, spec)
+    text = (el.text or "").strip() or next(((c.tail or "").strip() for c in el if (c.tail or "").strip()), "")
+    if text and not spec.text_only:
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        return [(f"text '{shown}' is not allowed inside <{tag}>",
+                 "values are written as <Property name=\"Type.Name\">value</Property>", None)]
+    if bad_child is not None:
+        return _explain_child(tag, bad_child, spec)
+    return [(f"<{tag}> does not fit the .kzm schema: {_plain(err.message)}", None, None)]
+
+
+def _explain_child(tag: str, child, spec: _Element):
+    if spec.text_only:
+        return [(f"<{tag}> holds its value as text; it cannot contain <{child.tag}>",
+                 f"move <{child.tag}> out of <{tag}>", None)]
+    if spec.empty:
+        return [(f"<{tag}> must be empty, but it contains <{child.tag}>", None, None)]
+    return [(f"<{child.tag}> is not allowed inside <{tag}>", _where_allowed(child.tag), None)]
+
+
+def _attribute_problems(tag: str, el, spec: _Element):
+    out = []
+    for name, rule in spec.attrs.items():
+        value = el.get(name)
+        if value is None:
+            if rule.required:
+                out.append((f"<{tag}> needs a {name} attribute", _attribute_hint(tag, name), None))
+            continue
+        if rule.words and value not in rule.words:
+            near = difflib.get_close_matches(value, rule.words, n=1)
+            hint = f"did you mean '{near[0]}'?" if near else "one of: " + ", ".join(rule.words)
+            out.append((f"'{value}' is not a valid {name} of <{tag}>", hint, name))
+        elif rule.pattern and not _value_ok(value, rule.pattern):
+            out.append((f"{name}='{value}' of <{tag}> is not valid: "
+                        f"{_PATTERN_TEXT.get(rule.pattern, 'see kzm_schema/kzm.rng')}", None, name))
+    if not spec.any_attrs:
+        for name in el.attrib:
+            if name not in spec.attrs:
+                near = difflib.get_close_matches(name, list(spec.attrs), n=1)
+                hint = f"did you mean '{near[0]}'?" if near else \
+                    ("allowed: " + ", ".join(spec.attrs) if spec.attrs else None)
+                out.append((f"<{tag}> has no attribute '{name}'", hint, name))
+    return out
+
+
+def _value_ok(value: str, pattern: str) -> bool:
+    return {"itemName": lambda v: bool(v) and "/" not in v,
+            "propertyName": lambda v: re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+", v.strip()) is not None,
+            "fieldWord": lambda v: re.fullmatch(r"[A-Z][A-Z_]*", v.strip()) is not None,
+            "format": lambda v: v.strip().isdigit(),
+            "double": _is_number}.get(pattern, lambda v: True)(value)
+
+
+def _is_number(v: str) -> bool:
+    try:
+        float(v)
+        return True
+    except ValueError:
+        return False
+
+
+def _fits(child, parent_tag: str, spec: _Element) -> bool:
+    """Whether `child` may appear inside an element of `parent_tag` at all."""
+    if spec.text_only or spec.empty:
+        return False
+    allowed = {"BindingItem": {"Property", "BindingSourceItem"},
+               "BindingSourceItem": {"Property"},
+               "MaterialType": {"PropertyType", "Child"},
+               "Project": None}.get(parent_tag, "items")
+    if allowed == "items":
+        return child.tag not in ("Project", "BindingSourceItem")
+    if allowed is None:   # Project: libraries and <Child>
+        return child.tag not in grammar() or child.tag == "Child"
+    return child.tag in allowed
+
+
+def _where_allowed(tag: str) -> str | None:
+    return {"Property": "properties belong to an item (or a BindingItem)",
+            "Project": "<Project> is only the top element of a file",
+            "BindingSourceItem": "a BindingSourceItem belongs inside a <BindingItem>",
+            "Child": None}.get(tag)
+
+
+def _attribute_hint(tag: str, name: str) -> str | None:
+    return {("Property", "name"): 'e.g. <Property name="Emission.Rate">500</Property>',
+            ("Binding", "target"): 'e.g. <Binding target="ParticleEmitter.MaximumAmount">...</Binding>',
+            ("Child", "name"): "the name of the item whose file is <name>.kzm beside this one",
+            ("MaterialType", "slot"): "one of Emission, EmissionCount, Affector, Collider, GenerateEvents, Particle",
+            ("MaterialType", "shader"): "the GLSL file of the material, relative to the project file",
+            }.get((tag, name))
+
+
+def _plain(message: str) -> str:
+    message = re.sub(r"^Element (\S+) ", r"<\1> ", message or "")
+    return message.rstrip(".") or "does not fit the schema"
+
+
+class _Locator:
+    """Spans of elements and attributes: from the loader's SourceFile when there is one."""
+
+    def __init__(self, root, file: str, source):
+        self.file = file
+        self.root = root
+        self.source = source
+        self.index = None
+        self.tried = source is not None
+
+    def _source_for(self, el):
+        if self.source is not None and el in self.source.tags:
+            return self.source, el
+        if not self.tried:
+            self.tried = True
+            try:
+                from kzplayer.project.loader import read_source
+                src = read_source(self.file, [])
+            except Exception:          # the scan is a nicety; lxml's line still stands
+                src = None
+            if src is not None:
+                self.source = src
+                self.index = dict(zip(self.root.iter(etree.Element),
+                                      src.tree.getroot().iter(etree.Element)))
+        if self.index is not None and el in self.index:
+            return self.source, self.index[el]
+        return None, None
+
+    def span(self, el, attribute: str | None, line: int) -> Span:
+        if el is not None:
+            src, their = self._source_for(el)
+            if src is not None and their in src.tags:
+                return src.attribute_span(their, attribute) if attribute else src.element_span(their)
+            line = el.sourceline or line
+        return Span(self.file, max(line or 1, 1), 1)
+
+
+def without_repeats(schema_diags: list[Diagnostic], others: list[Diagnostic]) -> list[Diagnostic]:
+    """The schema diagnostics that do not point at a spot another check already reported
+    (the loader names a missing <Property> name or a '/' in an item name itself)."""
+    taken = {(d.span.file, d.span.line, d.span.column) for d in others if d.span}
+    return [d for d in schema_diags
+            if not d.span or (d.span.file, d.span.line, d.span.column) not in taken]
