@@ -1,0 +1,221 @@
+"""Bad input: one clear diagnostic with file:line:column, never a traceback, never an
+expanded entity or a read outside the project (kzm-format.md section 6)."""
+import os
+from pathlib import Path
+
+import pytest
+
+import kzplayer
+from kzplayer.diagnostics import KzError
+from kzplayer.project.loader import load_project
+
+
+def write(tmp_path: Path, text: str, name: str = "bad.kzm") -> Path:
+    f = tmp_path / name
+    f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_text(text, encoding="utf-8")
+    return f
+
+
+def only(diags, rule):
+    found = [d for d in diags if d.rule == rule]
+    assert len(found) == 1, [str(d) for d in diags]
+    return found[0]
+
+
+def where(d):
+    return d.span.line, d.span.column
+
+
+def test_malformed_xml_has_lxml_position(tmp_path):
+    f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Scene name="A">\n  </Screens>\n</Project>\n')
+    project, diags = load_project(f)
+    assert project is None
+    d = only(diags, "xml.malformed")
+    assert d.span.file == str(f) and d.span.line == 4
+    assert "Opening and ending tag mismatch" in d.message
+    with pytest.raises(KzError) as info:
+        kzplayer.load(f)
+    assert info.value.exit_code == 1
+
+
+BILLION_LAUGHS = """<?xml version="1.0"?>
+<!-- comment first, so the DOCTYPE is on line 3 -->
+<!DOCTYPE Project [
+  <!ENTITY lol "lol">
+  <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+  <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+  <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+  <!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+]>
+<Project name="&lol9;"><Screens/></Project>
+"""
+
+
+def test_billion_laughs_is_refused_at_the_doctype(tmp_path):
+    f = write(tmp_path, BILLION_LAUGHS)
+    project, diags = load_project(f)
+    assert project is None
+    d = only(diags, "xml.entities")
+    assert where(d) == (3, 1) and "declares entities" in d.message
+    assert len(diags) == 1
+
+
+def test_external_entity_is_never_read(tmp_path, monkeypatch):
+    secret = write(tmp_path, "TOP-SECRET", "secret.txt")
+    f = write(tmp_path, f'<?xml version="1.0"?>\n<!DOCTYPE Project [ <!ENTITY x SYSTEM "file://{secret}"> '
+                        f'<!ENTITY p SYSTEM "file:///etc/passwd"> ]>\n'
+                        '<Project name="X"><Screens><Scene name="&x;&p;"/></Screens></Project>\n')
+    opened = []
+    real_open = open
+
+    def spy(path, *a, **k):
+        opened.append(os.fspath(path))
+        return real_open(path, *a, **k)
+    monkeypatch.setattr("builtins.open", spy)
+    project, diags = load_project(f)
+    assert project is None
+    assert where(only(diags, "xml.entities")) == (2, 1)
+    assert str(secret) not in opened and "/etc/passwd" not in opened
+    assert not any("TOP-SECRET" in str(d) for d in diags)
+
+
+def test_external_dtd_is_refused(tmp_path):
+    f = write(tmp_path, '<?xml version="1.0"?>\n<!DOCTYPE Project SYSTEM "http://example.com/kzm.dtd">\n'
+                        '<Project name="X"/>\n')
+    project, diags = load_project(f)
+    assert project is None and "external DTD" in only(diags, "xml.entities").message
+
+
+def test_plain_doctype_without_entities_is_fine(tmp_path):
+    f = write(tmp_path, '<?xml version="1.0"?>\n<!DOCTYPE Project>\n<Project name="X"><Screens/></Project>\n')
+    project, diags = load_project(f)
+    assert project is not None and diags == []
+
+
+def test_undeclared_entity_reference_is_malformed(tmp_path):
+    f = write(tmp_path, '<Project name="X">\n  <Screens><Scene name="&x;"/></Screens></Project>')
+    project, diags = load_project(f)
+    assert project is None and only(diags, "xml.malformed").span.line == 2
+
+
+def test_unknown_item_type_suggests_the_nearest(tmp_path):
+    f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Scene name="S">\n'
+                        '      <ParticleEmiter name="E"/>\n    </Scene>\n  </Screens>\n</Project>\n')
+    project, diags = load_project(f)
+    d = only(diags, "item.unknown-type")
+    assert where(d) == (4, 7)
+    assert "<ParticleEmiter>" in d.message and "did you mean <ParticleEmitter>" in d.message
+    assert project.find("Screens/S/E").type == "ParticleEmiter"     # still loaded, for the validator
+
+
+def test_duplicate_sibling_names_point_at_the_second(tmp_path):
+    f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Scene name="S">\n'
+                        '      <EmptyNode name="Twin"/>\n      <EmptyNode name="Other"/>\n'
+                        '      <EmptyNode name="Twin"/>\n    </Scene>\n  </Screens>\n</Project>\n')
+    project, diags = load_project(f)
+    d = only(diags, "item.duplicate-name")
+    assert where(d) == (6, 7)
+    assert "'Twin'" in d.message and "line 4" in d.message
+    assert d.related and d.related[0].line == 4
+    with pytest.raises(KzError) as info:
+        kzplayer.load(f)
+    assert info.value.exit_code == 1
+
+
+@pytest.mark.parametrize("name, words", [("a/b", "contains '/'"), ("..", "not an item name"), ("", "empty")])
+def test_bad_item_names(tmp_path, name, words):
+    f = write(tmp_path, f'<Project name="X">\n  <Screens>\n    <Scene name="{name}"/>\n  </Screens>\n</Project>\n')
+    _, diags = load_project(f)
+    d = only(diags, "item.name")
+    assert words in d.message and d.span.line == 3 and d.span.column == 18
+
+
+def test_value_that_does_not_fit_its_type_points_at_the_column(tmp_path):
+    f = write(tmp_path, '<Project name="X"><Screens><Scene name="S"><ParticleEmitter name="E">\n'
+                        '  <Property name="Emission.InitialVelocityDirection">(1, 2)</Property>\n'
+                        '  <Property name="ParticleEmitter.MaximumAmount">2.5</Property>\n'
+                        '</ParticleEmitter></Scene></Screens></Project>\n')
+    _, diags = load_project(f)
+    errs = [d for d in diags if d.rule == "property.type"]
+    assert [(d.span.line, d.span.column, d.span.end_column) for d in errs] == [(2, 54, 60), (3, 50, 53)]
+    assert "vector3" in errs[0].message and "int" in errs[1].message
+
+
+def test_missing_file_is_exit_2(tmp_path):
+    with pytest.raises(KzError) as info:
+        kzplayer.load(tmp_path / "nope.kzm")
+    assert info.value.exit_code == 2
+    assert "does not exist" in str(info.value)
+
+
+def test_folder_without_project_file_is_exit_2(tmp_path):
+    with pytest.raises(KzError) as info:
+        kzplayer.load(tmp_path)
+    assert info.value.exit_code == 2 and "NAME.proj.kzm" in str(info.value)
+
+
+def test_unreadable_file_is_exit_2(tmp_path, monkeypatch):
+    f = write(tmp_path, '<Project name="X"/>')
+
+    def denied(self):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    with pytest.raises(KzError) as info:
+        kzplayer.load(f)
+    assert info.value.exit_code == 2 and "Permission denied" in str(info.value)
+
+
+def folder_project(tmp_path, child_line):
+    root = tmp_path / "proj"
+    write(root, f'<Project name="P">\n  <Child name="Screens"/>\n</Project>\n', "P.proj.kzm")
+    write(root, f'<Screens>\n  {child_line}\n</Screens>\n', "Screens.kzm")
+    return root
+
+
+def test_child_file_missing(tmp_path):
+    root = folder_project(tmp_path, '<Child name="Gone"/>')
+    project, diags = load_project(root)
+    d = only(diags, "file.missing")
+    assert d.span.file.endswith("Screens.kzm") and where(d) == (2, 16)
+    with pytest.raises(KzError) as info:
+        kzplayer.load(root)
+    assert info.value.exit_code == 1
+
+
+@pytest.mark.parametrize("name", ["..", "../../etc/passwd", "a\\..\\..\\b"])
+def test_child_names_cannot_leave_the_folder(tmp_path, name):
+    root = folder_project(tmp_path, f'<Child name="{name}"/>')
+    _, diags = load_project(root)
+    assert only(diags, "path.outside-project").span.line == 2
+
+
+def test_child_file_that_is_a_link_out_of_the_project_is_refused(tmp_path):
+    root = folder_project(tmp_path, '<Child name="Screen"/>')
+    outside = write(tmp_path, '<Screen name="Screen"/>', "outside.kzm")
+    (root / "Screens").mkdir()
+    os.symlink(outside, root / "Screens" / "Screen.kzm")
+    _, diags = load_project(root)
+    assert "outside the project" in only(diags, "path.outside-project").message
+
+
+@pytest.mark.parametrize("shader", ["../evil.glsl", "/etc/passwd", "shaders/../../x.glsl"])
+def test_material_shader_cannot_leave_the_folder(tmp_path, shader):
+    f = write(tmp_path, f'<Project name="X">\n  <Materials>\n    <MaterialType name="M" slot="Affector" '
+                        f'shader="{shader}"/>\n  </Materials>\n</Project>\n')
+    _, diags = load_project(f)
+    d = only(diags, "path.outside-project")
+    assert where(d) == (3, 52)          # the attribute value
+
+
+def test_shader_inside_the_folder_is_fine(tmp_path):
+    f = write(tmp_path, '<Project name="X"><Materials><MaterialType name="M" slot="Affector" '
+                        'shader="shaders/m.glsl"/></Materials></Project>')
+    _, diags = load_project(f)
+    assert diags == []
+
+
+def test_top_element_must_be_project(tmp_path):
+    f = write(tmp_path, '<?xml version="1.0"?>\n<Scene name="S"/>\n')
+    project, diags = load_project(f)
+    assert project is None and where(diags[0]) == (2, 1)
