@@ -256,3 +256,22 @@ def test_a_binding_cannot_write_an_output(project_of):
     p = project_of(emitter("E", bind("ParticleEmitter.EventBuffer", "1")))
     [d] = resolve(p).diagnostics
     assert d.rule == "binding.output-target"
+
+
+def test_expression_problems_come_with_their_rule(project_of):
+    p = project_of(emitter("E", prop("Emission.Rate", 3), prop("Emission.Density", 4),
+                           bind("Emission.Lifetime", "mx({./Emission.Rate}, 2)"),
+                           bind("Emission.Seed", "{./Emission.Rate} + 1", mode="TWO_WAY"),
+                           bind("Emission.Scale", "getWorldMatrix()"),
+                           bind("Emission.Density", "1 +* 2")))
+    graph = resolve(p)
+    got = {d.rule: d for d in graph.diagnostics}
+    assert sorted(got) == ["binding.mode", "expr.not-evaluable", "expr.syntax", "expr.unknown-function"]
+    assert got["expr.unknown-function"].hint == "did you mean 'max()'?"
+    assert (got["expr.unknown-function"].span.line, got["expr.unknown-function"].span.column) == where(p.path, "mx(")
+    assert got["binding.mode"].severity.value == "warning"          # TWO_WAY needs one plain reference
+    assert got["expr.not-evaluable"].severity.value == "note"       # fine in Kanzi, skipped here
+    assert (got["expr.syntax"].span.line, got["expr.syntax"].span.column) == where(p.path, "* 2")
+    e = p.find("Screens/Screen/E")
+    assert graph.value(e, "Emission.Seed") == 4                     # the TWO_WAY one still runs one way
+    assert graph.value(e, "Emission.Density") == 4                  # the broken one does not run
