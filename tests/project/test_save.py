@@ -1,0 +1,154 @@
+"""Saving: a change touches only its own text; comments, formatting and untouched files keep
+their bytes; both layouts; the tree changed -> written anew."""
+import shutil
+
+import pytest
+
+import kzplayer
+from kzplayer.diagnostics import KzError
+from kzplayer.project.convert import canonical
+from kzplayer.values import Vector
+
+NOZZLE = "Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/Nozzle"
+
+ODD = ("<?xml version='1.0' encoding='utf-8'?>\r\n"
+       "<!-- odd but valid formatting must survive -->\r\n"
+       "<Project name='Odd' format=\"1\">\r\n"
+       "  <Screens>\r\n"
+       "    <Scene   name = 'S' >\r\n"
+       "\t<ParticleEmitter name=\"E\"><Property name=\"Emission.Rate\">  10 </Property>"
+       "<Property name=\"Emission.Lifetime\"/>\r\n"
+       "\t  <Binding target=\"ParticleEmitter.MaximumAmount\">{./Emission.Rate} > 5 ? 100 : 10 &amp;&amp; 1</Binding>\r\n"
+       "\t</ParticleEmitter>\r\n"
+       "    </Scene>\r\n"
+       "  </Screens>\r\n"
+       "</Project>\r\n")
+
+
+@pytest.fixture
+def single(tmp_path, data):
+    shutil.copy(data / "fountain.kzm", tmp_path / "fountain.kzm")
+    return tmp_path / "fountain.kzm"
+
+
+@pytest.fixture
+def folder(tmp_path, data):
+    shutil.copytree(data / "fountain_folder", tmp_path / "fountain")
+    return tmp_path / "fountain"
+
+
+def test_changed_value_changes_only_its_text(single):
+    before = single.read_bytes()
+    p = kzplayer.load(single)
+    p.find(NOZZLE).set("Emission.Rate", 800)
+    assert p.save() == [str(single)]
+    expected = before.replace(b'<Property name="Emission.Rate">500</Property>',
+                              b'<Property name="Emission.Rate">800</Property>')
+    assert expected != before and single.read_bytes() == expected
+    assert kzplayer.load(single).find(NOZZLE).get("Emission.Rate") == 800.0
+
+
+def test_new_property_is_one_new_line_after_the_last_property(single):
+    before = single.read_text(encoding="utf-8")
+    p = kzplayer.load(single)
+    p.find(NOZZLE).set("Emission.Seed", 7)
+    p.save()
+    anchor = '<Property name="Emission.InitialVelocityOuterAngle">0.25</Property>'
+    indent = " " * 16
+    assert single.read_text(encoding="utf-8") == before.replace(
+        anchor, anchor + "\n" + indent + '<Property name="Emission.Seed">7</Property>')
+
+
+def test_odd_formatting_crlf_and_comments_survive(tmp_path):
+    f = tmp_path / "odd.kzm"
+    f.write_bytes(ODD.encode())
+    p = kzplayer.load(f)
+    e = p.find("Screens/S/E")
+    e.set("Emission.Lifetime", 2.5)          # a self-closing <Property/> gets a value
+    e.set("Emission.Rate", 12)
+    p.save()
+    expected = (ODD.replace('<Property name="Emission.Rate">  10 </Property>',
+                            '<Property name="Emission.Rate">12</Property>')
+                .replace('<Property name="Emission.Lifetime"/>',
+                         '<Property name="Emission.Lifetime">2.5</Property>'))
+    assert f.read_bytes() == expected.encode()
+
+
+def test_repeated_saves_keep_working(single, position_of):
+    p = kzplayer.load(single)
+    n = p.find(NOZZLE)
+    for rate in (600, 700, 701.5):
+        n.set("Emission.Rate", rate)
+        p.save()
+        assert kzplayer.load(single).find(NOZZLE).get("Emission.Rate") == rate
+    n.set("Emission.InitialVelocityDirection", (1, 0, 0))
+    p.save()
+    assert "(1, 0, 0)" in single.read_text(encoding="utf-8")
+    line = n.bindings[0].span.line
+    n.set("Emission.Seed", 3)                      # a new line above the binding
+    p.save()
+    assert n.bindings[0].span.line == line + 1      # positions follow the file
+    assert (n.bindings[0].span.line, n.bindings[0].span.column) == position_of(single, "<Binding target")
+
+
+def test_folder_save_touches_one_file(folder):
+    before = {f: f.read_bytes() for f in folder.rglob("*.kzm")}
+    p = kzplayer.load(folder)
+    p.find(NOZZLE).set("Emission.Lifetime", 3)
+    written = p.save()
+    item_file = folder / (NOZZLE + ".kzm")
+    assert written == [str(item_file)]
+    for f, data in before.items():
+        if f != item_file:
+            assert f.read_bytes() == data, f
+    assert item_file.read_bytes() == before[item_file].replace(
+        b'"Emission.Lifetime">2<', b'"Emission.Lifetime">3<')
+
+
+def test_save_as_same_layout_copies_every_file(folder, tmp_path):
+    p = kzplayer.load(folder)
+    p.find(NOZZLE).set("Emission.Rate", 1.5)
+    p.save(tmp_path / "copy")
+    q = kzplayer.load(tmp_path / "copy")
+    assert canonical(q) == canonical(p)
+    comment = "<!-- tree order: affectors run in this order -->"
+    assert comment in (tmp_path / "copy" / "Screens/Screen/RootNode/Viewport 2D/Scene/Particle System.kzm").read_text()
+
+
+def test_save_as_other_layout_converts(single, tmp_path):
+    p = kzplayer.load(single)
+    p.save(tmp_path / "as_folder")
+    assert canonical(kzplayer.load(tmp_path / "as_folder")) == canonical(p)
+
+
+def test_changed_tree_is_written_anew(single):
+    p = kzplayer.load(single)
+    system = p.find(NOZZLE).parent
+    new = kzplayer.Item("ParticleAffector", "Drag")
+    system.add_child(new)
+    new.set("ParticleAffector.AffectorMaterial", "Drag")
+    p.save()
+    q = kzplayer.load(single)
+    assert [c.name for c in q.find(system.path).children] == ["Nozzle", "Gravity", "Swirl", "Drag"]
+    assert canonical(q) == canonical(p)
+
+
+def test_set_checks_type_and_range(single):
+    p = kzplayer.load(single)
+    n = p.find(NOZZLE)
+    with pytest.raises(ValueError):
+        n.set("Emission.InitialVelocityDirection", (1, 2))
+    with pytest.raises(ValueError):
+        n.set("ParticleEmitter.MaximumAmount", 2.5)
+    with pytest.raises(ValueError, match="outside"):
+        n.set("MyFx.Heat", 2.0)                       # custom type, max="1"
+    n.set("Emission.InitialVelocityDirection", "(0, 0, 1)")
+    assert n.get("Emission.InitialVelocityDirection") == Vector((0, 0, 1))
+
+
+def test_saving_a_changed_folder_tree_in_place_is_refused(folder):
+    p = kzplayer.load(folder)
+    p.find(NOZZLE).parent.add_child(kzplayer.Item("ParticleAffector", "Drag"))
+    with pytest.raises(KzError) as info:
+        p.save()
+    assert info.value.exit_code == 2
