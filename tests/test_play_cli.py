@@ -1,0 +1,242 @@
+"""`kzplayer play` through its command line (cli.md): durations, sizes, every output kind,
+stats and dumps checked against the Schedule algorithm, --set and --seed, exit codes.
+
+Every run is headless on standalone EGL (llvmpipe here); `gl_ctx` makes a missing OpenGL
+fail these tests instead of skipping them."""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import shutil
+
+import imageio.v2 as imageio
+import imageio.v3 as iio
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from kzplayer.cli import main
+from kzplayer.resources import samples_dir
+
+DEMO = samples_dir() / "demo_fountain.kzm"
+NOZZLE = "Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/Nozzle"
+RATE = 400          # the demo's Emission.Rate (particles per second, steady stream)
+
+
+@pytest.fixture(autouse=True)
+def _gl(gl_ctx, monkeypatch):
+    """OpenGL must be there; no display, so the default is headless."""
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+
+
+def play(*args, ok=True):
+    result = CliRunner().invoke(main, ["play", *map(str, args)])
+    if ok:
+        assert result.exit_code == 0, result.output + str(result.exception)
+    assert "Traceback" not in result.output
+    return result
+
+
+def read_csv(path):
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+# -- what runs -----------------------------------------------------------------------------
+
+def test_the_demo_plays_with_no_project_and_prints_a_summary():
+    result = play("--frames", 12)
+    assert result.output.startswith("Fountain: 12 frames (0.20 s at 60 fps); 1 emitter; ")
+    # A steady stream: 12 frames x 1/60 s x 400/s = 80 particles, none old enough to die.
+    assert "; 80 particles alive at the end" in result.output
+
+
+def test_default_duration_is_five_seconds_at_the_output_rate(tmp_path):
+    play("--fps", 8, "--stats", tmp_path / "s.csv")
+    rows = read_csv(tmp_path / "s.csv")
+    assert [int(r["frame"]) for r in rows] == list(range(40))
+    assert float(rows[-1]["time"]) == pytest.approx(5.0)
+
+
+def test_seconds_are_cut_into_output_frames(tmp_path):
+    result = play("--seconds", 0.5, "--fps", 20, "--stats", tmp_path / "s.csv")
+    assert "10 frames (0.50 s at 20 fps)" in result.output
+    assert [float(r["time"]) for r in read_csv(tmp_path / "s.csv")] == pytest.approx(
+        [(i + 1) / 20 for i in range(10)])
+
+
+# -- images --------------------------------------------------------------------------------
+
+def test_png_is_the_last_frame_at_exactly_the_asked_size(tmp_path):
+    play("--frames", 20, "--size", "97x55", "--output", tmp_path / "last.png")
+    img = iio.imread(tmp_path / "last.png")
+    assert img.shape == (55, 97, 3)
+    assert img.max() > 100                  # particles are there
+    assert img[0].max() == 0 and img[:, 0].max() == 0   # on black, away from the borders
+
+
+def test_default_size_is_the_viewport2d_size(tmp_path):
+    project = tmp_path / "small.kzm"
+    text = DEMO.read_text().replace(">640<", ">200<").replace(">360<", ">120<")
+    project.write_text(text)
+    play(project, "--frames", 2, "--output", tmp_path / "a.png")
+    assert iio.imread(tmp_path / "a.png").shape == (120, 200, 3)
+
+
+def test_without_a_viewport_size_the_image_is_640x360(tmp_path):
+    project = tmp_path / "nosize.kzm"
+    text = DEMO.read_text()
+    for line in [l for l in text.splitlines() if "Node.Width" in l or "Node.Height" in l]:
+        text = text.replace(line + "\n", "")
+    project.write_text(text)
+    play(project, "--frames", 1, "--output", tmp_path / "a.png")
+    assert iio.imread(tmp_path / "a.png").shape == (360, 640, 3)
+
+
+def test_a_folder_gets_a_numbered_png_sequence(tmp_path):
+    play("--frames", 5, "--size", "64x36", "--output", tmp_path / "seq")
+    names = sorted(p.name for p in (tmp_path / "seq").iterdir())
+    assert names == [f"frame_{i:05d}.png" for i in range(5)]
+    lit = [int((iio.imread(tmp_path / "seq" / n) > 0).sum()) for n in names]
+    assert lit[-1] > lit[0]                 # the stream grows frame after frame
+
+
+def test_gif_has_one_image_per_frame(tmp_path):
+    play("--frames", 7, "--size", "64x36", "--fps", 25, "--output", tmp_path / "a.gif")
+    frames = iio.imread(tmp_path / "a.gif")
+    assert frames.shape[:3] == (7, 36, 64)
+
+
+def test_mp4_is_h264_with_one_image_per_frame(tmp_path):
+    play("--frames", 9, "--size", "64x36", "--fps", 30, "--output", tmp_path / "a.mp4")
+    reader = imageio.get_reader(tmp_path / "a.mp4")
+    meta = reader.get_meta_data()
+    count = sum(1 for _ in reader.iter_data())
+    reader.close()
+    assert (meta["codec"], meta["size"], meta["fps"], count) == ("h264", (64, 36), 30, 9)
+
+
+# -- stats and dumps -------------------------------------------------------------------------
+
+def test_stats_csv_follow_the_schedule_and_balance(tmp_path):
+    play("--frames", 45, "--stats", tmp_path / "s.csv")
+    rows = read_csv(tmp_path / "s.csv")
+    assert list(rows[0]) == ["frame", "time", "emitter", "alive", "emitted", "died",
+                             "events_written", "events_dropped", "stalled"]
+    assert {r["emitter"] for r in rows} == {NOZZLE}
+    emitted = np.cumsum([int(r["emitted"]) for r in rows])
+    # Steady stream, fractional carry: after k frames (one 60 Hz step each) floor(400 k / 60).
+    expected = [math.floor(RATE * (k + 1) / 60 + 1e-9) for k in range(45)]
+    assert np.abs(emitted - expected).max() <= 1
+    alive = 0
+    for r in rows:                          # nothing is created or lost between the columns
+        alive += int(r["emitted"]) - int(r["died"])
+        assert int(r["alive"]) == alive
+    assert all(int(r["stalled"]) == 0 for r in rows)
+
+
+def test_stats_json_holds_the_same_rows(tmp_path):
+    play("--frames", 6, "--stats", tmp_path / "s.csv", "--seed", 3)
+    play("--frames", 6, "--stats", tmp_path / "s.json", "--seed", 3)
+    as_csv = read_csv(tmp_path / "s.csv")
+    as_json = json.loads((tmp_path / "s.json").read_text())
+    assert len(as_json) == len(as_csv) == 6
+    for a, b in zip(as_json, as_csv):
+        assert list(a) == list(b)
+        assert float(b.pop("time")) == pytest.approx(a.pop("time"))
+        assert {k: str(v) for k, v in a.items()} == b
+        assert isinstance(a["alive"], int) and isinstance(a["frame"], int)
+
+
+def test_dump_has_the_cli_keys_and_shapes(tmp_path):
+    play("--frames", 30, "--dump", tmp_path / "d.npz", "--stats", tmp_path / "s.csv")
+    alive = int(read_csv(tmp_path / "s.csv")[-1]["alive"])
+    with np.load(tmp_path / "d.npz") as d:
+        shapes = {k: d[k].shape for k in d.files}
+        assert shapes == {f"{NOZZLE}/position": (alive, 3), f"{NOZZLE}/velocity": (alive, 3),
+                          f"{NOZZLE}/age": (alive,), f"{NOZZLE}/lifetime": (alive,),
+                          f"{NOZZLE}/scale": (alive, 3), f"{NOZZLE}/mass": (alive,)}
+        assert (d[f"{NOZZLE}/age"] <= d[f"{NOZZLE}/lifetime"]).all()
+        assert (d[f"{NOZZLE}/age"] <= 0.5 + 1e-6).all()    # 30 frames = 0.5 s
+
+
+def test_same_seed_same_dump_other_seed_other_dump(tmp_path):
+    for name, seed in (("a", 5), ("b", 5), ("c", 6)):
+        play("--frames", 20, "--seed", seed, "--dump", tmp_path / f"{name}.npz")
+    a, b, c = (np.load(tmp_path / f"{n}.npz") for n in "abc")
+    key = f"{NOZZLE}/velocity"
+    assert np.array_equal(a[key], b[key])
+    assert a[key].shape == c[key].shape and not np.array_equal(a[key], c[key])
+
+
+# -- --set ----------------------------------------------------------------------------------
+
+def test_set_rate_zero_gives_an_empty_picture(tmp_path):
+    result = play("--frames", 20, "--set", f"{NOZZLE}:Emission.Rate=0", "--output", tmp_path / "a.png")
+    assert "; 0 particles alive at the end" in result.output
+    assert iio.imread(tmp_path / "a.png").max() == 0
+
+
+def test_set_reaches_bound_properties(tmp_path):
+    # MaximumAmount is bound to Rate * (Lifetime + variance): 40 * 1.8 = 72 slots; a faster
+    # stream than the pool allows must not stall, since the binding follows the override.
+    play("--frames", 30, "--set", f"{NOZZLE}:Emission.Rate=1200", "--stats", tmp_path / "s.csv")
+    rows = read_csv(tmp_path / "s.csv")
+    assert int(rows[-1]["alive"]) == 600    # 1200/s for 0.5 s
+    assert sum(int(r["stalled"]) for r in rows) == 0
+
+
+@pytest.mark.parametrize("override, message", [
+    ("no-colon-here", "expected ITEM-PATH:Type.Property=VALUE"),
+    (f"{NOZZLE}:Emission.Rat=3", "did you mean 'Emission.Rate'"),
+    ("Screens/Nope:Emission.Rate=3", "Screens/Nope"),
+])
+def test_bad_overrides_exit_2_with_a_message(override, message):
+    result = play("--frames", 1, "--set", override, ok=False)
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+# -- bad command lines and bad projects -------------------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (["--size", "640by360"], "is not WIDTHxHEIGHT"),
+    (["--size", "0x10"], "must be 1..16384"),
+    (["--output", "movie.avi"], "cannot write '.avi'"),
+    (["--output", "odd.mp4", "--size", "65x36"], "even width and height"),
+    (["--frames", "3", "--seconds", "1"], "not both"),
+    (["--stats", "s.txt"], "must end in .csv or .json"),
+    (["--dump", "d.csv"], "must end in .npz"),
+    (["--window", "--output", "a.png"], "--headless run"),
+    (["--fps", "0"], "--fps"),
+])
+def test_bad_options_exit_2(tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    result = play(*args, ok=False)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert list(tmp_path.iterdir()) == []   # nothing written
+
+
+def test_window_without_a_display_is_a_clear_error():
+    result = play("--window", ok=False)
+    assert result.exit_code == 2
+    assert "cannot open a window: no display" in result.output
+
+
+def test_a_missing_project_exits_2():
+    result = play("no/such/effect.kzm", ok=False)
+    assert result.exit_code == 2 and "does not exist" in result.output
+
+
+def test_a_broken_project_shows_the_loader_diagnostic_and_exits_1(tmp_path):
+    bad = tmp_path / "bad.kzm"
+    shutil.copy(DEMO, bad)
+    text = bad.read_text().replace("</ParticleEmitter>", "</ParticleEmiter>", 1)
+    bad.write_text(text)
+    line = text.splitlines().index(next(l for l in text.splitlines() if "</ParticleEmiter>" in l)) + 1
+    result = play(bad, "--frames", 1, ok=False)
+    assert result.exit_code == 1
+    assert f"bad.kzm:{line}:" in result.output and "xml.malformed" in result.output
