@@ -272,7 +272,7 @@ class _Loader:
             pass
         item = Item(el.tag, name, span=span, element=el,
                     attributes={k: v for k, v in el.attrib.items() if k != "name"})
-        if not library and self.item_types is not None and el.tag not in self.item_types:
+        if self.item_types is not None and el.tag not in self.item_types:
             self.unknown_type(el.tag, span)
         if el.tag == "MaterialType":
             self.check_shader(item, el, src)
@@ -321,7 +321,7 @@ class _Loader:
         if name is None:
             self.diagnostics.append(_diag(STRUCTURE, "<Child> needs a name attribute", src.element_span(el)))
             return None
-        if "/" in name or "\\" in name or name in (".", "..") or "\x00" in name:
+        if "/" in name or name in (".", "..") or "\x00" in name:
             self.diagnostics.append(_diag(OUTSIDE, f"refused: <Child name={name!r}> would read a file "
                                           "outside its parent's folder", nspan))
             return None

@@ -183,7 +183,7 @@ def test_child_file_missing(tmp_path):
     assert info.value.exit_code == 1
 
 
-@pytest.mark.parametrize("name", ["..", "../../etc/passwd", "a\\..\\..\\b"])
+@pytest.mark.parametrize("name", ["..", "../../etc/passwd", "x/../../y"])
 def test_child_names_cannot_leave_the_folder(tmp_path, name):
     root = folder_project(tmp_path, f'<Child name="{name}"/>')
     _, diags = load_project(root)
