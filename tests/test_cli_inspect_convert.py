@@ -1,0 +1,111 @@
+"""`kzplayer inspect` and `kzplayer convert` through the command line (cli.md), exit codes 0/1/2."""
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import kzplayer
+from kzplayer.cli import main
+from kzplayer.project.convert import model_diff
+
+DATA = Path(__file__).parent / "project" / "data"
+NOZZLE = "Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/Nozzle"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_inspect_text_shows_values_after_bindings():
+    r = run("inspect", DATA / "fountain.kzm")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("Fountain")
+    assert "        Viewport 2D [Viewport2D]" in lines
+    # 500 particles/s for 2 s: the binding {./Emission.Rate} * {./Emission.Lifetime}
+    assert "                ParticleEmitter.MaximumAmount = 1000  (bound)" in lines
+    assert "                Emission.InitialVelocityDirection = (0, 1, 0)" in lines
+
+
+def test_inspect_json_matches_cli_md():
+    r = run("inspect", "--json", DATA / "fountain.kzm")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["project"] == "Fountain"
+    items = {i["path"]: i for i in data["items"]}
+    assert [i["path"] for i in data["items"]][:2] == ["Screens", "Screens/Screen"]
+    nozzle = items[NOZZLE]
+    assert nozzle["type"] == "ParticleEmitter"
+    assert nozzle["properties"]["Emission.Rate"] == 500
+    assert nozzle["properties"]["ParticleEmitter.MaximumAmount"] == 1000
+    assert nozzle["properties"]["Emission.InitialVelocityDirection"] == [0, 1, 0]
+    assert nozzle["bound"] == ["ParticleEmitter.MaximumAmount"]
+    # MyFx.Heat defaults to 0.5 (its PropertyType); the BindingItem writes 0.5 * 4
+    swirl = items[NOZZLE.replace("Nozzle", "Swirl")]
+    assert swirl["properties"]["Swirl.Strength"] == 2.0 and swirl["bound"] == ["Swirl.Strength"]
+    camera = items["Screens/Screen/RootNode/Viewport 2D/Scene/Camera"]
+    assert camera["properties"]["Node3D.RenderTransformation"] == {
+        "scale": [1, 1, 1], "rotation": [-15, 0, 0], "translation": [0, 3, 12]}
+
+
+def test_inspect_json_buffers():
+    r = run("inspect", "--json", DATA / "events.kzm")
+    assert r.exit_code == 0, r.output
+    items = {i["path"]: i for i in json.loads(r.stdout)["items"]}
+    sub = items["Screens/Scene/PS/Sub"]
+    assert sub["properties"]["Emission.SourceEventBuffer"] == {"buffer": "EventBuffer", "of": "Screens/Scene/PS/Source"}
+    assert sub["bound"] == ["Emission.SourceEventBuffer"]
+
+
+def test_inspect_folder_layout_gives_the_same_json():
+    a = json.loads(run("inspect", "--json", DATA / "fountain.kzm").stdout)
+    b = json.loads(run("inspect", "--json", DATA / "fountain_folder").stdout)
+    assert a == b
+
+
+def test_inspect_bad_project_is_exit_1_with_position(tmp_path):
+    f = tmp_path / "broken.kzm"
+    f.write_text('<Project name="B">\n  <Screens>\n    <Scene name="S">\n  </Screens>\n</Project>\n')
+    r = run("inspect", f)
+    assert r.exit_code == 1
+    assert f"{f}:4:" in r.stderr and "xml.malformed" in r.stderr
+    assert "Traceback" not in r.output
+
+
+def test_inspect_unreadable_is_exit_2(tmp_path):
+    r = run("inspect", tmp_path / "missing.kzm")
+    assert r.exit_code == 2 and "does not exist" in r.stderr
+
+
+def test_convert_both_ways(tmp_path):
+    r = run("convert", DATA / "fountain.kzm", tmp_path / "folder")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "folder" / "Fountain.proj.kzm").is_file()
+    assert (tmp_path / "folder" / (NOZZLE + ".kzm")).is_file()
+    r = run("convert", tmp_path / "folder", tmp_path / "back.kzm")
+    assert r.exit_code == 0, r.output
+    original = kzplayer.load(DATA / "fountain.kzm")
+    assert model_diff(original, kzplayer.load(tmp_path / "folder")) == []
+    assert model_diff(original, kzplayer.load(tmp_path / "back.kzm")) == []
+
+
+def test_convert_hand_written_folder_to_single(tmp_path):
+    r = run("convert", DATA / "fountain_folder" / "Fountain.proj.kzm", tmp_path / "one.kzm")
+    assert r.exit_code == 0, r.output
+    assert model_diff(kzplayer.load(DATA / "fountain_folder"), kzplayer.load(tmp_path / "one.kzm")) == []
+
+
+def test_convert_refuses_a_non_empty_folder(tmp_path):
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "keep.txt").write_text("x")
+    r = run("convert", DATA / "fountain.kzm", tmp_path / "full")
+    assert r.exit_code == 2 and "not empty" in r.stderr
+    assert sorted(p.name for p in (tmp_path / "full").iterdir()) == ["keep.txt"]
+
+
+def test_convert_bad_source_is_exit_1(tmp_path):
+    f = tmp_path / "dup.kzm"
+    f.write_text('<Project name="D"><Screens><Scene name="A"/><Scene name="A"/></Screens></Project>')
+    r = run("convert", f, tmp_path / "out.kzm")
+    assert r.exit_code == 1 and "item.duplicate-name" in r.stderr
+    assert not (tmp_path / "out.kzm").exists()
