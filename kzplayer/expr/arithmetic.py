@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from kzplayer.values import Color4, Matrix, Srt2D, Srt3D, Vector, type_name
+from kzplayer.values import Color4, EnumValue, ItemRef, Matrix, MaterialRef, Srt2D, Srt3D, Vector, type_name
 
 
 class TypeMismatch(TypeError):
@@ -109,10 +109,16 @@ def arithmetic(op: str, a, b):
     raise TypeMismatch(f"'{op}' does not apply to {type_name(a)} and {type_name(b)}")
 
 
+def _worded(v) -> bool:
+    return isinstance(v, (EnumValue, ItemRef, MaterialRef))
+
+
 def compare(op: str, a, b) -> bool:
     if op in ("==", "!="):
         if is_number(a) and is_number(b):
             same = a == b
+        elif _worded(a) and isinstance(b, str) or _worded(b) and isinstance(a, str):
+            same = str(a) == str(b)        # enum words, item paths, material names are text
         elif type_name(a) == type_name(b):
             same = a == b
         else:

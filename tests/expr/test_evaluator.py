@@ -128,6 +128,13 @@ def test_buffer_handles_are_opaque_values():
     assert fails("{./X} < {./Y}", X=a, Y=b).rule == "expr.type"
 
 
+def test_enum_words_compare_with_text():
+    from kzplayer.values import EnumValue
+    assert ev('{./Mode} == "Verlet"', Mode=EnumValue("Verlet")) is True
+    assert ev('{./Mode} != "Euler"', Mode=EnumValue("Verlet")) is True
+    assert fails("{./Mode} == 1", Mode=EnumValue("Verlet")).rule == "expr.type"
+
+
 def test_program_value_is_the_last_statement():
     assert ev("A = 2.0\nB = A * 3") == 6.0
     result = evaluate(parse("A = 2\nB = A + 1\nA"), Env())
