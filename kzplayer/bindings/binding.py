@@ -107,14 +107,17 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         for d in cb.program.diagnostics:
             fail(d)
         return cb, diags
+    lost: dict[tuple, Diagnostic] = {}      # source items that lead nowhere, by reference
     for ref in cb.program.unique_references:
         try:
             cb.inputs[ref.key] = (_source_input(binding, ref, project, owner) if ref.kind == "index"
                                   else resolve_reference(project, ref, owner))
         except Unresolved as exc:
-            fail(exc.diagnostic)
+            lost[ref.key] = exc.diagnostic
     if runs_raw and (binding.expression or "").strip():
-        diags.extend(source_mismatch(cb, project))
+        diags.extend(source_mismatch(cb, project, lost))
+    for d in lost.values():
+        fail(d)
     if cb.mode in (TWO_WAY, TO_SOURCE):
         ref = single_reference(cb.program)
         if ref is None:
@@ -159,8 +162,13 @@ def _source_input(binding, ref, project, owner) -> Input:
 
 # -- SourceExpression versus RawCode + sources ----------------------------------------------
 
-def source_mismatch(cb: CompiledBinding, project) -> list[Diagnostic]:
-    """SourceExpression and RawCode + sources must compute the same thing from the same places."""
+def source_mismatch(cb: CompiledBinding, project, lost: dict) -> list[Diagnostic]:
+    """SourceExpression and RawCode + sources must compute the same thing from the same places.
+
+    A source item that names another item than the expression's path, or no item at all while
+    the expression's path still finds one, is `path.stale` (in the second case it replaces the
+    `path.unresolved` in `lost`); a source reading another property, or a different program,
+    is `binding.source-mismatch`."""
     b = cb.binding
     shown = parse_program(b.expression, b.expression_span or b.span)
     if shown.diagnostics:
@@ -172,24 +180,37 @@ def source_mismatch(cb: CompiledBinding, project) -> list[Diagnostic]:
                         hint="Kanzi runs RawCode; edit the binding in one place so both agree")]
     out = []
     for shown_ref, raw_ref in zip(shown.references, cb.program.references):
-        raw = cb.inputs.get(raw_ref.key)
-        if raw is None:
-            continue          # an unresolved source item is reported already
         try:
             seen = (cb.inputs.get(shown_ref.key) if shown_ref.kind == "index"
                     else resolve_reference(project, shown_ref, cb.owner))
         except Unresolved:
-            seen = None
-        if seen is not None and seen.node == raw.node:
+            continue          # the expression's own path leads nowhere: nothing to compare with
+        raw = cb.inputs.get(raw_ref.key)
+        if seen is None or (raw is not None and seen.node == raw.node):
             continue
-        src_span = raw.span
-        said = seen.label if seen else "no item (the path leads nowhere)"
+        src = next((s for s in b.sources if s.name == str(raw_ref.index)), None)
+        if src is None:
+            continue          # `{N}` without a source item: reported as it is
+        meant = seen.node[0]
+        if raw is None or raw.node[0] is not meant:
+            if raw is None and raw_ref.key not in lost:
+                continue
+            now = "leads to no item" if raw is None else f"names {raw.node[0].path}"
+            stale = problem(
+                "path.stale", f"BindingSourceItem {src.name}: Item {src.item!r} {now}, but the "
+                f"SourceExpression's {shown_ref.spelling} names {meant.path} (renamed or moved?)",
+                src.item_span or src.span, related=(shown_ref.span,),
+                hint=f"set BindingSourceItem.Item to {meant.path}")
+            if raw is None:
+                lost[raw_ref.key] = stale      # cannot run: reported in place of path.unresolved
+            else:
+                out.append(stale)              # runs as Kanzi would, reading the other item
+            continue
         out.append(problem(
             "binding.source-mismatch",
-            f"SourceExpression {shown_ref.spelling} reads {said}, but RawCode {raw_ref.spelling} "
-            f"reads {raw.label} through its BindingSourceItem", shown_ref.span or b.expression_span,
-            related=(src_span,),
-            hint="a renamed or moved item leaves a stale path; Kanzi runs RawCode and its sources"))
+            f"SourceExpression {shown_ref.spelling} reads {seen.label}, but RawCode {raw_ref.spelling} "
+            f"reads {raw.label} through BindingSourceItem {src.name}", shown_ref.span or b.expression_span,
+            related=(src.span,), hint=f"set BindingSourceItem.Source to {seen.node[1]}"))
     return out
 
 

@@ -9,6 +9,7 @@ from kzplayer.diagnostics import Diagnostic, Severity, Span
 
 CODES = {
     "path.unresolved": "KZ201",           # a reference, PushTarget or source item that leads nowhere
+    "path.stale": "KZ209",                # an absolute source item left behind by a rename or move
     "binding.cycle": "KZ202",             # bindings that feed each other (the whole loop is named)
     "binding.type-mismatch": "KZ203",     # only like types bind; a buffer only to a buffer
     "binding.source-mismatch": "KZ204",   # SourceExpression and RawCode + sources disagree

@@ -39,40 +39,61 @@ def test_subemitter_receives_the_source_buffers():
     assert graph.bindings_of(source) == []
 
 
-def test_stale_source_item_is_a_source_mismatch_at_both_places(tmp_path):
-    # the source was renamed: the relative SourceExpression follows, the absolute source item does not
+def test_renamed_source_leaves_stale_source_items(tmp_path):
+    # the source was renamed: the relative SourceExpression follows, the absolute source items do not
     f = broken_copy(tmp_path, "<ParticleEmitter name=\"Source\">", "<ParticleEmitter name=\"Primary\">")
     f.write_text(f.read_text().replace("{@../Source/", "{@../Primary/"))
-    graph = resolve(kzplayer.load(f))
-    rules = sorted(d.rule for d in graph.diagnostics)
-    assert rules == ["path.unresolved", "path.unresolved"]     # both source items lead nowhere
+    project = kzplayer.load(f)
+    graph = resolve(project)
+    assert [d.rule for d in graph.diagnostics] == ["path.stale", "path.stale"]   # one per binding
     d = graph.diagnostics[0]
-    assert (d.span.line, d.span.column) == where(f, "Screens/Screen/RootNode/Viewport 2D/Scene/Exhibit 6/Particle System/On Hit/Source<")
-    assert "has no child 'Source'" in d.message and "Primary" in d.message
+    assert (d.span.line, d.span.column) == where(f, f"{GROUP}/Source<")          # where the fix goes
+    assert d.hint == f"set BindingSourceItem.Item to {GROUP}/Primary"
+    assert "leads to no item" in d.message
+    [expr] = d.related
+    assert (expr.line, expr.column) == where(f, "{@../Primary/ParticleEmitter.EventBuffer}")
+    sub = project.find(f"{GROUP}/Subemitter")
+    assert graph.value(sub, "Emission.SourceEventBuffer") is None                # nothing to run
 
 
 def test_source_item_naming_another_emitter(tmp_path):
     # the events binding's source item names the Subemitter itself, the expression names Source
     f = broken_copy(tmp_path, "On Hit/Source</Property>", "On Hit/Subemitter</Property>")
-    graph = resolve(kzplayer.load(f))
+    project = kzplayer.load(f)
+    graph = resolve(project)
     [d] = graph.diagnostics
-    assert d.rule == "binding.source-mismatch"
-    assert (d.span.line, d.span.column) == where(f, "{@../Source/ParticleEmitter.EventBuffer}")
-    assert d.span.end_column - d.span.column == len("{@../Source/ParticleEmitter.EventBuffer}")
-    [other] = d.related
-    assert other.line == where(f, '<BindingSourceItem name="0">')[0]
-    assert f"{GROUP}/Source:ParticleEmitter.EventBuffer" in d.message
-    assert f"{GROUP}/Subemitter:ParticleEmitter.EventBuffer" in d.message
+    assert d.rule == "path.stale"
+    assert (d.span.line, d.span.column) == where(f, f"{GROUP}/Subemitter</Property>", nth=1)
+    assert f"names {GROUP}/Subemitter" in d.message and f"names {GROUP}/Source" in d.message
+    [expr] = d.related
+    assert (expr.line, expr.column) == where(f, "{@../Source/ParticleEmitter.EventBuffer}")
     # Kanzi runs RawCode and its sources: the subemitter reads its own buffer
-    sub = kzplayer.load(f).find(f"{GROUP}/Subemitter")
-    assert resolve(sub.project).value(sub, "Emission.SourceEventBuffer").owner == f"{GROUP}/Subemitter"
+    sub = project.find(f"{GROUP}/Subemitter")
+    assert graph.value(sub, "Emission.SourceEventBuffer").owner == f"{GROUP}/Subemitter"
 
 
-def test_source_property_differs(tmp_path):
+def test_source_property_differs_at_both_places(tmp_path):
+    # a copied binding whose source item still reads the other buffer
     f = broken_copy(tmp_path, "<Property name=\"BindingSourceItem.Source\">ParticleEmitter.EventBuffer",
                     "<Property name=\"BindingSourceItem.Source\">ParticleEmitter.ParticleDataBuffer")
     [d] = resolve(kzplayer.load(f)).diagnostics
-    assert d.rule == "binding.source-mismatch" and "ParticleDataBuffer" in d.message
+    assert d.rule == "binding.source-mismatch"
+    assert (d.span.line, d.span.column) == where(f, "{@../Source/ParticleEmitter.EventBuffer}")
+    assert d.span.end_column - d.span.column == len("{@../Source/ParticleEmitter.EventBuffer}")
+    [src] = d.related
+    assert src.line == where(f, '<BindingSourceItem name="0">')[0]
+    assert f"{GROUP}/Source:ParticleEmitter.EventBuffer" in d.message
+    assert f"{GROUP}/Source:ParticleEmitter.ParticleDataBuffer" in d.message
+    assert d.hint == "set BindingSourceItem.Source to ParticleEmitter.EventBuffer"
+
+
+def test_source_expression_and_raw_code_are_different_programs(tmp_path):
+    f = broken_copy(tmp_path, "<Property name=\"BindingItem.RawCode\">{0}<",
+                    "<Property name=\"BindingItem.RawCode\">{0} + 1<")
+    diags = resolve(kzplayer.load(f)).diagnostics
+    assert [d.rule for d in diags] == ["binding.source-mismatch", "expr.type"]   # a buffer + 1
+    assert (diags[0].span.line, diags[0].span.column) == where(f, "{@../Source/ParticleEmitter.EventBuffer}")
+    assert diags[0].related[0].line == where(f, "{0} + 1")[0]
 
 
 def test_raw_code_computing_something_else(tmp_path):
