@@ -260,6 +260,8 @@ class Catalog:
         free_prefixes: set[str] = set()
         slot_prefixes: dict[str, set[str]] = {}
         for entry in property_types:
+            if getattr(getattr(entry, "parent", None), "type", None) == "MaterialType":
+                continue                     # a material's own property: read below
             spec = _custom_property(entry)
             if spec is not None and spec.name not in props:
                 props[spec.name] = spec
@@ -267,7 +269,7 @@ class Catalog:
         for entry in material_types:
             attrs = _attributes(entry)
             name, slot = attrs.get("name"), attrs.get("slot")
-            if not name or slot not in SLOTS or name in mats:
+            if not name or slot not in SLOTS:
                 continue
             reads = []
             for child in _children(entry, "PropertyType"):
@@ -280,6 +282,8 @@ class Catalog:
                     slot_prefixes.setdefault(slot, set()).add(spec.prefix)
             for extra in attrs.get("reads", "").replace(",", " ").split():
                 reads.append(extra)          # stock properties a custom shader also reads
+            if name in mats:                 # a stock name keeps the stock material
+                continue
             mats[name] = MaterialSpec(
                 name=name, slot=slot, properties=tuple(dict.fromkeys(reads)),
                 event_driven=EVENT_SOURCE in reads, shader=attrs.get("shader", ""),

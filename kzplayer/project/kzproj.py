@@ -1,0 +1,301 @@
+"""Read-only import of Kanzi Studio 3.9 files (`.kzproj` projects, `.kzmat` material types)
+into the project model, so kzplayer can list, check and evaluate their bindings.
+
+Kanzi Studio 3.9 saves WCF DataContract XML: every item is a `<ProjectItem i:type="...">`
+with a `properties` dictionary (`Key` -> `Value/value` with its own `i:type`), a
+`SerializedName` and `children`. This module maps it onto the same model as the .kzm loader:
+
+* an item's type is its `i:type` without the namespace prefix (`ImageLayer`, `Screen`,
+  `ScreenLibrary`), its name the SerializedName; children keep their order;
+* a value becomes a kzplayer value where one fits (numbers, bools, strings, HSLA colours as
+  RGBA Color4, Vector2D/3D, SRT transformations, item references as ItemRef, enum words as
+  EnumValue); anything else keeps its text (`Property.text`, value a string);
+* `BindingItem` children become `model.Binding`s of their parent (expression =
+  DisplayCodeForMerge, raw code = RawCode, sources from their BindingSourceItem children);
+* a `.kzmat` becomes a `Materials` library holding one MaterialType whose PropertyType
+  children are the material's custom property types.
+
+Every item, property and binding keeps a Span of the raw text (the loader's scan).
+"""
+from __future__ import annotations
+
+import colorsys
+import os
+
+from kzplayer.diagnostics import Diagnostic, Severity
+from kzplayer.project.literals import format_literal
+from kzplayer.project.loader import _mode, read_source
+from kzplayer.project.model import Binding, BindingSource, Item, Project, Property
+from kzplayer.values import Color4, EnumValue, ItemRef, Srt2D, Srt3D, Vector
+
+_XSI_TYPE = "{http://www.w3.org/2001/XMLSchema-instance}type"
+_XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
+_STRUCTURE = ("KZ004", "schema.invalid")
+# Kanzi Studio's dataTypeEnum of a custom property type -> catalog type name
+_DATA_TYPES = {"BOOLEAN": "bool", "INT": "int", "INTEGER": "int", "UINT": "int", "FLOAT": "float",
+               "STRING": "string", "COLOR": "color4", "VECTOR2D": "vector2", "VECTOR3D": "vector3",
+               "VECTOR4D": "vector4", "SRT2D": "srt2d", "SRT3D": "srt3d", "MATRIX2D": "matrix3",
+               "MATRIX3D": "matrix4", "PROJECT_ITEM_REFERENCE": "item", "ENUM": "enum"}
+_PRIMITIVES = {"string": str, "dateTime": str, "boolean": lambda t: t.strip() == "true",
+               "float": float, "double": float, "decimal": float,
+               "int": int, "long": int, "short": int, "unsignedInt": int, "unsignedByte": int}
+
+
+def _local(tag) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _xsi_type(el) -> str:
+    t = el.get(_XSI_TYPE) or ""
+    return t.rsplit(":", 1)[-1]
+
+
+def _find(el, name: str):
+    """The first child element with this local name (namespaces vary by nesting depth)."""
+    for c in el:
+        if _local(c.tag) == name:
+            return c
+    return None
+
+
+def load_kzproj(path: str | os.PathLike) -> tuple[Project | None, list[Diagnostic]]:
+    """Import a Kanzi Studio 3.9 .kzproj or .kzmat. Never raises for bad input."""
+    path = os.fspath(path)
+    diagnostics: list[Diagnostic] = []
+    src = read_source(path, diagnostics)
+    if src is None:
+        return None, diagnostics
+    top = src.tree.getroot()
+    importer = _Importer(src, diagnostics)
+    kind = _local(top.tag)
+    if kind == "Project":
+        project = importer.project(top)
+    elif kind == "MaterialTypePersistenceContainer":
+        project = importer.material_file(top)
+    else:
+        diagnostics.append(Diagnostic(*_STRUCTURE, Severity.ERROR,
+                                      f"not a Kanzi Studio 3.9 project or material type: the top "
+                                      f"element is <{kind}>", src.element_span(top)))
+        return None, diagnostics
+    project.path, project.layout, project.files = path, "kzproj", [path]
+    project.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+    return project, project.diagnostics
+
+
+class _Importer:
+    def __init__(self, src, diagnostics):
+        self.src = src
+        self.diagnostics = diagnostics
+
+    # ---- files
+    def project(self, top) -> Project:
+        root = Item("Project", "", span=self.src.element_span(top), element=top)
+        name = _text(_find(top, "SerializedName")) or os.path.splitext(os.path.basename(self.src.path))[0]
+        project = Project(name=name, root=root, format_version=_text(_find(top, "FileFormatVersionString")) or "")
+        self.fill(root, top)
+        return project
+
+    def material_file(self, top) -> Project:
+        """A .kzmat: one material type with its custom property types."""
+        root = Item("Project", "", span=self.src.element_span(top), element=top)
+        library = root.add_child(Item("Materials", "Materials", span=root.span, element=top))
+        mt_el = _find(top, "materialType")
+        name = _text(_find(mt_el, "SerializedName")) if mt_el is not None else None
+        name = name or os.path.splitext(os.path.basename(self.src.path))[0]
+        # A Kanzi material type draws meshes: in kzplayer it can only render particles.
+        material = library.add_child(Item("MaterialType", name, attributes={"slot": "Particle", "shader": ""},
+                                          span=self.src.element_span(mt_el if mt_el is not None else top),
+                                          element=mt_el))
+        types = _find(top, "customPropertyTypes")
+        for el in (types if types is not None else ()):
+            if isinstance(el.tag, str):
+                prop_type = self.property_type(el)
+                if prop_type is not None:
+                    material.add_child(prop_type)
+        if mt_el is not None:
+            self.fill(material, mt_el)
+        return Project(name=name, root=root, format_version=_text(_find(top, "version")) or "")
+
+    def property_type(self, el) -> Item | None:
+        name = _text(_find(el, "name"))
+        if not name:
+            return None
+        type_name = _DATA_TYPES.get(_text(_find(el, "dataTypeEnum")) or "", "string")
+        attrs = {"type": type_name}
+        default = _find(el, "defaultValue")
+        if default is not None and default.get(_XSI_NIL) != "true":
+            value, _ = self.value(default)
+            if value is not None and not isinstance(value, str) or type_name == "string":
+                attrs["default"] = format_literal(value, type_name)
+        for bound, attr in (("lowerBound", "min"), ("upperBound", "max")):
+            b = _find(el, bound)
+            if b is not None and len(b) == 0 and _text(b):
+                attrs[attr] = _text(b)
+        display = _text(_find(el, "displayName"))
+        if display:
+            attrs["doc"] = display
+        return Item("PropertyType", name, attributes=attrs, span=self.src.element_span(el), element=el)
+
+    # ---- items
+    def fill(self, item: Item, el) -> None:
+        props = _find(el, "properties")
+        if props is not None:
+            for entry in props:
+                if isinstance(entry.tag, str):
+                    prop = self.property(entry)
+                    if prop is not None:
+                        item.properties[prop.name] = prop
+        children = _find(el, "children")
+        for child in (children if children is not None else ()):
+            if _local(child.tag) != "ProjectItem":
+                continue
+            kind = _xsi_type(child)
+            if kind == "BindingItem":
+                item.bindings.append(self.binding(item, child))
+            else:
+                sub = Item(kind or "ProjectItem", _text(_find(child, "SerializedName")) or "",
+                           span=self.src.element_span(child), element=child)
+                item.add_child(sub)
+                self.fill(sub, child)
+
+    def property(self, entry) -> Property | None:
+        key, holder = _find(entry, "Key"), _find(entry, "Value")
+        value_el = _find(holder, "value") if holder is not None else None
+        name = _text(key) or (_text(_find(holder, "propertyTypeReference")) if holder is not None else "")
+        if not name:
+            return None
+        value, text = self.value(value_el) if value_el is not None else (None, "")
+        value_span = None
+        if value_el is not None:
+            start, end = self.src.text_range(value_el)
+            value_span = self.src.span(start, end)
+        return Property(name, value, text, self.src.element_span(entry), entry, value_span)
+
+    def value(self, el) -> tuple[object, str]:
+        """(typed value, text) of a DataContract value element."""
+        if el is None or el.get(_XSI_NIL) == "true":
+            return None, ""
+        kind = _xsi_type(el)
+        fields = {_local(c.tag): c for c in el if isinstance(c.tag, str)}
+        text = el.text or ""
+        try:
+            if kind in _PRIMITIVES:
+                return _PRIMITIVES[kind](text), text
+            if kind == "HSLAColor":
+                h, s, l, a = (_num(fields, k) for k in ("hue", "saturation", "luminance", "alpha"))
+                color = Color4(*colorsys.hls_to_rgb(h, l, s), a)
+                return color, format_literal(color)
+            if kind in ("Vector2D", "Vector3D"):
+                names = ("X", "Y") if "X" in fields else ("_x", "_y", "_z")
+                vec = Vector(_num(fields, k) for k in names)
+                return vec, format_literal(vec)
+            if kind == "SRTTransformation":
+                parts = [tuple(_num({_local(c.tag): c for c in fields[k]}, a) for a in ("_x", "_y", "_z"))
+                         for k in ("scale", "rotation", "translation")]
+                srt = Srt3D(*parts)
+                return srt, format_literal(srt)
+            if kind == "SRT2DTransformation":
+                xy = [tuple(_num({_local(c.tag): c for c in fields[k]}, a) for a in ("X", "Y"))
+                      for k in ("scale", "translation")]
+                srt2 = Srt2D(xy[0], _num(fields, "rotation"), xy[1])
+                return srt2, format_literal(srt2)
+        except (ValueError, KeyError):
+            return text, text                      # keep what is written
+        if kind == "ProjectItemReference":
+            ref = _item_path(el)
+            return (ItemRef(ref) if ref else None), ref or ""
+        if kind == "PropertyTypeReference":
+            name = _text(fields.get("propertyTypeName"))
+            return (name or None), name or ""
+        if kind == "ShaderVariableInfo":            # a material binding's target: the uniform
+            name = _text(fields.get("Name"))
+            return name, name
+        if not fields:                               # an enum word (BindingType, TextureFilterMode...)
+            word = text.strip()
+            return (EnumValue(word) if word else None), word
+        summary = _summary(el)
+        return summary, summary
+
+    def binding(self, owner: Item, el) -> Binding:
+        props = {}
+        for entry in _find(el, "properties") if _find(el, "properties") is not None else ():
+            prop = self.property(entry) if isinstance(entry.tag, str) else None
+            if prop is not None:
+                props[prop.name] = prop
+
+        def get(name, default=None):
+            p = props.get(name)
+            return (p.value if p is not None and p.value is not None else default,
+                    p.value_span if p is not None else None)
+
+        target, target_span = get("BindingItem.Target", "")
+        expression, expression_span = get("BindingItem.DisplayCodeForMerge", "")
+        raw_code, raw_span = get("BindingItem.RawCode")
+        push, push_span = get("BindingItem.PushTarget")
+        mode, _ = get("BindingItem.BindingMode", "ONE_WAY")
+        field_word, _ = get("BindingItem.TargetPropertyAttribute", "WHOLE_PROPERTY")
+        enabled, _ = get("BindingItem.IsBindingEnabled", True)
+        sources = []
+        children = _find(el, "children")
+        for child in (children if children is not None else ()):
+            if _local(child.tag) == "ProjectItem" and _xsi_type(child) == "BindingSourceItem":
+                sources.append(self.binding_source(child))
+        return Binding(
+            target=str(target), expression=str(expression), name=_text(_find(el, "SerializedName")),
+            # 3.9 files often hold a property-type reference here, not an item: no push target
+            field=str(field_word), mode=_mode(str(mode)),
+            push_target=push.path if isinstance(push, ItemRef) else None,
+            enabled=bool(enabled), raw_code=str(raw_code) if raw_code is not None else None,
+            sources=sources, short=False, span=self.src.element_span(el),
+            expression_span=expression_span, target_span=target_span, push_target_span=push_span,
+            raw_code_span=raw_span, owner=owner, element=el)
+
+    def binding_source(self, el) -> BindingSource:
+        props = {}
+        for entry in _find(el, "properties") if _find(el, "properties") is not None else ():
+            prop = self.property(entry) if isinstance(entry.tag, str) else None
+            if prop is not None:
+                props[prop.name] = prop
+        item = props.get("BindingSourceItem.Item")
+        source = props.get("BindingSourceItem.Source")
+        attribute = props.get("BindingSourceItem.PropertyAttribute")
+        return BindingSource(
+            name=_text(_find(el, "SerializedName")) or "",
+            item=str(item.value) if item is not None and item.value is not None else "",
+            source=str(source.value) if source is not None and source.value is not None else "",
+            field=str(attribute.value) if attribute is not None and attribute.value is not None else None,
+            span=self.src.element_span(el), item_span=item.value_span if item is not None else None,
+            element=el)
+
+
+def _text(el) -> str | None:
+    if el is None or el.get(_XSI_NIL) == "true":
+        return None
+    return (el.text or "").strip()
+
+
+def _num(fields: dict, name: str) -> float:
+    return float(fields[name].text)
+
+
+def _item_path(el) -> str | None:
+    """The path a ProjectItemReference names, as kzplayer writes paths: absolute without the
+    trailing '/', relative ones (`relative://##RenderPass`) without their scheme."""
+    holder = next((c for c in el if _local(c.tag) == "referredItemPath"), None)
+    if holder is None or holder.get(_XSI_NIL) == "true":
+        return None
+    path = _text(next((c for c in holder if _local(c.tag) == "pathString"), None))
+    if not path:
+        return None
+    if path.startswith("relative://"):
+        path = path[len("relative://"):]
+    return path.rstrip("/") or None
+
+
+def _summary(el) -> str:
+    """A compact text of a structured value kzplayer has no type for."""
+    leaves = []
+    for c in el.iter():
+        if c is not el and isinstance(c.tag, str) and len(c) == 0 and (c.text or "").strip():
+            leaves.append(f"{_local(c.tag)}={c.text.strip()}")
+    return f"{_xsi_type(el)}({', '.join(leaves)})"
