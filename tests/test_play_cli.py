@@ -226,6 +226,15 @@ def test_window_without_a_display_is_a_clear_error():
     assert "cannot open a window: no display" in result.output
 
 
+def test_an_unreachable_display_falls_back_to_headless(monkeypatch):
+    monkeypatch.setenv("DISPLAY", ":97")    # named, but no X server answers there
+    result = play("--frames", 2)
+    assert result.output.startswith("Fountain: 2 frames") and "GLFWError" not in result.output
+    result = play("--window", ok=False)
+    assert result.exit_code == 2
+    assert "cannot open a window: glfw could not connect to the display" in result.output
+
+
 def test_a_missing_project_exits_2():
     result = play("no/such/effect.kzm", ok=False)
     assert result.exit_code == 2 and "does not exist" in result.output

@@ -24,10 +24,17 @@ def display_available() -> bool:
         import glfw
     except Exception:
         return False
-    ok = bool(glfw.init())
+    ok = _glfw_init(glfw)
     if ok:
         glfw.terminate()
     return ok
+
+
+def _glfw_init(glfw) -> bool:
+    # pyGLFW turns glfw's own errors into Python warnings; a missing display is an answer
+    # here, not something to print.
+    glfw.ERROR_REPORTING = "ignore"
+    return bool(glfw.init())
 
 
 def _no_window(reason: str) -> KzError:
@@ -44,12 +51,10 @@ def play_in_window(project, graph, value, size, *, fps: float = 60.0, seed=None)
     from kzplayer.gpu import Simulation
     from kzplayer.gpu.context import create_context
     from kzplayer.render.billboard import Renderer
-    from kzplayer.render.camera import choose_camera
-    from kzplayer.commands.play import draw_list
 
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise _no_window("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
-    if not glfw.init():
+    if not _glfw_init(glfw):
         raise _no_window("glfw could not connect to the display")
     try:
         glfw.window_hint(glfw.CONTEXT_VERSION_MAJOR, 4)
@@ -105,6 +110,8 @@ class _State:
 
 
 def _loop(glfw, win, ctx, state, renderer, project, value, fps):
+    from kzplayer.commands.play import draw_list
+    from kzplayer.render.camera import choose_camera
     last = time.perf_counter()
     title_paused = None
     while not glfw.window_should_close(win) and not state.quit:
