@@ -45,9 +45,18 @@ def make_project(system: dict | None = None, emitters: dict | None = None,
     return Project(name="Test", root=root, path=path)
 
 
-@pytest.fixture
-def project_factory():
-    return make_project
+def custom_material(folder, name: str, slot: str, body: str, props: dict | None = None) -> Item:
+    """A <MaterialType> item whose shader `shaders/<name>.glsl` is written under `folder`;
+    props: {property: (type, default text)}."""
+    shaders = folder / "shaders"
+    shaders.mkdir(parents=True, exist_ok=True)
+    (shaders / f"{name}.glsl").write_text(body)
+    material = Item("MaterialType", name, attributes={"name": name, "slot": slot,
+                                                      "shader": f"shaders/{name}.glsl"})
+    for prop, (type_, default) in (props or {}).items():
+        material.add_child(Item("PropertyType", prop,
+                                attributes={"name": prop, "type": type_, "default": default}))
+    return material
 
 
 @pytest.fixture
