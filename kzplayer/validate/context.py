@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 from functools import cached_property
 
-from kzplayer.diagnostics import Diagnostic
+from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.project.model import Binding, Item, Project
 
 EVENT_BUFFER, DATA_BUFFER = "ParticleEmitter.EventBuffer", "ParticleEmitter.ParticleDataBuffer"
@@ -110,9 +110,41 @@ class Context:
 
     @cached_property
     def pipeline_diagnostics(self) -> list[Diagnostic]:
-        """What loading, parsing and resolving found on their own."""
+        """What loading, checking the expressions and resolving the bindings found, each
+        problem once: the first report of a rule at a spot wins (the checker's note on an
+        engine-only function, say, over the evaluator's failure), and an evaluation error of
+        a binding that has another error already (a bad path, a type error) is only its echo."""
         graph = self.graph.diagnostics if self.graph is not None else []
-        return [*self.loader_diagnostics, *self.expression_diagnostics, *graph]
+        first = [*self.loader_diagnostics, *self.expression_diagnostics,
+                 *(d for d in graph if not _evaluation_error(d))]
+        broken = {self._binding_at(d.span) for d in first if d.severity is Severity.ERROR} - {None}
+        later = [d for d in graph if _evaluation_error(d) and self._binding_at(d.span) not in broken]
+        out: dict[tuple, Diagnostic] = {}
+        for d in (*first, *later):
+            out.setdefault(spot(d), d)
+        return list(out.values())
+
+    @cached_property
+    def _extents(self) -> list[tuple[int, str, tuple, tuple]]:
+        """(id(binding), file, first (line, col), last (line, col)) of every binding's text."""
+        out = []
+        for _, b in self.bindings:
+            spans = [s for s in (b.span, b.target_span, b.expression_span, b.raw_code_span,
+                                 b.push_target_span, *(x for src in b.sources for x in (src.span, src.item_span)))
+                     if s is not None]
+            if spans:
+                out.append((id(b), spans[0].file, min((s.line, s.column) for s in spans),
+                            max((s.end_line, s.end_column) for s in spans)))
+        return out
+
+    def _binding_at(self, span) -> int | None:
+        """id() of the binding whose text holds `span`."""
+        if span is None:
+            return None
+        for key, file, start, end in self._extents:
+            if file == span.file and start <= (span.line, span.column) <= end:
+                return key
+        return None
 
     @cached_property
     def graph(self):
@@ -197,6 +229,17 @@ def _first(suggestions) -> str | None:
     if not suggestions:
         return None
     return suggestions if isinstance(suggestions, str) else next(iter(suggestions), None)
+
+
+def spot(d: Diagnostic) -> tuple:
+    """A rule at a position (where the problem starts); two reports of it are one problem."""
+    s = d.span
+    return (d.rule, s.file, s.line, s.column) if s else (d.rule, d.message)
+
+
+def _evaluation_error(d: Diagnostic) -> bool:
+    """An expression error the binding graph met while running a binding (not while reading it)."""
+    return d.rule.startswith("expr.") and d.rule not in ("expr.self-reference", "expr.division-by-zero")
 
 
 def value_span(prop):

@@ -73,7 +73,7 @@ def validate_paths(paths: Iterable[str]) -> Result:
 
 def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = ()) -> list[Diagnostic]:
     """Run every rule on a loaded project (plus what loading it found); sorted, deduplicated."""
-    from kzplayer.validate.context import Context
+    from kzplayer.validate.context import Context, spot
     context = Context(project, list(loader_diagnostics))
     found: list[Diagnostic] = []
     superseded: dict[str, set] = {}      # rule slug -> spans where a rule said it better
@@ -85,13 +85,14 @@ def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = ()) -> 
                 superseded.setdefault(slug, set()).update((d.span, *d.related))
     # The loader, the binding graph and the expression parser find problems while they work;
     # what no rule re-reported (or said better at the same spot) is added as it is.
-    seen = {(d.rule, d.span) for d in found}
-    for d in context.pipeline_diagnostics:
-        spans = superseded.get(d.rule, ())
-        if (d.rule, d.span) in seen or d.span in spans or any(r in spans for r in d.related):
-            continue
-        found.append(_normalise(d))
-    return _dedupe_and_sort(found)
+    seen = {spot(d) for d in found}
+    found += [_normalise(d) for d in context.pipeline_diagnostics if spot(d) not in seen]
+    return _dedupe_and_sort(d for d in found if not _said_better(d, superseded))
+
+
+def _said_better(d: Diagnostic, superseded: dict[str, set]) -> bool:
+    spans = superseded.get(d.rule, ())
+    return d.span in spans or any(r in spans for r in d.related)
 
 
 def _validate_one(path: str) -> tuple[list[str], list[Diagnostic], bool]:

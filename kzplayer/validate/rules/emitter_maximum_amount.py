@@ -32,6 +32,7 @@ Passing:
 import math
 
 from kzplayer.diagnostics import Severity
+from kzplayer.validate.context import value_span
 from kzplayer.validate.engine import Problem
 
 CODE = "KZ504"
@@ -70,9 +71,10 @@ def check(context):
             continue
         v = _values(context, emitter, count)
         stream, impulse, bursts = expected_peak(v[RATE], v[LIFETIME], v[IMPULSE], v[ON], v[OFF])
-        peak = math.ceil(stream + impulse * bursts - 1e-6)
-        if peak <= 0:
-            continue
+        total = stream + impulse * bursts
+        if not 0 < total < math.inf:
+            continue        # nothing to size, or an unbounded lifetime: no finite peak
+        peak = math.ceil(total - 1e-6)
         need = ({RATE, LIFETIME} if stream else set()) | ({IMPULSE} if bursts else set())
         writers = context.bindings_into(emitter, MAXIMUM)
         if writers and all(need <= {name for item, name in context.reads(b) if item is emitter}
@@ -82,7 +84,7 @@ def check(context):
         if not isinstance(maximum, (int, float)) or maximum >= peak:
             continue
         prop = emitter.properties.get(MAXIMUM)
-        span = writers[0][1].target_span if writers else (prop.span if prop else emitter.span)
+        span = writers[0][1].target_span if writers else (value_span(prop) if prop else emitter.span)
         yield Problem(span or emitter.span,
                       f"MaximumAmount {maximum:g} of '{emitter.name}' is below the expected peak of {peak} live "
                       f"particles ({_why(v, stream, impulse, bursts)}): when the pool is full, emission stalls",

@@ -1,0 +1,73 @@
+"""Rule cases as data (sqlfluff style): every `tests/validate/cases/<rule>/*.kzm` states in a
+header comment the diagnostics it must produce, `expect: RULE LINE:COLUMN` one per line, or
+`expect: none`. Validating the file must give exactly those, nothing more.
+
+`cases/recipe_ok.kzm` is the events page's end-to-end recipe done right; the five gotchas of
+that page are broken copies of it (`gotcha1_*` ... `gotcha5_*`)."""
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+
+import pytest
+
+from kzplayer.validate import all_rules, validate_paths
+
+CASES = Path(__file__).parent / "cases"
+RECIPE = CASES / "recipe_ok.kzm"
+_EXPECT = re.compile(r"expect: ([a-z][a-z.-]*) (\d+):(\d+)")
+# The rules whose passing case is the recipe itself (their failing cases are its broken copies).
+RECIPE_RULES = {"binding.target-undeclared", "binding.push-target", "subemitter.not-event-driven",
+                "subemitter.no-particle-material", "path.stale", "subemitter.unbound",
+                "binding.type-mismatch", "binding.source-mismatch"}
+
+
+def case_files() -> list[Path]:
+    return sorted(CASES.rglob("*.kzm"))
+
+
+def expected(path: Path) -> list[tuple[str, int, int]]:
+    text = path.read_text(encoding="utf-8")
+    found = [(rule, int(line), int(col)) for rule, line, col in _EXPECT.findall(text)]
+    assert found or "expect: none" in text, f"{path} states no expectation"
+    return sorted(found)
+
+
+@pytest.mark.parametrize("path", case_files(), ids=lambda p: str(p.relative_to(CASES)))
+def test_case(path):
+    result = validate_paths([str(path)])
+    got = sorted((d.rule, d.span.line, d.span.column) for d in result.diagnostics)
+    assert got == expected(path), "\n".join(str(d) for d in result.diagnostics)
+    assert all(d.span.file == str(path) for d in result.diagnostics)
+
+
+@pytest.mark.parametrize("path", [p for p in case_files() if p.parent != CASES],
+                         ids=lambda p: str(p.relative_to(CASES)))
+def test_case_sits_in_its_rules_folder(path):
+    rule = path.parent.name
+    if path.stem.startswith("ok"):
+        assert expected(path) == []
+    else:
+        assert rule in {r for r, _, _ in expected(path)}, f"{path} never expects {rule}"
+
+
+def test_every_rule_has_a_failing_and_a_passing_case():
+    for module in all_rules():
+        folder = CASES / module.RULE
+        cases = sorted(folder.glob("*.kzm"))
+        failing = [p for p in cases if expected(p)]
+        passing = [p for p in cases if not expected(p)] or ([RECIPE] if module.RULE in RECIPE_RULES else [])
+        assert failing, f"{module.RULE}: no failing case in {folder}"
+        assert passing, f"{module.RULE}: no passing case in {folder}"
+
+
+def test_the_five_gotchas_are_broken_copies_of_the_recipe():
+    def body(path):         # the project without the header comment
+        return path.read_text(encoding="utf-8").split("-->\n", 1)[1].splitlines()
+
+    gotchas = sorted(CASES.glob("*/gotcha*.kzm"), key=lambda p: p.name)
+    assert [p.name[:7] for p in gotchas] == [f"gotcha{n}" for n in range(1, 6)]
+    for path in gotchas:
+        diff = [d for d in difflib.ndiff(body(RECIPE), body(path)) if d[:1] in "+-"]
+        assert 0 < len(diff) <= 6, f"{path.name} is not a small change of the recipe: {diff}"
