@@ -182,8 +182,9 @@ class Catalog:
     """Properties, materials and item types; look-ups by name, suggestions for typos."""
 
     def __init__(self, properties: dict[str, PropertySpec], materials: dict[str, MaterialSpec],
-                 item_types: dict[str, ItemTypeSpec], asset_prefix: str):
+                 item_types: dict[str, ItemTypeSpec], asset_prefix: str, notes: tuple[str, ...] = ()):
         self.asset_prefix = asset_prefix
+        self.notes = notes
         self._props = properties
         self._mats = materials              # by name (stock, legacy, custom)
         self._types = item_types
@@ -295,7 +296,7 @@ class Catalog:
             for slot in t.slots:
                 extra |= slot_prefixes.get(slot, set())
             types[t.name] = replace(t, property_prefixes=t.property_prefixes | extra) if extra else t
-        return Catalog(*_link(props, mats, types), asset_prefix=self.asset_prefix)
+        return Catalog(*_link(props, mats, types), asset_prefix=self.asset_prefix, notes=self.notes)
 
 
 def _suggest(name: str, names) -> str | None:
@@ -409,7 +410,8 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
                                 is_node=t.get("node", False), is_library=t.get("library", False),
                                 slots=tuple(t.get("slots", ())), doc=t.get("doc", ""))
              for name, t in data.get("item_type", {}).items()}
-    return Catalog(*_link(props, mats, types, check=True), asset_prefix=prefix)
+    return Catalog(*_link(props, mats, types, check=True), asset_prefix=prefix,
+                   notes=tuple(data.get("notes", ())))
 
 
 def _link(props, mats, types, check=False):
@@ -453,7 +455,10 @@ def render_markdown(cat: Catalog) -> str:
            "Generated from `kzm_schema/catalog.toml` by `python -m kzplayer.project.catalog`;",
            "edit the TOML, not this page. Stock materials live at",
            f"`{cat.asset_prefix}<Name>`; the shader of a stock material is",
-           "`shaders/<Name>.glsl` (exactly the material name, e.g. `Emitter_Box.glsl`).", ""]
+           "`shaders/<Name>.glsl` (exactly the material name, e.g. `Emitter_Box.glsl`); a legacy",
+           "name uses its replacement's shader.", ""]
+    if cat.notes:
+        out += ["## Decisions", ""] + [f"* {n}" for n in cat.notes] + [""]
     for slot in SLOTS:
         out += [f"## {slot} materials", "", "| material | shader | reads | event-driven | what it does |",
                 "|---|---|---|---|---|"]

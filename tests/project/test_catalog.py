@@ -315,3 +315,25 @@ def test_docs_catalog_page_is_generated_from_the_catalog(cat):
     page = REPO / "docs" / "catalog.md"
     assert page.read_text(encoding="utf-8") == render_markdown(cat), \
         "docs/catalog.md is stale: python -m kzplayer.project.catalog > docs/catalog.md"
+
+
+def test_custom_material_found_by_its_project_path(cat):
+    lib = Item("Project", "").add_child(Item("Materials", "Materials"))
+    mat = lib.add_child(Item("MaterialType", "Swirl", attributes={"slot": "Affector", "shader": "s.glsl"}))
+    custom = cat.with_custom([], [mat])
+    assert custom.material("Materials/Swirl").name == "Swirl"
+    assert custom.material("Fountain/Materials/Swirl").name == "Swirl"       # with the project name
+    assert custom.material("Fountain/Materials/Nothing") is None
+
+
+def test_custom_material_with_a_stock_name_keeps_the_stock_one_but_declares_its_properties(cat):
+    mat = Item("MaterialType", "Gravity", attributes={"slot": "Affector", "shader": "g.glsl"})
+    mat.add_child(Item("PropertyType", "Gravity.Strength", attributes={"type": "float", "default": "9.8"}))
+    custom = cat.with_custom([], [mat])
+    assert not custom.material("Gravity").custom
+    assert custom.property("Gravity.Strength").default == 9.8
+
+
+def test_decisions_are_rendered_into_the_docs(cat):
+    page = render_markdown(cat)
+    assert "## Decisions" in page and all(n in page for n in cat.notes)
