@@ -3,22 +3,9 @@ JSON for tools, GitHub workflow commands for annotations on pull requests."""
 from __future__ import annotations
 
 import json
-import os
 
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.validate.engine import Result
-
-
-def display_path(path: str) -> str:
-    """Paths below the working folder are shown relative to it, as the user typed them."""
-    if path and os.path.isabs(path):
-        try:
-            rel = os.path.relpath(path)
-        except ValueError:       # another drive on Windows
-            return path
-        if not rel.startswith(".."):
-            return rel
-    return path
 
 
 def summary_counts(result: Result) -> dict[str, int]:
@@ -49,14 +36,14 @@ def render_text(result: Result, *, color: bool = False) -> str:
 def diagnostic_json(d: Diagnostic) -> dict:
     s = d.span
     return {"code": d.code, "rule": d.rule, "severity": d.severity.value, "message": d.message,
-            "file": display_path(s.file) if s else None,
+            "file": s.file if s else None,
             "line": s.line if s else None, "column": s.column if s else None,
             "end_line": s.end_line if s else None, "end_column": s.end_column if s else None,
             "hint": d.hint}
 
 
 def render_json(result: Result) -> str:
-    doc = {"files": [display_path(f) for f in result.files],
+    doc = {"files": list(result.files),
            "diagnostics": [diagnostic_json(d) for d in result.diagnostics],
            "summary": summary_counts(result)}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
@@ -78,7 +65,7 @@ def github_line(d: Diagnostic) -> str:
     props = []
     s = d.span
     if s is not None:
-        props.append(f"file={_escape_property(display_path(s.file))}")
+        props.append(f"file={_escape_property(s.file)}")
         if s.line:
             props += [f"line={s.line}", f"col={s.column}"]
             if s.end_line and s.end_line != s.line:

@@ -1,0 +1,90 @@
+"""docs/validate.md, generated from the rule modules' docstrings (the single source).
+
+    python -m kzplayer.validate.docs > docs/validate.md
+
+tests/validate/test_docs.py fails when the page is not current.
+"""
+from __future__ import annotations
+
+import inspect
+
+from kzplayer.validate.engine import all_rules
+
+_GROUPS = [("KZ0", "Structure, XML and schema"), ("KZ1", "Paths and bindings"),
+           ("KZ2", "Expressions"), ("KZ3", "Properties"), ("KZ4", "Materials"),
+           ("KZ5", "Emitters, events and subemitters"), ("KZ6", "Shaders")]
+
+_INTRO = """\
+# `kzplayer validate`: the rules
+
+Generated from the rule modules in `kzplayer/validate/rules/` by
+`python -m kzplayer.validate.docs`; edit the docstrings, not this page.
+
+```
+kzplayer validate PROJECT...  [--format text|json|github] [--strict]
+```
+
+Every file of every project named is checked in one pass; all problems are reported, each
+once, sorted by file, line and column. Exit code 0: clean; 1: errors (with `--strict`,
+warnings too); 2: a path that cannot be read, or a wrong command line.
+
+* `text` (default): `file:line:col: severity: message [rule]`, the source line with a caret
+  under the spot, a `hint:` line where there is a fix, coloured on a terminal, and a summary.
+* `json`: `{"files": [...], "diagnostics": [{"code", "rule", "severity", "message", "file",
+  "line", "column", "end_line", "end_column", "hint"}], "summary": {"errors", "warnings",
+  "notes"}}` (lines and columns count from 1, `end_column` is exclusive).
+* `github`: one workflow command per problem,
+  `::error file=F,line=L,col=C,endColumn=E,title=RULE::MESSAGE` (`::warning`, `::notice`),
+  so a CI job annotates the pull request.
+
+## Decisions
+
+* The loader, the expression checker and the binding graph report what they meet while
+  working (XML errors, type errors, unresolved paths, cycles); the validator reports those
+  under the rules below and adds the checks that need the whole project. Where two stages
+  see the same mistake, it is reported once, by the rule with the better message: a stale
+  absolute path is `path.stale` (naming the item meant), not also `path.unresolved`; an
+  evaluation error of a binding whose text is already rejected is not repeated.
+* A consumer-buffer binding counts for the subemitter that holds it, so a wrong PushTarget
+  is one `binding.push-target` error, not also "unbound" and "not event-driven".
+* Paths are shown as given on the command line.
+* Codes are stable and grouped by range: KZ0xx structure, KZ1xx paths and bindings, KZ2xx
+  expressions, KZ3xx properties, KZ4xx materials, KZ5xx emitters, events and subemitters,
+  KZ6xx shaders. The loader's own checks (`item.unknown-type`, `item.duplicate-name`,
+  `file.missing`, ...) appear with the loader's codes.
+
+## Rules
+
+| code | rule | severity | what |
+|---|---|---|---|
+"""
+
+
+def render() -> str:
+    modules = all_rules()
+    out = [_INTRO.rstrip("\n")]
+    for m in modules:
+        out.append(f"| {m.CODE} | [`{m.RULE}`](#{_anchor(m)}) | {m.SEVERITY.value} | {_summary(m)} |")
+    for prefix, title in _GROUPS:
+        group = [m for m in modules if m.CODE.startswith(prefix)]
+        if not group:
+            continue
+        out += ["", f"## {title}"]
+        for m in group:
+            doc = inspect.cleandoc(m.__doc__ or "")
+            body = doc.split("\n", 1)[1].strip("\n") if "\n" in doc else ""
+            out += ["", f"### {m.CODE} `{m.RULE}` ({m.SEVERITY.value})", "", _summary(m), "", body]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _summary(module) -> str:
+    return inspect.cleandoc(module.__doc__ or "").split("\n", 1)[0].strip()
+
+
+def _anchor(module) -> str:
+    text = f"{module.CODE} {module.RULE} {module.SEVERITY.value}".lower()
+    return "".join(c for c in text.replace(" ", "-") if c.isalnum() or c == "-")
+
+
+if __name__ == "__main__":      # pragma: no cover - doc generator
+    print(render(), end="")
