@@ -95,6 +95,21 @@ def test_without_a_viewport_size_the_image_is_640x360(tmp_path):
     assert iio.imread(tmp_path / "a.png").shape == (360, 640, 3)
 
 
+def test_without_a_camera_the_view_fits_the_effect(tmp_path):
+    project = tmp_path / "nocam.kzm"
+    text = DEMO.read_text()
+    start, end = text.index('<Camera name="Camera">'), text.index("</Camera>") + len("</Camera>")
+    project.write_text(text[:start] + text[end:])
+    result = play(project, "--seconds", 2, "--size", "128x72", "--output", tmp_path / "a.png")
+    assert "fit-to-content camera (the project has no Camera)" in result.output
+    lit = iio.imread(tmp_path / "a.png").max(axis=2) > 40
+    rows, cols = np.flatnonzero(lit.any(axis=1)), np.flatnonzero(lit.any(axis=0))
+    # The fountain fills most of the frame (its 1-99 % box fits with a 10 % margin) ...
+    assert rows[-1] - rows[0] > 0.6 * 72 or cols[-1] - cols[0] > 0.6 * 128
+    # ... and is centred.
+    assert abs((cols[0] + cols[-1]) / 2 - 64) < 10
+
+
 def test_a_folder_gets_a_numbered_png_sequence(tmp_path):
     play("--frames", 5, "--size", "64x36", "--output", tmp_path / "seq")
     names = sorted(p.name for p in (tmp_path / "seq").iterdir())

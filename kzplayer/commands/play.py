@@ -153,7 +153,8 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
         camera = how = None
         if output:
             renderer = Renderer(ctx, size)
-            camera, how = choose_camera(proj, value, size[0] / size[1])
+            camera, how = choose_camera(proj, value, size[0] / size[1],
+                                        seen=content_probe(ctx, proj, graph, seed, n_frames / fps))
             writer = open_writer(output, fps, size)
         recorder = StatsRecorder(sim) if stats else None
         every = bool(output) and needs_every_frame(output)
@@ -204,6 +205,16 @@ def draw_list(sim, proj, value):
     return [SimpleNamespace(particles=em.particles, capacity=em.capacity,
                             model=em.simulation_to_world, look=look_for(em.item, value, base))
             for em in sim.emitters]
+
+
+def content_probe(ctx, proj, graph, seed, seconds):
+    """Where the particles go, for a fit-to-content camera; None when the project has a
+    Camera (nothing to probe)."""
+    from kzplayer.render.camera import find_camera_item
+    from kzplayer.render.probe import probe_positions
+    if find_camera_item(proj) is not None:
+        return None
+    return probe_positions(ctx, proj, graph, seed, seconds)
 
 
 def project_dir(proj) -> Path:

@@ -117,40 +117,38 @@ def camera_from_item(item, value) -> Camera:
 
 def fit_camera(points: np.ndarray, radius: float, aspect: float,
                fov_y: float = DEFAULT_FOV_DEG) -> Camera:
-    """A camera on +Z of the content's centre, looking down -Z, far enough back that a
-    sphere around `points` (each grown by `radius`) fills the view with a small margin."""
+    """A camera on +Z of the content's centre, looking down -Z, far enough back that the
+    box around `points` (each grown by `radius`) fits both fields of view with a 10 %
+    margin: the nearest face of the box is what must fit, so its depth is added."""
     pts = np.atleast_2d(np.asarray(points, dtype=float))
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
-    centre = (lo + hi) / 2.0
-    extent = float(np.linalg.norm(hi - lo) / 2.0) + max(radius, 0.5)
-    half_fov = math.radians(fov_y) / 2.0
-    # The narrower of the two field-of-view directions decides the distance.
-    half_narrow = half_fov if aspect >= 1.0 else math.atan(math.tan(half_fov) * aspect)
-    distance = 1.1 * extent / math.sin(half_narrow)
+    grow = max(radius, 0.25)
+    lo, hi = pts.min(axis=0) - grow, pts.max(axis=0) + grow
+    centre, half = (lo + hi) / 2.0, (hi - lo) / 2.0
+    tan_y = math.tan(math.radians(fov_y) / 2.0)
+    tan_x = tan_y * aspect
+    distance = 1.1 * max(half[0] / tan_x, half[1] / tan_y) + half[2]
     world = np.eye(4)
     world[:3, 3] = centre + np.array([0.0, 0.0, distance])
     far = max(DEFAULT_FAR, 4 * distance)
     return Camera(world, fov_y, DEFAULT_NEAR, far)
 
 
-def _number(v, default: float) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return default
-    return float(v)
-
-
-def choose_camera(project, value, aspect: float) -> tuple[Camera, str]:
-    """The project's Camera, else a fit-to-content camera. Returns (camera, how) where `how`
+def choose_camera(project, value, aspect: float, seen: np.ndarray | None = None) -> tuple[Camera, str]:
+    """The project's Camera, else a fit-to-content camera. `seen` is where particles were
+    found by a probe run (world positions, see kzplayer.render.probe); without it the
+    content is estimated from the emitters' properties. Returns (camera, how) where `how`
     says which, for the summary line."""
     item = find_camera_item(project)
     if item is not None:
         return camera_from_item(item, value), f"camera {item.path}"
+    if seen is not None and len(seen):
+        return fit_camera(seen, 0.0, aspect), "fit-to-content camera (the project has no Camera)"
     points, reach = _content_estimate(project, value)
     return fit_camera(points, reach, aspect), "fit-to-content camera (the project has no Camera)"
 
 
 def _content_estimate(project, value) -> tuple[np.ndarray, float]:
-    """Where the particles will be, from the emitters' properties alone (no simulation):
+    """Where the particles could be, from the emitters' properties alone (no simulation):
     every emitter's world position, and the farthest a particle can get from it in a
     straight flight (shape size + top speed x top lifetime), capped to keep a sane view."""
     points, reach = [], 0.0
@@ -171,3 +169,9 @@ def _content_estimate(project, value) -> tuple[np.ndarray, float]:
     if not points:
         points = [np.zeros(3)]
     return np.array(points), reach
+
+
+def _number(v, default: float) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return default
+    return float(v)

@@ -12,6 +12,7 @@ import os
 import time
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.render.probe import PROBE_SECONDS
 
 MAX_FRAME_DT = 0.1
 
@@ -70,8 +71,10 @@ def play_in_window(project, graph, value, size, *, fps: float = 60.0, seed=None)
         state = _State(lambda: Simulation(ctx, project, graph, seed=seed))
         glfw.set_key_callback(win, state.on_key)
         renderer = Renderer(ctx, size)
+        from kzplayer.commands.play import content_probe
+        seen = content_probe(ctx, project, graph, seed, PROBE_SECONDS)
         try:
-            _loop(glfw, win, ctx, state, renderer, project, value, fps)
+            _loop(glfw, win, ctx, state, renderer, project, value, fps, seen)
         finally:
             renderer.release()
             state.release()
@@ -109,7 +112,7 @@ class _State:
             self.sim.release()
 
 
-def _loop(glfw, win, ctx, state, renderer, project, value, fps):
+def _loop(glfw, win, ctx, state, renderer, project, value, fps, seen=None):
     from kzplayer.commands.play import draw_list
     from kzplayer.render.camera import choose_camera
     last = time.perf_counter()
@@ -129,7 +132,7 @@ def _loop(glfw, win, ctx, state, renderer, project, value, fps):
         width, height = glfw.get_framebuffer_size(win)
         if width and height:
             # The camera follows the window's shape; the view itself is the project's.
-            camera, _ = choose_camera(project, value, width / height)
+            camera, _ = choose_camera(project, value, width / height, seen)
             ctx.screen.viewport = (0, 0, width, height)
             renderer.draw(draw_list(state.sim, project, value), camera, target=ctx.screen)
             glfw.swap_buffers(win)

@@ -1,0 +1,39 @@
+"""Where an effect's particles go, found by playing it once: the content a fit-to-content
+camera frames when the project has no Camera.
+
+A separate Simulation runs the first seconds of the effect (as long as the render, at most
+PROBE_SECONDS) and its live particles are read back a few times; the 1st..99th percentile
+box of their world positions is the content, so one stray particle does not zoom the view
+out. Forces count (a fountain's arcs fall back into view), and the camera never moves
+during the render. One short extra simulation and PROBE_SAMPLES readbacks, once per run.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+PROBE_SECONDS = 4.0
+PROBE_SAMPLES = 16
+
+
+def probe_positions(ctx, project, graph, seed, seconds: float) -> np.ndarray | None:
+    """Two corners (lo, hi) of the box the particles occupy, or None when none were alive."""
+    from kzplayer.gpu import Simulation
+
+    seconds = max(min(seconds, PROBE_SECONDS), 1e-3)
+    sim = Simulation(ctx, project, graph, seed=seed)
+    found = []
+    try:
+        dt = seconds / PROBE_SAMPLES
+        for _ in range(PROBE_SAMPLES):
+            sim.step_frame(dt)
+            for em in sim.emitters:
+                live = sim.read_particles(em)["position"].astype(float)
+                if len(live):
+                    m = em.simulation_to_world
+                    found.append(live @ m[:3, :3].T + m[:3, 3])
+    finally:
+        sim.release()
+    if not found:
+        return None
+    pts = np.concatenate(found)
+    return np.percentile(pts, [1.0, 99.0], axis=0)
