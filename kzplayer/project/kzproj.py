@@ -138,13 +138,7 @@ class _Importer:
 
     # ---- items
     def fill(self, item: Item, el) -> None:
-        props = _find(el, "properties")
-        if props is not None:
-            for entry in props:
-                if isinstance(entry.tag, str):
-                    prop = self.property(entry)
-                    if prop is not None:
-                        item.properties[prop.name] = prop
+        item.properties.update(self.properties_of(el))
         children = _find(el, "children")
         for child in (children if children is not None else ()):
             if _local(child.tag) != "ProjectItem":
@@ -157,6 +151,16 @@ class _Importer:
                            span=self.src.element_span(child), element=child)
                 item.add_child(sub)
                 self.fill(sub, child)
+
+    def properties_of(self, el) -> dict[str, Property]:
+        """The `properties` dictionary of a ProjectItem, in file order."""
+        out = {}
+        holder = _find(el, "properties")
+        for entry in (holder if holder is not None else ()):
+            prop = self.property(entry) if isinstance(entry.tag, str) else None
+            if prop is not None:
+                out[prop.name] = prop
+        return out
 
     def property(self, entry) -> Property | None:
         key, holder = _find(entry, "Key"), _find(entry, "Value")
@@ -217,11 +221,7 @@ class _Importer:
         return summary, summary
 
     def binding(self, owner: Item, el) -> Binding:
-        props = {}
-        for entry in _find(el, "properties") if _find(el, "properties") is not None else ():
-            prop = self.property(entry) if isinstance(entry.tag, str) else None
-            if prop is not None:
-                props[prop.name] = prop
+        props = self.properties_of(el)
 
         def get(name, default=None):
             p = props.get(name)
@@ -251,11 +251,7 @@ class _Importer:
             raw_code_span=raw_span, owner=owner, element=el)
 
     def binding_source(self, el) -> BindingSource:
-        props = {}
-        for entry in _find(el, "properties") if _find(el, "properties") is not None else ():
-            prop = self.property(entry) if isinstance(entry.tag, str) else None
-            if prop is not None:
-                props[prop.name] = prop
+        props = self.properties_of(el)
         item = props.get("BindingSourceItem.Item")
         source = props.get("BindingSourceItem.Source")
         attribute = props.get("BindingSourceItem.PropertyAttribute")
