@@ -100,6 +100,14 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
 
     if not cb.enabled:
         return cb, diags   # a disabled binding does nothing; its text is the validator's business
+    if owner.type.endswith("MaterialType"):
+        # Kanzi evaluates these for every node drawn with the material, `./` being that node
+        cb.ok = False
+        diags.append(problem("expr.not-evaluable", f"the binding of material uniform {cb.name} is "
+                             "evaluated by Kanzi for each node drawn with the material; kzplayer "
+                             "does not evaluate material bindings", binding.target_span or binding.span,
+                             severity=Severity.NOTE))
+        return cb, diags
     runs_raw = binding.raw_code is not None and not binding.short
     text, span = (binding.raw_code, binding.raw_code_span) if runs_raw else (binding.expression, binding.expression_span)
     cb.program = parse_program(text or "", span or binding.span)

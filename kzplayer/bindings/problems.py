@@ -6,6 +6,7 @@ slug; these codes are the ones the player and `inspect` show.
 from __future__ import annotations
 
 from kzplayer.diagnostics import Diagnostic, Severity, Span
+from kzplayer.expr.errors import CODES as EXPR_CODES
 
 CODES = {
     "path.unresolved": "KZ201",           # a reference, PushTarget or source item that leads nowhere
@@ -17,7 +18,8 @@ CODES = {
     "binding.data-context": "KZ206",      # {DataContext.x} with no value given (--set)
     "binding.output-target": "KZ207",     # a binding that writes an emitter's output buffer
     "cli.override": "KZ208",              # a --set argument that cannot be applied
-    "expr.self-reference": "KZ307",       # owned by kzplayer.expr; reported here, where the target is known
+    # expr.self-reference and expr.not-evaluable (material bindings) are also reported here
+    **EXPR_CODES,
 }
 
 
