@@ -13,7 +13,8 @@ with a `properties` dictionary (`Key` -> `Value/value` with its own `i:type`), a
 * `BindingItem` children become `model.Binding`s of their parent (expression =
   DisplayCodeForMerge, raw code = RawCode, sources from their BindingSourceItem children);
 * a `.kzmat` becomes a `Materials` library holding one MaterialType whose PropertyType
-  children are the material's custom property types.
+  children are the material's custom property types; a `.kzproj`'s own property types
+  (`Gauges.Speed`, int in [0, 240]) become a `PropertyTypes` library after Kanzi's libraries.
 
 Every item, property and binding keeps a Span of the raw text (the loader's scan).
 """
@@ -32,7 +33,8 @@ _XSI_TYPE = "{http://www.w3.org/2001/XMLSchema-instance}type"
 _XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
 _STRUCTURE = ("KZ004", "schema.invalid")
 # Kanzi Studio's dataTypeEnum of a custom property type -> catalog type name
-_DATA_TYPES = {"BOOLEAN": "bool", "INT": "int", "INTEGER": "int", "UINT": "int", "FLOAT": "float",
+_DATA_TYPES = {"BOOLEAN": "bool", "INT": "int", "INT32": "int", "INTEGER": "int", "UINT": "int",
+               "UINT32": "int", "FLOAT": "float",
                "STRING": "string", "COLOR": "color4", "VECTOR2D": "vector2", "VECTOR3D": "vector3",
                "VECTOR4D": "vector4", "SRT2D": "srt2d", "SRT3D": "srt3d", "MATRIX2D": "matrix3",
                "MATRIX3D": "matrix4", "PROJECT_ITEM_REFERENCE": "item", "ENUM": "enum"}
@@ -93,7 +95,23 @@ class _Importer:
         name = _text(_find(top, "SerializedName")) or os.path.splitext(os.path.basename(self.src.path))[0]
         project = Project(name=name, root=root, format_version=_text(_find(top, "FileFormatVersionString")) or "")
         self.fill(root, top)
+        self.project_property_types(root, _find(top, "projectsPropertyTypeLibrary"))
         return project
+
+    def project_property_types(self, root: Item, library_el) -> None:
+        """The project's own property types (Gauges.Speed, ...) as a PropertyTypes library, so
+        that bindings and checks know their types and ranges."""
+        holder = _find(library_el, "propertyTypes") if library_el is not None else None
+        if holder is None or not len(holder):
+            return
+        library = root.add_child(Item("PropertyTypes", "PropertyTypes",
+                                      span=self.src.element_span(library_el), element=library_el))
+        for entry in holder:
+            value = _find(entry, "Value") if isinstance(entry.tag, str) else None
+            if value is not None:
+                prop_type = self.property_type(value, _text(_find(entry, "Key")))
+                if prop_type is not None:
+                    library.add_child(prop_type)
 
     def material_file(self, top) -> Project:
         """A .kzmat: one material type with its custom property types."""
@@ -116,14 +134,15 @@ class _Importer:
             self.fill(material, mt_el)
         return Project(name=name, root=root, format_version=_text(_find(top, "version")) or "")
 
-    def property_type(self, el) -> Item | None:
-        name = _text(_find(el, "name"))
+    def property_type(self, el, name: str | None = None) -> Item | None:
+        """A DynamicPropertyType as a PropertyType item (attributes as in a .kzm file)."""
+        name = name or _text(_find(el, "name"))
         if not name:
             return None
         type_name = _DATA_TYPES.get(_text(_find(el, "dataTypeEnum")) or "", "string")
         attrs = {"type": type_name}
         default = _find(el, "defaultValue")
-        if default is not None and default.get(_XSI_NIL) != "true":
+        if default is not None and default.get(_XSI_NIL) != "true" and type_name != "enum":
             value, _ = self.value(default)
             if value is not None and not isinstance(value, str) or type_name == "string":
                 attrs["default"] = format_literal(value, type_name)

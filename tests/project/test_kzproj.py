@@ -40,8 +40,9 @@ def test_every_project_item_and_binding_is_imported(kanzi39, name):
     if name.endswith(".kzmat"):   # + the Materials library, the MaterialType and its property types
         n_types = len(re.findall(r"<(?:\w+:)?DynamicPropertyType\b", text))
         assert len(walked) == len(items) + 2 + n_types
-    else:
-        assert len(walked) == len(items)
+    else:     # + a PropertyTypes library with the project's own property types
+        n_types = len(re.findall(r"<(?:\w+:)?KeyValueOfstringDynamicPropertyType\w*>", text))
+        assert len(walked) == len(items) + 1 + n_types
     bindings = project.bindings()
     assert len(bindings) == types.count("BindingItem")
     assert sum(len(b.sources) for b in bindings) == types.count("BindingSourceItem")
@@ -158,3 +159,13 @@ def test_bad_input_gives_diagnostics_not_exceptions(tmp_path):
     bomb.write_text('<?xml version="1.0"?>\n<!DOCTYPE P [<!ENTITY a "aaaa">]>\n<Project>&a;</Project>\n')
     project, diags = load_kzproj(bomb)
     assert project is None and diags[0].rule == "xml.entities"
+
+
+def test_the_projects_own_property_types_are_declared(gauges):
+    # Gauges.kzproj line 21611 ff.: IntDynamicPropertyType, lowerBound 0, upperBound 240
+    speed = gauges.catalog.property("Gauges.Speed")
+    assert (speed.type, speed.default, speed.min, speed.max, speed.custom) == ("int", 0, 0, 240, True)
+    assert gauges.catalog.property("Gauges.Fuel").max == 100
+    assert gauges.find("PropertyTypes/Gauges.Battery").type == "PropertyType"
+    assert [s.source for b in gauges.bindings() for s in b.sources
+            if gauges.catalog.property(s.source) is None] == []
