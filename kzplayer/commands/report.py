@@ -17,24 +17,31 @@ def _lines(path: str) -> list[str]:
         return []
 
 
+_COLOURS = {"error": "1;31", "warning": "1;33", "note": "1;36"}
+
+
+def _paint(text: str, code: str, on: bool) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if on else text
+
+
 def format_diagnostic(d: Diagnostic, *, color: bool = False) -> str:
+    """`file:line:col: severity: message [rule]`, the source line, a caret under the span
+    (to the end of the line when the span goes on), and `hint:`; ANSI colours if asked."""
     sev = d.severity.value
-    if color:
-        sev = {"error": "\x1b[1;31merror\x1b[0m", "warning": "\x1b[1;33mwarning\x1b[0m",
-               "note": "\x1b[1;36mnote\x1b[0m"}[sev]
-    where = f"{d.span}: " if d.span else ""
-    out = [f"{where}{sev}: {d.message} [{d.rule}]"]
+    where = _paint(f"{d.span}: ", "1", color) if d.span else ""
+    out = [f"{where}{_paint(sev, _COLOURS[sev], color)}: {d.message} {_paint(f'[{d.rule}]', '2', color)}"]
     if d.span and d.span.line:
         lines = _lines(d.span.file)
         if 0 < d.span.line <= len(lines):
-            src = lines[d.span.line - 1].expandtabs(1)
-            width = 1
+            src = lines[d.span.line - 1].expandtabs(1)      # one column per character, as spans count
             if d.span.end_line == d.span.line and d.span.end_column:
-                width = max(1, d.span.end_column - d.span.column)
+                width = d.span.end_column - d.span.column
+            else:
+                width = len(src) - d.span.column + 1
             out.append(f"    {src}")
-            out.append("    " + " " * (d.span.column - 1) + "^" * width)
+            out.append("    " + " " * (d.span.column - 1) + _paint("^" * max(1, width), _COLOURS[sev], color))
     if d.hint:
-        out.append(f"    hint: {d.hint}")
+        out.append(f"    {_paint('hint:', '1;32', color)} {d.hint}")
     return "\n".join(out)
 
 

@@ -16,6 +16,7 @@ CONSUMERS = {SOURCE_EVENTS: EVENT_BUFFER, SOURCE_DATA: DATA_BUFFER}
 # the slots whose materials must read the consumer buffers of a subemitter
 EVENT_SLOTS = ("ParticleEmitter.EmissionMaterial", "ParticleEmitter.EmissionCountMaterial")
 PARTICLE_MATERIAL = "ParticleEmitter.ParticleMaterial"
+INTERNAL = ("KZ000", "internal.error")
 
 
 class Context:
@@ -91,10 +92,13 @@ class Context:
         found = []
         for owner, b in self.bindings:
             target = self.catalog.property(b.target)
-            shown, raw = self.programs[id(b)]
-            found.extend(check(shown, self._ref_type(owner, b), target_type=target and target.type))
-            if raw is not None:
-                found.extend(check(raw, self._ref_type(owner, b), target_type=target and target.type))
+            for program in self.programs[id(b)]:
+                if program is None:
+                    continue
+                try:
+                    found.extend(check(program, self._ref_type(owner, b), target_type=target and target.type))
+                except Exception as exc:    # a bug in the checker must not hide the other problems
+                    found.append(internal_error("checking this expression", exc, program.span or b.span))
         return found
 
     def _ref_type(self, owner: Item, binding: Binding):
@@ -153,7 +157,8 @@ class Context:
         from kzplayer.bindings import resolve
         try:
             return resolve(self.project)
-        except Exception:
+        except Exception as exc:    # reported; the rules that need the graph then see no bindings
+            self.loader_diagnostics.append(internal_error("resolving the bindings", exc, None))
             return None
 
     # -- materials -------------------------------------------------------------------------
@@ -235,6 +240,13 @@ def spot(d: Diagnostic) -> tuple:
     """A rule at a position (where the problem starts); two reports of it are one problem."""
     s = d.span
     return (d.rule, s.file, s.line, s.column) if s else (d.rule, d.message)
+
+
+def internal_error(doing: str, exc: Exception, span) -> Diagnostic:
+    """A bug in kzplayer met while validating: said, not raised, so the rest still gets checked."""
+    return Diagnostic(INTERNAL[0], INTERNAL[1], Severity.ERROR,
+                      f"internal error while {doing}: {type(exc).__name__}: {exc}", span,
+                      "this is a bug in kzplayer, not in the project; please report it")
 
 
 def _evaluation_error(d: Diagnostic) -> bool:

@@ -73,12 +73,17 @@ def validate_paths(paths: Iterable[str]) -> Result:
 
 def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = ()) -> list[Diagnostic]:
     """Run every rule on a loaded project (plus what loading it found); sorted, deduplicated."""
-    from kzplayer.validate.context import Context, spot
+    from kzplayer.validate.context import Context, internal_error, spot
     context = Context(project, list(loader_diagnostics))
     found: list[Diagnostic] = []
     superseded: dict[str, set] = {}      # rule slug -> spans where a rule said it better
     for module in all_rules():
-        for problem in module.check(context):
+        try:
+            problems = list(module.check(context))
+        except Exception as exc:    # a bug in one rule must not hide what the others find
+            found.append(internal_error(f"checking {module.RULE}", exc, None))
+            continue
+        for problem in problems:
             d = _stamp(module, problem)
             found.append(d)
             for slug in getattr(module, "SUPERSEDES", ()):
