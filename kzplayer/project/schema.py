@@ -51,6 +51,7 @@ class _Element:
     any_attrs: bool = False
     text_only: bool = False           # <Property>, <Binding>: a value, no child elements
     empty: bool = False               # <Child/>, <Alias/>, <PropertyType/>
+    children: frozenset[str] = frozenset()   # element names allowed inside (_ITEM: any item)
 
 
 @cache
@@ -72,6 +73,7 @@ def grammar() -> dict[str, _Element]:
         kinds = {c.tag for c in children}
         spec.text_only = _RNG + "text" in kinds
         spec.empty = _RNG + "empty" in kinds
+        spec.children = frozenset(_content(el, defines, set()))
         out[el.get("name") or _ITEM] = spec
     return out
 
@@ -91,6 +93,24 @@ def _collect(node, spec: _Element, defines, required: bool) -> None:
             _collect(c, spec, defines, required=False)
         elif tag == "ref" and defines[c.get("name")].find(_RNG + "element") is None:
             _collect(defines[c.get("name")], spec, defines, required)
+
+
+def _content(node, defines, seen: set) -> set[str]:
+    """Names of the elements that may appear directly inside `node` (through refs)."""
+    out: set[str] = set()
+    for c in node:
+        if not isinstance(c.tag, str) or c.tag == _RNG + "attribute":
+            continue
+        if c.tag == _RNG + "element":
+            out.add(c.get("name") or _ITEM)
+        elif c.tag == _RNG + "ref":
+            name = c.get("name")
+            if name not in seen:
+                seen.add(name)
+                out |= _content(defines[name], defines, seen)
+        else:
+            out |= _content(c, defines, seen)
+    return out
 
 
 def _value_rule(attr, defines, required: bool) -> _Attr:
@@ -187,7 +207,9 @@ def _explain_child(tag: str, child, spec: _Element):
                  f"move <{child.tag}> out of <{tag}>", None)]
     if spec.empty:
         return [(f"<{tag}> must be empty, but it contains <{child.tag}>", None, None)]
-    return [(f"<{child.tag}> is not allowed inside <{tag}>", _where_allowed(child.tag), None)]
+    allowed = sorted(f"<{n}>" if n != _ITEM else "items" for n in spec.children)
+    hint = _where_allowed(child.tag) or f"<{tag}> holds {', '.join(allowed)}"
+    return [(f"<{child.tag}> is not allowed inside <{tag}>", hint, None)]
 
 
 def _attribute_problems(tag: str, el, spec: _Element):
@@ -233,17 +255,9 @@ def _is_number(v: str) -> bool:
 
 def _fits(child, parent_tag: str, spec: _Element) -> bool:
     """Whether `child` may appear inside an element of `parent_tag` at all."""
-    if spec.text_only or spec.empty:
-        return False
-    allowed = {"BindingItem": {"Property", "BindingSourceItem"},
-               "BindingSourceItem": {"Property"},
-               "MaterialType": {"PropertyType", "Child"},
-               "Project": None}.get(parent_tag, "items")
-    if allowed == "items":
-        return child.tag not in ("Project", "BindingSourceItem")
-    if allowed is None:   # Project: libraries and <Child>
-        return child.tag not in grammar() or child.tag == "Child"
-    return child.tag in allowed
+    if child.tag in spec.children:
+        return True
+    return _ITEM in spec.children and child.tag not in grammar()
 
 
 def _where_allowed(tag: str) -> str | None:
