@@ -35,6 +35,31 @@ def is_components(v) -> bool:
     return isinstance(v, (Vector, Color4))
 
 
+def number(v, what: str = "an argument"):
+    if not is_number(v):
+        raise TypeMismatch(f"{what} must be a number, not {type_name(v)}")
+    return int(v) if isinstance(v, bool) else v
+
+
+def elementwise(f, *args):
+    """f on numbers, or component by component where an argument is a vector or colour."""
+    shape = next((a for a in args if is_components(a)), None)
+    if shape is None:
+        nums = [number(a) for a in args]
+        r = f(*nums)
+        # int op float is float: min(1, 2.5) is 1.0, as in C++ with promoted operands
+        return float(r) if isinstance(r, int) and any(isinstance(v, float) for v in nums) else r
+    cols = []
+    for a in args:
+        if is_components(a):
+            if type(a) is not type(shape) or len(a) != len(shape):
+                raise TypeMismatch(f"cannot mix {type_name(shape)} and {type_name(a)}")
+            cols.append(a)
+        else:
+            cols.append((float(number(a)),) * len(shape))
+    return type(shape)(float(f(*xs)) for xs in zip(*cols))
+
+
 def truthy(v, what: str = "a condition") -> bool:
     if not is_number(v):
         raise TypeMismatch(f"{what} must be bool, int or float, not {type_name(v)}")

@@ -18,81 +18,17 @@ Decisions where Kanzi's documentation is silent (see docs/expressions.md):
 """
 from __future__ import annotations
 
-import colorsys
 import math
-from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from kzplayer.expr.arithmetic import (
-    BadValue, DivisionByZero, TypeMismatch, arithmetic, as_matrix, cos_deg, euler_of, from_numpy,
-    idiv, is_components, is_number, rotation_matrix, sin_deg, srt_of, to_numpy)
+    BadValue, DivisionByZero, TypeMismatch, arithmetic, as_matrix, cos_deg, elementwise as _elementwise,
+    idiv, is_components, number as _number, sin_deg, srt_of)
+from kzplayer.expr.registry import FUNCTIONS, FunctionSpec, define as _define, lookup  # noqa: F401
 from kzplayer.values import Color4, Matrix, Srt2D, Srt3D, Vector, type_name
 
-
-@dataclass(frozen=True)
-class FunctionSpec:
-    name: str                       # the spelling the documentation uses
-    min_args: int
-    max_args: int | None            # None: any number
-    impl: Callable | None           # None: engine-only, or handled by the evaluator
-    evaluable: bool = True
-    result: str | None = None       # result type of an engine-only function, where known
-    doc: str = ""
-
-    def arity_text(self) -> str:
-        if self.max_args is None:
-            return f"at least {self.min_args}"
-        if self.min_args == self.max_args:
-            return str(self.min_args)
-        return f"{self.min_args} to {self.max_args}"
-
-
-FUNCTIONS: dict[str, FunctionSpec] = {}
-
-
-def _define(name: str, args: int | tuple[int, int | None], doc: str = "", *, aliases=(),
-            evaluable: bool = True, result: str | None = None):
-    lo, hi = (args, args) if isinstance(args, int) else args
-
-    def register(impl):
-        for n in (name, *aliases):
-            FUNCTIONS[n.lower()] = FunctionSpec(n, lo, hi, impl, evaluable, result, doc)
-        return impl
-    return register
-
-
-def lookup(name: str) -> FunctionSpec | None:
-    return FUNCTIONS.get(name.lower())
-
-
 # -- helpers -------------------------------------------------------------------------------
-
-def _number(v, what: str = "an argument"):
-    if not is_number(v):
-        raise TypeMismatch(f"{what} must be a number, not {type_name(v)}")
-    return int(v) if isinstance(v, bool) else v
-
-
-def _elementwise(f, *args):
-    """f on numbers, or component by component where an argument is a vector or colour."""
-    shape = next((a for a in args if is_components(a)), None)
-    if shape is None:
-        nums = [_number(a) for a in args]
-        r = f(*nums)
-        # int op float is float: min(1, 2.5) is 1.0, as in C++ with promoted operands
-        return float(r) if isinstance(r, int) and any(isinstance(v, float) for v in nums) else r
-    cols = []
-    for a in args:
-        if is_components(a):
-            if type(a) is not type(shape) or len(a) != len(shape):
-                raise TypeMismatch(f"cannot mix {type_name(shape)} and {type_name(a)}")
-            cols.append(a)
-        else:
-            cols.append((float(_number(a)),) * len(shape))
-    return type(shape)(float(f(*xs)) for xs in zip(*cols))
-
 
 def _keep_type(x, r: float):
     """Rounding functions keep an int an int and a float a float."""
@@ -105,22 +41,7 @@ def _vector(v, what="the argument") -> Vector:
     return v
 
 
-# -- math ------------------------------------------------------------------------------------
-
-@_define("abs", 1, "absolute value")
-def f_abs(v):
-    return _elementwise(abs, v)
-
-
-@_define("ceil", 1, "smallest integer not below")
-def f_ceil(v):
-    return _elementwise(lambda x: _keep_type(x, math.ceil(x)) if math.isfinite(x) else x, v)
-
-
-@_define("floor", 1, "largest integer not above")
-def f_floor(v):
-    return _elementwise(lambda x: _keep_type(x, math.floor(x)) if math.isfinite(x) else x, v)
-
+# -- math and trigonometry: functions of numbers, component-wise on vectors and colours ------
 
 def round_half_away(x):
     if isinstance(x, int) or not math.isfinite(x):
@@ -131,47 +52,20 @@ def round_half_away(x):
     return float(t)
 
 
-@_define("round", 1, "nearest integer, halves away from zero")
-def f_round(v):
-    return _elementwise(round_half_away, v)
+def _integral(f):
+    """floor / ceil: an int stays an int, a float gives a float."""
+    return lambda x: _keep_type(x, f(x)) if math.isfinite(x) else x
 
 
-@_define("sign", 1, "-1, 0 or 1")
-def f_sign(v):
-    return _elementwise(lambda x: _keep_type(x, (x > 0) - (x < 0)), v)
-
-
-@_define("sqrt", 1, "square root (NaN below 0)")
-def f_sqrt(v):
-    return _elementwise(lambda x: math.sqrt(x) if x >= 0 else math.nan, v)
-
-
-@_define("min", 2, "the smaller")
-def f_min(a, b):
-    return _elementwise(min, a, b)
-
-
-@_define("max", 2, "the larger")
-def f_max(a, b):
-    return _elementwise(max, a, b)
-
-
-@_define("pow", 2, "n to the power e")
-def f_pow(n, e):
-    def p(x, y):
+def _nan_outside_domain(f):
+    def g(*xs):
         try:
-            r = math.pow(x, y)
+            return f(*xs)
         except ValueError:
             return math.nan
         except OverflowError:
             return math.inf
-        return r
-    return _elementwise(p, n, e)
-
-
-@_define("clamp", 3, "clamp(low, high, value): value limited to [low, high]")
-def f_clamp(low, high, value):
-    return _elementwise(lambda lo, hi, v: min(max(v, lo), hi), low, high, value)
+    return g
 
 
 def kanzi_mod(a, b):
@@ -196,18 +90,6 @@ def kanzi_rem(a, b):
     return math.fmod(a, b)
 
 
-@_define("mod", 2, "mod(a, b): remainder with the sign of b; mod(-13, 5) = 2")
-def f_mod(a, b):
-    return _elementwise(kanzi_mod, a, b)
-
-
-@_define("rem", 2, "rem(a, b): remainder with the sign of a; rem(-13, 5) = -3")
-def f_rem(a, b):
-    return _elementwise(kanzi_rem, a, b)
-
-
-# -- trigonometry in degrees -----------------------------------------------------------------
-
 def tan_deg(d: float) -> float:
     if math.isfinite(d) and d % 45 == 0:
         return (0.0, 1.0, math.inf, -1.0)[int(d % 180) // 45]
@@ -215,86 +97,58 @@ def tan_deg(d: float) -> float:
 
 
 def _arc(f):
-    def g(x):
-        try:
-            return math.degrees(f(x))
-        except ValueError:
-            return math.nan
-    return g
+    return _nan_outside_domain(lambda x: math.degrees(f(x)))
 
 
-@_define("sin", 1, "sine of degrees")
-def f_sin(v):
-    return _elementwise(sin_deg, v)
-
-
-@_define("cos", 1, "cosine of degrees")
-def f_cos(v):
-    return _elementwise(cos_deg, v)
-
-
-@_define("tan", 1, "tangent of degrees")
-def f_tan(v):
-    return _elementwise(tan_deg, v)
-
-
-@_define("asin", 1, "arc sine, in degrees")
-def f_asin(v):
-    return _elementwise(_arc(math.asin), v)
-
-
-@_define("acos", 1, "arc cosine, in degrees")
-def f_acos(v):
-    return _elementwise(_arc(math.acos), v)
-
-
-@_define("atan", 1, "arc tangent, in degrees")
-def f_atan(v):
-    return _elementwise(_arc(math.atan), v)
-
-
-@_define("atan2", 2, "atan2(y, x): angle of the point (x, y), in degrees")
-def f_atan2(y, x):
-    return _elementwise(lambda a, b: math.degrees(math.atan2(a, b)), y, x)
-
-
-@_define("sinc", 1, "sin(r) / r for the angle r in radians; 1 at 0")
-def f_sinc(v):
-    return _elementwise(lambda d: 1.0 if d == 0 else sin_deg(d) / math.radians(d), v)
+_NUMERIC = (
+    ("abs", 1, abs, "absolute value"),
+    ("ceil", 1, _integral(math.ceil), "smallest integer not below"),
+    ("floor", 1, _integral(math.floor), "largest integer not above"),
+    ("round", 1, round_half_away, "nearest integer, halves away from zero"),
+    ("sign", 1, lambda x: _keep_type(x, (x > 0) - (x < 0)), "-1, 0 or 1"),
+    ("sqrt", 1, _nan_outside_domain(math.sqrt), "square root (NaN below 0)"),
+    ("min", 2, min, "the smaller"),
+    ("max", 2, max, "the larger"),
+    ("pow", 2, _nan_outside_domain(math.pow), "pow(n, e): n to the power e"),
+    ("clamp", 3, lambda lo, hi, v: min(max(v, lo), hi), "clamp(low, high, value): value limited to [low, high]"),
+    ("mod", 2, kanzi_mod, "mod(a, b): remainder with the sign of b; mod(-13, 5) = 2"),
+    ("rem", 2, kanzi_rem, "rem(a, b): remainder with the sign of a; rem(-13, 5) = -3"),
+    ("sin", 1, sin_deg, "sine of degrees"),
+    ("cos", 1, cos_deg, "cosine of degrees"),
+    ("tan", 1, tan_deg, "tangent of degrees"),
+    ("asin", 1, _arc(math.asin), "arc sine, in degrees"),
+    ("acos", 1, _arc(math.acos), "arc cosine, in degrees"),
+    ("atan", 1, _arc(math.atan), "arc tangent, in degrees"),
+    ("atan2", 2, lambda y, x: math.degrees(math.atan2(y, x)), "atan2(y, x): angle of the point (x, y), in degrees"),
+    ("sinc", 1, lambda d: 1.0 if d == 0 else sin_deg(d) / math.radians(d),
+     "sin(r) / r for the angle r in radians; 1 at 0"),
+)
+for _name, _arity, _f, _doc in _NUMERIC:
+    _define(_name, _arity, _doc)(lambda *args, _f=_f: _elementwise(_f, *args))
 
 
 # -- interpolation ---------------------------------------------------------------------------
 
-def _linear_step(low, high, v):
+def _linear_step(low, high, v) -> float:
     if high == low:
         return 1.0 if v >= low else 0.0
     return min(max((v - low) / (high - low), 0.0), 1.0)
 
 
-@_define("linearStep", 3, "clamp(0, 1, (v - low) / (high - low))")
-def f_linear_step(low, high, v):
-    return _elementwise(lambda a, b, x: _linear_step(float(a), float(b), float(x)), low, high, v)
+def _smooth(t: float) -> float:
+    return t * t * (3 - 2 * t)
 
 
-@_define("smoothStep", 3, "3t^2 - 2t^3 of linearStep")
-def f_smooth_step(low, high, v):
-    def s(a, b, x):
-        t = _linear_step(float(a), float(b), float(x))
-        return t * t * (3 - 2 * t)
-    return _elementwise(s, low, high, v)
+def _smoother(t: float) -> float:
+    return t * t * t * (t * (6 * t - 15) + 10)
 
 
-@_define("smootherStep", 3, "6t^5 - 15t^4 + 10t^3 of linearStep")
-def f_smoother_step(low, high, v):
-    def s(a, b, x):
-        t = _linear_step(float(a), float(b), float(x))
-        return t * t * t * (t * (6 * t - 15) + 10)
-    return _elementwise(s, low, high, v)
-
-
-@_define("step", 2, "step(threshold, v): 1 where v >= threshold, else 0")
-def f_step(threshold, v):
-    return _elementwise(lambda t, x: 1.0 if x >= t else 0.0, threshold, v)
+for _name, _arity, _f, _doc in (
+        ("linearStep", 3, _linear_step, "clamp(0, 1, (v - low) / (high - low))"),
+        ("smoothStep", 3, lambda a, b, x: _smooth(_linear_step(a, b, x)), "3t^2 - 2t^3 of linearStep"),
+        ("smootherStep", 3, lambda a, b, x: _smoother(_linear_step(a, b, x)), "6t^5 - 15t^4 + 10t^3 of linearStep"),
+        ("step", 2, lambda t, x: 1.0 if x >= t else 0.0, "step(threshold, v): 1 where v >= threshold, else 0")):
+    _define(_name, _arity, _doc)(lambda *args, _f=_f: _elementwise(_f, *args))
 
 
 @_define("mix", 3, "mix(a, b, w) = a * (1 - w) + b * w")
@@ -471,152 +325,6 @@ def f_string(v):
     return format_value(v)
 
 
-# -- transforms ------------------------------------------------------------------------------
-
-def _angle(v, what="the angle"):
-    return float(_number(v, what))
-
-
-@_define("createRotation", 3, "createRotation(x, y, z): an Srt3D rotating by Euler degrees")
-def f_create_rotation(x, y, z):
-    return Srt3D(rotation=(_angle(x), _angle(y), _angle(z)))
-
-
-for _i, _axis in enumerate("XYZ"):
-    def _create(angle, _i=_i):
-        r = [0.0, 0.0, 0.0]
-        r[_i] = _angle(angle)
-        return Srt3D(rotation=tuple(r))
-    _define(f"createRotation{_axis}", 1, f"an Srt3D rotating about {_axis} by degrees")(_create)
-
-
-def _rotation_of(r) -> np.ndarray:
-    if isinstance(r, Srt3D):
-        return rotation_matrix(*r.rotation)
-    if isinstance(r, Vector) and len(r) == 3:
-        return rotation_matrix(*r)
-    if isinstance(r, Matrix) and r.size == 4:
-        lin = to_numpy(r)[:3, :3]
-        return lin / np.where(np.linalg.norm(lin, axis=0) == 0, 1, np.linalg.norm(lin, axis=0))
-    raise TypeMismatch(f"a rotation is an Srt3D, a matrix4 or a vector3 of degrees, not {type_name(r)}")
-
-
-@_define("rotate", 2, "rotate(t, r): t with rotation r applied in its local frame")
-def f_rotate(t, r):
-    if isinstance(t, Srt3D):
-        rot = rotation_matrix(*t.rotation) @ _rotation_of(r)
-        return Srt3D(t.scale, euler_of(rot), t.translation)
-    if isinstance(t, Matrix) and t.size == 4:
-        m = np.eye(4)
-        m[:3, :3] = _rotation_of(r)
-        return from_numpy(to_numpy(t) @ m)
-    if isinstance(t, Srt2D):
-        return Srt2D(t.scale, t.rotation + _angle(r, "a 2D rotation"), t.translation)
-    raise TypeMismatch(f"rotate takes an Srt3D, Srt2D or matrix4, not {type_name(t)}")
-
-
-for _i, _axis in enumerate("XYZ"):
-    def _rotate_axis(t, angle, _i=_i):
-        r = [0.0, 0.0, 0.0]
-        r[_i] = _angle(angle)
-        if isinstance(t, Srt2D) and _i == 2:
-            return f_rotate(t, r[2])
-        return f_rotate(t, Vector(r))
-    _define(f"rotate{_axis}", 2, f"rotate{_axis}(t, degrees)")(_rotate_axis)
-
-
-def _euler(t) -> tuple[float, float, float]:
-    if isinstance(t, Srt3D):
-        return euler_of(rotation_matrix(*t.rotation))
-    if isinstance(t, Matrix) and t.size == 4:
-        return euler_of(_rotation_of(t))
-    raise TypeMismatch(f"Euler angles of an Srt3D or matrix4, not {type_name(t)}")
-
-
-for _i, _axis in enumerate("XYZ"):
-    _define(f"extractEuler{_axis}", 1, f"the {_axis} Euler angle, degrees")(
-        lambda t, _i=_i: _euler(t)[_i])
-
-
-@_define("inverse", 1, "inverse matrix (an SRT gives a matrix)")
-def f_inverse(m):
-    a = to_numpy(as_matrix(m))
-    if abs(np.linalg.det(a)) < 1e-12:
-        raise BadValue("the matrix is not invertible")
-    return from_numpy(np.linalg.inv(a))
-
-
-@_define("transpose", 1, "transposed matrix")
-def f_transpose(m):
-    if not isinstance(m, Matrix):
-        raise TypeMismatch(f"transpose takes a matrix, not {type_name(m)}")
-    return from_numpy(to_numpy(m).T)
-
-
-@_define("transform", 2, "transform(m, v): a point (vector3 with matrix4) or a full vector")
-def f_transform(m, v):
-    a = to_numpy(as_matrix(m))
-    n = a.shape[0]
-    if not isinstance(v, Vector) or len(v) not in (n - 1, n):
-        raise TypeMismatch(f"transform of {type_name(v)} by {type_name(m)}")
-    if len(v) == n:
-        return Vector((a @ np.array(v)).tolist())
-    return Vector((a @ np.array([*v, 1.0]))[:n - 1].tolist())
-
-
-# -- colour ----------------------------------------------------------------------------------
-
-def _color(c) -> Color4:
-    if isinstance(c, Color4):
-        return c
-    if isinstance(c, Vector) and len(c) in (3, 4):
-        return Color4(*c) if len(c) == 4 else Color4(*c, 1.0)
-    raise TypeMismatch(f"a colour argument must be color4, not {type_name(c)}")
-
-
-@_define("hslToSrgb", 1, "Color4(h, s, l, a), all in [0, 1] -> sRGB Color4")
-def f_hsl_to_srgb(c):
-    h, s, lum, a = _color(c)
-    return Color4(*colorsys.hls_to_rgb(h % 1.0, lum, s), a)
-
-
-@_define("srgbToHsl", 1, "sRGB Color4 -> Color4(h, s, l, a), all in [0, 1]")
-def f_srgb_to_hsl(c):
-    r, g, b, a = _color(c)
-    h, lum, s = colorsys.rgb_to_hls(r, g, b)
-    return Color4(h, s, lum, a)
-
-
-def _to_srgb(x: float) -> float:
-    return 12.92 * x if x <= 0.0031308 else 1.055 * x ** (1 / 2.4) - 0.055
-
-
-def _to_linear(x: float) -> float:
-    return x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
-
-
-def _transfer(f, v):
-    if isinstance(v, Color4):
-        return Color4(f(v[0]), f(v[1]), f(v[2]), v[3])
-    return _elementwise(lambda x: f(float(x)), v)
-
-
-@_define("linearTosRGB", 1, "linear -> sRGB encoding (alpha unchanged)")
-def f_linear_to_srgb(v):
-    return _transfer(_to_srgb, v)
-
-
-@_define("sRGBToLinear", 1, "sRGB encoding -> linear (alpha unchanged)")
-def f_srgb_to_linear(v):
-    return _transfer(_to_linear, v)
-
-
-@_define("premultiplyColor", 1, "(r a, g a, b a, a)")
-def f_premultiply(c):
-    r, g, b, a = _color(c)
-    return Color4(r * a, g * a, b * a, a)
-
-
 # -- text ------------------------------------------------------------------------------------
 
 def _format_one(v, spec: str) -> str:
@@ -700,3 +408,7 @@ for _name, _args, _result, _doc in (
         ("animate", (0, None), None, "drive a property by an animation (engine)"),
         ("animation", (0, None), None, "Animation(property, \"resource id\") (engine)")):
     _define(_name, _args, _doc, evaluable=False, result=_result)(None)
+
+# The matrix, rotation and colour functions live in their own module; importing it here
+# registers them after the functions above, so ties in did-you-mean favour the common ones.
+from kzplayer.expr import transforms  # noqa: E402,F401

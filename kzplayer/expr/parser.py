@@ -19,7 +19,11 @@ from kzplayer.diagnostics import Diagnostic, Span
 from kzplayer.expr import ast
 from kzplayer.expr.errors import diagnostic
 from kzplayer.expr.lexer import tokenize
-from kzplayer.expr.tokens import EOF, NAME, NEWLINE, NUMBER, OP, REF, STRING, VIEW, Token, TokenStream
+from kzplayer.expr.tokens import EOF, NAME, NEWLINE, NUMBER, REF, STRING, VIEW, Token, TokenStream
+
+
+# Tokens that are a whole node by themselves.
+_LITERALS = {NUMBER: ast.Number, STRING: ast.String, REF: ast.Ref, VIEW: ast.View}
 
 
 class _Fail(Exception):
@@ -172,18 +176,9 @@ class _Parser:
 
     def parse_primary(self) -> ast.Node:
         s, tok = self.stream, self.stream.current
-        if tok.kind == NUMBER:
+        if tok.kind in _LITERALS:
             s.next()
-            return ast.Number(tok.value, span=tok.span)
-        if tok.kind == STRING:
-            s.next()
-            return ast.String(tok.value, span=tok.span)
-        if tok.kind == REF:
-            s.next()
-            return ast.Ref(tok.value, span=tok.span)
-        if tok.kind == VIEW:
-            s.next()
-            return ast.View(tok.value, span=tok.span)
+            return _LITERALS[tok.kind](tok.value, span=tok.span)
         if tok.kind == NAME:
             if s.look(1).is_op("(") or self._generic_ahead():
                 return self.parse_call()

@@ -8,7 +8,7 @@ import pytest
 from lxml import etree
 
 from kzplayer.expr import parse, to_text
-from kzplayer.expr.ast import Program, Ref
+from kzplayer.expr.ast import Program
 
 KEYS = ("BindingItem.DisplayCodeForMerge", "BindingItem.RawCode")
 
