@@ -456,7 +456,8 @@ def render_markdown(cat: Catalog) -> str:
            "edit the TOML, not this page. Stock materials live at",
            f"`{cat.asset_prefix}<Name>`; the shader of a stock material is",
            "`shaders/<Name>.glsl` (exactly the material name, e.g. `Emitter_Box.glsl`); a legacy",
-           "name uses its replacement's shader.", ""]
+           "name uses its replacement's shader; the rendering (Particle) materials are variants",
+           "of the billboard shaders under `shaders/render/`.", ""]
     if cat.notes:
         out += ["## Decisions", ""] + [f"* {n}" for n in cat.notes] + [""]
     for slot in SLOTS:

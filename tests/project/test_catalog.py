@@ -215,7 +215,10 @@ def test_material_lookup_by_name_path_alias_and_legacy(cat):
 
 def test_shader_names_follow_the_rule(cat):
     for m in cat.materials:
-        assert m.shader == f"{m.name}.glsl"
+        if m.slot == "Particle":
+            assert m.shader == "render/billboard.frag.glsl"
+        else:
+            assert m.shader == f"{m.name}.glsl"
     assert cat.material("EmissionCount_PerSecond").shader == "EmissionCount_Schedule.glsl"
 
 
