@@ -1,4 +1,4 @@
-"""A property name the catalog does not know.
+"""A property name the catalog does not know, or one its item cannot carry.
 
 Every property name has a declared type in the catalog (`kzm_schema/`): the stock node and
 material properties, plus the project's own `<PropertyTypes>` and the properties of its
@@ -6,9 +6,16 @@ material properties, plus the project's own `<PropertyTypes>` and the properties
 value never reaches the material. The same check applies to a binding's target property
 and to the `Source` of a BindingSourceItem. The hint names the closest known property.
 
+A known property set on an item type that has no use for it (an `Emission.*` property on a
+ParticleAffector, whose materials never read it) is reported too, naming the item types
+that carry it.
+
 Failing:
 
     <Property name="Emission.Lifetim">2</Property>
+    <ParticleAffector name="Gravity">
+      <Property name="Emission.Rate">10</Property>
+    </ParticleAffector>
 
 Passing:
 
@@ -26,9 +33,15 @@ SEVERITY = Severity.ERROR
 def check(context):
     cat = context.catalog
     for item in context.items:
+        known_type = cat.item_type(item.type) is not None
         for name, prop in item.properties.items():
-            if cat.property(name) is None:
+            spec = cat.property(name)
+            if spec is None:
                 yield _unknown(context, name, prop.span, f"{item.type} '{item.name}'")
+            elif known_type and spec.item_types and not cat.carries(item.type, name):
+                carriers = ", ".join(sorted(spec.item_types))
+                yield Problem(prop.span, f"{name} is not a property of {item.type} '{item.name}': "
+                              "nothing on it reads the value", f"it belongs on: {carriers}")
     for owner, binding in context.bindings:
         if binding.target and cat.property(binding.target) is None:
             yield _unknown(context, binding.target, binding.target_span or binding.span,
