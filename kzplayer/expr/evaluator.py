@@ -161,7 +161,7 @@ class _Evaluator:
             message, hint = unknown_function(node)
             raise ExprError.at("expr.unknown-function", message, node.name_span or node.span, hint)
         n = len(node.args)
-        if n < spec.min_args or (spec.max_args is not None and n > spec.max_args):
+        if not spec.accepts(n):
             self.fail(node, "expr.arguments",
                       f"{spec.name}() takes {spec.arity_text()} argument(s), got {n}")
         if not spec.evaluable:

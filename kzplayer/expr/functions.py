@@ -211,16 +211,14 @@ def _vector_ctor(n):
 
 
 for _n in (2, 3, 4):
-    _define(f"Vector{_n}", (1, _n), f"vector{_n}(x, y...) or a cast of one value")(_vector_ctor(_n))
+    _define(f"Vector{_n}", {1, _n}, f"vector{_n}(x, y...) or a cast of one value")(_vector_ctor(_n))
 
 
-@_define("Color4", (1, 4), "Color4(r, g, b, a); Color4(r, g, b) is opaque; color4(x) is (x, x, x, x)",
+@_define("Color4", {1, 3, 4}, "Color4(r, g, b, a); Color4(r, g, b) is opaque; color4(x) is (x, x, x, x)",
          aliases=("Color",))
 def f_color4(*args):
     if len(args) == 3:
         return Color4(*(float(_number(a, "a colour component")) for a in args), 1.0)
-    if len(args) == 2:
-        raise TypeMismatch("Color4 takes 1, 3 or 4 arguments, not 2")
     return Color4(_components(args, 4, "color4"))
 
 
@@ -230,40 +228,34 @@ def _numbers(args, n, what):
     return tuple(float(_number(a, f"an argument of {what}")) for a in args)
 
 
-@_define("Matrix3", (1, 9), "Matrix3(9 values, column-major) or matrix3(srt2d)", aliases=("Matrix3x3",))
-def f_matrix3(*args):
-    if len(args) == 1 and isinstance(args[0], (Srt2D, Matrix)):
-        m = as_matrix(args[0])
-        if m.size != 3:
-            raise TypeMismatch(f"matrix3 of {type_name(args[0])}")
-        return m
-    return Matrix(_numbers(args, 9, "Matrix3"))
+def _matrix_ctor(n: int, srt_type):
+    def make(*args):
+        if len(args) == 1 and isinstance(args[0], (srt_type, Matrix)):
+            m = as_matrix(args[0])
+            if m.size != n:
+                raise TypeMismatch(f"matrix{n} of {type_name(args[0])}")
+            return m
+        return Matrix(_numbers(args, n * n, f"Matrix{n}"))
+    return make
 
 
-@_define("Matrix4", (1, 16), "Matrix4(16 values, column-major) or matrix4(srt3d)", aliases=("Matrix4x4",))
-def f_matrix4(*args):
-    if len(args) == 1 and isinstance(args[0], (Srt3D, Matrix)):
-        m = as_matrix(args[0])
-        if m.size != 4:
-            raise TypeMismatch(f"matrix4 of {type_name(args[0])}")
-        return m
-    return Matrix(_numbers(args, 16, "Matrix4"))
+def _srt_ctor(n: int, srt_type, build):
+    def make(*args):
+        if len(args) == 1 and isinstance(args[0], Matrix) and args[0].size == n:
+            return srt_of(args[0])
+        return build(_numbers(args, 5 if n == 3 else 9, srt_type.__name__))
+    return make
 
 
-@_define("Srt2D", (1, 5), "Srt2D(scaleX, scaleY, rotation, translationX, translationY)")
-def f_srt2d(*args):
-    if len(args) == 1 and isinstance(args[0], Matrix) and args[0].size == 3:
-        return srt_of(args[0])
-    sx, sy, rot, tx, ty = _numbers(args, 5, "Srt2D")
-    return Srt2D((sx, sy), rot, (tx, ty))
-
-
-@_define("Srt3D", (1, 9), "Srt3D(sx, sy, sz, rx, ry, rz, tx, ty, tz), rotations in degrees")
-def f_srt3d(*args):
-    if len(args) == 1 and isinstance(args[0], Matrix) and args[0].size == 4:
-        return srt_of(args[0])
-    v = _numbers(args, 9, "Srt3D")
-    return Srt3D(v[0:3], v[3:6], v[6:9])
+for _n, _srt, _fields, _build in (
+        (3, Srt2D, "scaleX, scaleY, rotation, translationX, translationY",
+         lambda v: Srt2D(v[0:2], v[2], v[3:5])),
+        (4, Srt3D, "sx, sy, sz, rx, ry, rz, tx, ty, tz; rotations in degrees",
+         lambda v: Srt3D(v[0:3], v[3:6], v[6:9]))):
+    _define(f"Matrix{_n}", {1, _n * _n}, f"Matrix{_n}({_n * _n} values, column-major) or "
+            f"matrix{_n}x{_n}({_srt.__name__.lower()})", aliases=(f"Matrix{_n}x{_n}",))(_matrix_ctor(_n, _srt))
+    _define(_srt.__name__, {1, 5 if _n == 3 else 9}, f"{_srt.__name__}({_fields}) or of a matrix{_n}")(
+        _srt_ctor(_n, _srt, _build))
 
 
 def format_value(v) -> str:

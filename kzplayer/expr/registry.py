@@ -15,8 +15,16 @@ class FunctionSpec:
     evaluable: bool = True
     result: str | None = None       # result type of an engine-only function, where known
     doc: str = ""
+    counts: tuple[int, ...] = ()    # the only argument counts allowed, where not a range
+
+    def accepts(self, n: int) -> bool:
+        if self.counts:
+            return n in self.counts
+        return n >= self.min_args and (self.max_args is None or n <= self.max_args)
 
     def arity_text(self) -> str:
+        if self.counts:
+            return " or ".join(map(str, self.counts))
         if self.max_args is None:
             return f"at least {self.min_args}"
         if self.min_args == self.max_args:
@@ -27,13 +35,22 @@ class FunctionSpec:
 FUNCTIONS: dict[str, FunctionSpec] = {}
 
 
-def define(name: str, args: int | tuple[int, int | None], doc: str = "", *, aliases=(),
-            evaluable: bool = True, result: str | None = None):
-    lo, hi = (args, args) if isinstance(args, int) else args
+def define(name: str, args: int | tuple[int, int | None] | set[int], doc: str = "", *, aliases=(),
+           evaluable: bool = True, result: str | None = None):
+    """Register a function. `args`: a count, a (min, max) range (max None: any), or a set of
+    the counts allowed (`{1, 3}` for Vector3: one value to cast, or three components)."""
+    counts: tuple[int, ...] = ()
+    if isinstance(args, int):
+        lo, hi = args, args
+    elif isinstance(args, (set, frozenset)):
+        counts = tuple(sorted(args))
+        lo, hi = counts[0], counts[-1]
+    else:
+        lo, hi = args
 
     def register(impl):
         for n in (name, *aliases):
-            FUNCTIONS[n.lower()] = FunctionSpec(n, lo, hi, impl, evaluable, result, doc)
+            FUNCTIONS[n.lower()] = FunctionSpec(n, lo, hi, impl, evaluable, result, doc, counts)
         return impl
     return register
 

@@ -187,7 +187,7 @@ class _Checker:
             self.report("expr.unknown-function", message, node.name_span or node.span, hint)
             return UNKNOWN
         n = len(args)
-        if n < spec.min_args or (spec.max_args is not None and n > spec.max_args):
+        if not spec.accepts(n):
             self.report("expr.arguments", f"{spec.name}() takes {spec.arity_text()} argument(s), got {n}",
                         node.span)
             return UNKNOWN

@@ -174,8 +174,16 @@ def test_constructors():
     assert ev("Srt3D(1, 2, 3, 10, 20, 30, 4, 5, 6)") == Srt3D((1, 2, 3), (10, 20, 30), (4, 5, 6))
     assert ev("Matrix3(1, 2, 3, 4, 5, 6, 7, 8, 9)") == Matrix(tuple(float(i) for i in range(1, 10)))
     assert ev("Matrix4(" + ", ".join(str(i) for i in range(16)) + ")").values == tuple(float(i) for i in range(16))
-    assert fails("Vector3(1, 2)").rule == "expr.type"
-    assert fails("Matrix3(1, 2, 3)").rule == "expr.type"
+    assert ev("Matrix3x3(Srt2D(1, 1, 0, 2, 3))").values[6:8] == (2.0, 3.0)
+    assert ev("Srt3D(Matrix4(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 4, 5, 6, 1))") == Srt3D(translation=(4, 5, 6))
+
+
+@pytest.mark.parametrize("text, counts", [
+    ("Vector3(1, 2)", "1 or 3"), ("Matrix3(1, 2, 3)", "1 or 9"), ("Color4(1, 2)", "1 or 3 or 4"),
+    ("Srt2D(1, 2)", "1 or 5"), ("Matrix4(1, 2)", "1 or 16")])
+def test_constructor_argument_counts(text, counts):
+    err = fails(text)
+    assert err.rule == "expr.arguments" and f"takes {counts} argument" in err.message
 
 
 @pytest.mark.parametrize("text, expected", [
