@@ -34,7 +34,7 @@ _PATTERN_TEXT = {
     "propertyName": "a property name is Type.Name, e.g. Emission.Rate or Node3D.RenderTransformation",
     "fieldWord": "a field is an upper-case word such as WHOLE_PROPERTY, VECTOR_X or COLOR_R",
     "double": "it must be a number",
-    "format": "the format version is a whole number (1)",
+    "formatVersion": "the format version is a whole number (1)",
 }
 
 
@@ -43,6 +43,8 @@ class _Attr:
     required: bool
     words: tuple[str, ...] = ()       # allowed values, when the grammar lists them
     pattern: str | None = None        # name of the define (or datatype) that constrains it
+    regex: str | None = None          # the XSD pattern facet, if any (anchored, like XSD)
+    datatype: str | None = None
 
 
 @dataclass
@@ -122,9 +124,13 @@ def _value_rule(attr, defines, required: bool) -> _Attr:
         body = defines[pattern]
     words = tuple(v.text for v in body.iter(_RNG + "value"))
     data = body.find(_RNG + "data")
-    if pattern is None and data is not None:
-        pattern = "format" if attr.get("name") == "format" else data.get("type")
-    return _Attr(required, words, pattern)
+    regex = datatype = None
+    if data is not None:
+        datatype = data.get("type")
+        pattern = pattern or datatype
+        facet = data.find(_RNG + "param[@name='pattern']")
+        regex = facet.text if facet is not None else None
+    return _Attr(required, words, pattern, regex, datatype)
 
 
 # --- validation ----------------------------------------------------------------------------
@@ -218,13 +224,14 @@ def _attribute_problems(tag: str, el, spec: _Element):
         value = el.get(name)
         if value is None:
             if rule.required:
-                out.append((f"<{tag}> needs a {name} attribute", _attribute_hint(tag, name), None))
+                hint = _attribute_hint(tag, name) or ("one of: " + ", ".join(rule.words) if rule.words else None)
+                out.append((f"<{tag}> needs a {name} attribute", hint, None))
             continue
         if rule.words and value not in rule.words:
             near = difflib.get_close_matches(value, rule.words, n=1)
             hint = f"did you mean '{near[0]}'?" if near else "one of: " + ", ".join(rule.words)
             out.append((f"'{value}' is not a valid {name} of <{tag}>", hint, name))
-        elif rule.pattern and not _value_ok(value, rule.pattern):
+        elif not _value_ok(value, rule):
             out.append((f"{name}='{value}' of <{tag}> is not valid: "
                         f"{_PATTERN_TEXT.get(rule.pattern, 'see kzm_schema/kzm.rng')}", None, name))
     if not spec.any_attrs:
@@ -237,20 +244,17 @@ def _attribute_problems(tag: str, el, spec: _Element):
     return out
 
 
-def _value_ok(value: str, pattern: str) -> bool:
-    return {"itemName": lambda v: bool(v) and "/" not in v,
-            "propertyName": lambda v: re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+", v.strip()) is not None,
-            "fieldWord": lambda v: re.fullmatch(r"[A-Z][A-Z_]*", v.strip()) is not None,
-            "format": lambda v: v.strip().isdigit(),
-            "double": _is_number}.get(pattern, lambda v: True)(value)
-
-
-def _is_number(v: str) -> bool:
-    try:
-        float(v)
-        return True
-    except ValueError:
+def _value_ok(value: str, rule: _Attr) -> bool:
+    if rule.datatype == "token":          # XSD collapses whitespace before the facet
+        value = " ".join(value.split())
+    if rule.regex is not None and re.fullmatch(rule.regex, value) is None:
         return False
+    if rule.datatype == "double":
+        try:
+            float(value)
+        except ValueError:
+            return False
+    return True
 
 
 def _fits(child, parent_tag: str, spec: _Element) -> bool:
@@ -271,7 +275,6 @@ def _attribute_hint(tag: str, name: str) -> str | None:
     return {("Property", "name"): 'e.g. <Property name="Emission.Rate">500</Property>',
             ("Binding", "target"): 'e.g. <Binding target="ParticleEmitter.MaximumAmount">...</Binding>',
             ("Child", "name"): "the name of the item whose file is <name>.kzm beside this one",
-            ("MaterialType", "slot"): "one of Emission, EmissionCount, Affector, Collider, GenerateEvents, Particle",
             ("MaterialType", "shader"): "the GLSL file of the material, relative to the project file",
             }.get((tag, name))
 
