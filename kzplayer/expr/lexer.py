@@ -20,8 +20,8 @@ from kzplayer.expr.tokens import EOF, NAME, NEWLINE, NUMBER, OP, REF, STRING, VI
 _NUMBER = re.compile(r"(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPACE = re.compile(r"[ \t\r\f]+")
-_OPERATORS = sorted("|| && == != <= >= << >> | ^ & < > + - * / ! ~ ? : = ( ) , .".split(),
-                    key=len, reverse=True)
+_OPERATOR = re.compile("|".join(re.escape(op) for op in sorted(
+    "|| && == != <= >= << >> | ^ & < > + - * / ! ~ ? : = ( ) , .".split(), key=len, reverse=True)))
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
 
 # Item names may hold spaces (`Text Box 2D`); a property is dotted words (`Node.Width`).
@@ -136,7 +136,8 @@ def tokenize(text: str, *, file: str | None = None, line: int = 1,
             emit(REF, pos, m.end(), ref)
             pos = m.end()
         else:
-            op = next((o for o in _OPERATORS if text.startswith(o, pos)), None)
+            m = _OPERATOR.match(text, pos)
+            op = m.group() if m else None
             if op is None:
                 errors.append(diagnostic("expr.syntax", f"unexpected character '{ch}'",
                                          span(pos, pos + 1)))
