@@ -245,6 +245,16 @@ class Catalog:
     def suggest_item_type(self, name: str) -> str | None:
         return _suggest(name, self._types)
 
+    def default_for(self, property_name: str, material_names: Iterable[str] = ()):
+        """The value an unset property has on a node whose slots hold `material_names`: a
+        legacy material's preset where one sets it, else the catalog default."""
+        for name in material_names:
+            spec = self.material(str(name)) if name else None
+            if spec is not None and property_name in spec.preset:
+                return spec.preset[property_name]
+        spec = self._props.get(property_name)
+        return spec.default if spec is not None else None
+
     def carries(self, item_type: str, property_name: str) -> bool:
         """Whether a property may be set on an item of this type."""
         spec = self._props.get(property_name)

@@ -340,3 +340,12 @@ def test_custom_material_with_a_stock_name_keeps_the_stock_one_but_declares_its_
 def test_decisions_are_rendered_into_the_docs(cat):
     page = render_markdown(cat)
     assert "## Decisions" in page and all(n in page for n in cat.notes)
+
+
+def test_default_for_applies_legacy_presets(cat):
+    assert cat.default_for("Events.LifetimeMin", ["Event_Lifetime"]) == 1.0
+    assert cat.default_for("Events.LifetimeMin", ["GenerateEvent_IsInLifetimeRange"]) == 0.0
+    assert cat.default_for("Events.Probability", ["Emitter_Box", "GenerateEvent_OnHit_Probabilistic"]) == 0.5
+    assert cat.default_for("Emission.Volume", ["Emitter_DiscVolume", None]) is True
+    assert cat.default_for("Emission.Volume", []) is False
+    assert cat.default_for("No.Such") is None
