@@ -57,18 +57,21 @@ def project_catalog(project):
     return catalog().with_custom(props, customs)
 
 
-def resolve_material(project, cat, ref, slot: str, where: str) -> Material:
-    """The Material a slot value names (stock, asset path, legacy, custom)."""
+def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Material | Diagnostic:
+    """The Material a slot value names (stock, asset path, legacy, custom). A stock material
+    whose shader is not in this build yet comes back as a warning Diagnostic (the slot is
+    then skipped); an unknown material, a wrong slot or a missing custom shader raise."""
     name = str(ref)
     spec = cat.material(name)
     if spec is None:
-        raise _material_error(f"{where}: unknown material '{name}'")
+        raise _material_error("material.unknown", f"{where}: unknown material '{name}'", span)
     preset = {}
     if spec.legacy:
         preset = dict(spec.preset)
         spec = cat.material(spec.replacement)
     if spec.slot != slot:
-        raise _material_error(f"{where}: material '{spec.name}' is a {spec.slot} material, not {slot}")
+        raise _material_error("material.slot", f"{where}: '{spec.name}' is a {spec.slot} material, "
+                                               f"not {slot}", span)
     if spec.custom:
         base = Path(project.path).parent if project.path else Path.cwd()
         shader = (base / spec.shader).resolve()
@@ -77,12 +80,16 @@ def resolve_material(project, cat, ref, slot: str, where: str) -> Material:
         shader = shader_dir() / (spec.shader or f"{spec.name}.glsl")
         display = f"shaders/{shader.name}"
     if not shader.is_file():
-        raise _material_error(f"{where}: shader of material '{spec.name}' not found: {display}")
+        message = f"{where}: the shader of '{spec.name}' is missing: {display}"
+        if spec.custom:
+            raise _material_error("material.unknown", message, span)
+        return Diagnostic("KZ803", "material.unsupported", Severity.WARNING,
+                          f"{where}: kzplayer does not run '{spec.name}' yet; the slot is ignored", span)
     return Material(spec.name, slot, shader, display, tuple(spec.properties), preset)
 
 
-def _material_error(message: str) -> KzError:
-    return KzError(Diagnostic("KZ802", "material.unknown", Severity.ERROR, message), exit_code=1)
+def _material_error(rule: str, message: str, span) -> KzError:
+    return KzError(Diagnostic("KZ802", rule, Severity.ERROR, message, span), exit_code=1)
 
 
 class ProgramCache:
@@ -117,13 +124,19 @@ class ProgramCache:
         self._programs.clear()
 
 
-def uniform_values(program_entry, material: Material, read) -> list[tuple[str, object]]:
-    """(uniform, value) pairs for the properties `material` reads. `read(name)` returns the
-    property's value after bindings, or None when neither the node nor the catalog has one."""
+def uniform_values(program_entry, material: Material, read, known=lambda name: False) -> list[tuple[str, object]]:
+    """(uniform, value) pairs for the properties a program reads: those the material
+    declares, and any other uniform named after a known property (`known(name)`), so a
+    custom emitter that includes Particles/emitter_common.glsl gets the common contract.
+    `read(name)` is the value after bindings, None when neither node nor catalog has one."""
     program, initial = program_entry
+    by_uniform = {uniform_name(p): p for p in material.reads}
+    for uname in initial:
+        guess = uname.replace("_", ".", 1)
+        if uname not in by_uniform and not uname.startswith("kz_") and known(guess):
+            by_uniform[uname] = guess
     pairs = []
-    for prop in material.reads:
-        uname = uniform_name(prop)
+    for uname, prop in by_uniform.items():
         if uname not in initial:
             continue
         value = read(prop)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import moderngl
 import numpy as np
 
-from kzplayer import values as V
+from kzplayer.diagnostics import Diagnostic
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.buffers import EmitterBuffers
 from kzplayer.gpu.materials import Material, ProgramCache, project_catalog, resolve_material, uniform_values
@@ -122,6 +122,7 @@ class Simulation:
         self.systems: list[System] = []
         self.emitters: list[Emitter] = []
         self.stats: dict[str, EmitterStats] = {}
+        self.diagnostics: list[Diagnostic] = []   # warnings: slots skipped (stock shader not yet built)
         self.frames = 0
         self._build()
         self._refresh()
@@ -256,7 +257,14 @@ class Simulation:
         ref = self._value(item, slot_property)
         if ref is None or str(ref) == "":
             return None
-        return resolve_material(self.project, self.catalog, ref, slot, f"{item.path}: {slot_property}")
+        prop = getattr(item, "properties", {}).get(slot_property)
+        found = resolve_material(self.project, self.catalog, ref, slot, f"{item.path}: {slot_property}",
+                                 span=getattr(prop, "span", None) or getattr(item, "span", None))
+        if isinstance(found, Diagnostic):
+            if found not in self.diagnostics:
+                self.diagnostics.append(found)
+            return None
+        return found
 
     def _uniforms(self, item, material: Material | None) -> list:
         if material is None:
@@ -267,7 +275,7 @@ class Simulation:
             if material.preset and name in material.preset and not self._authored(item, name):
                 return material.preset[name]
             return self._value(item, name)
-        return uniform_values(entry, material, read)
+        return uniform_values(entry, material, read, known=lambda name: self.catalog.property(name) is not None)
 
     def _authored(self, item, name: str) -> bool:
         return name in getattr(item, "properties", {}) or self.graph.is_bound(item, name)

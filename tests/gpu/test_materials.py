@@ -1,0 +1,85 @@
+"""Materials in every simulation slot: custom compute materials from the project's
+Materials library (their declared properties as uniforms, bindable), stock materials by
+asset path, and the errors and warnings of bad slot values."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kzplayer.diagnostics import KzError
+from kzplayer.resources import shader_dir
+
+from conftest import burst_emitter, custom_material, make_project
+
+COUNT = """// a fixed number per step, read from a declared int property
+uniform int Trickle_PerStep;
+uint emissionCount() { return uint(max(Trickle_PerStep, 0)); }
+"""
+
+LINE = """// particles on a segment from the origin to Line.End, evenly by spawn index
+#include "Particles/emitter_common.glsl"
+uniform vec3 Line_End;
+void emitParticle(uint index) {
+    float t = float(kz_spawnIndex) / max(float(state.count - 1u), 1.0);
+    emitFromShape(index, Line_End * t, vec3(0.0));
+}
+"""
+
+
+def _project(tmp_path, count="EmissionCount_Schedule", emission="Emitter_Point", **props):
+    trickle = custom_material(tmp_path, "Trickle", "EmissionCount", COUNT, {"Trickle.PerStep": ("int", "3")})
+    line = custom_material(tmp_path, "Line", "Emission", LINE, {"Line.End": ("vector3", "(2, 0, 0)")})
+    emitter = burst_emitter(emission, 50, **{"Emission.InitialVelocityStrength": 0.0, **props})
+    emitter["ParticleEmitter.EmissionCountMaterial"] = count
+    return make_project(emitters={"E": emitter}, materials=[trickle, line], path=str(tmp_path / "fx.kzm"))
+
+
+def test_custom_count_material_sets_the_count(simulate, tmp_path):
+    sim = simulate(_project(tmp_path, count="Trickle"))
+    em = sim.emitters[0]
+    sim.step()
+    assert sim.stats[em.path].emitted == 3          # the declared default
+    sim.set_value(em.item, "Trickle.PerStep", 7)
+    sim.step()
+    assert sim.stats[em.path].emitted == 7 and sim.stats[em.path].alive == 10
+
+
+def test_custom_emission_material_places_particles(simulate, tmp_path):
+    sim = simulate(_project(tmp_path, emission="Line", **{"Line.End": (0.0, 4.0, 0.0)}))
+    sim.step()
+    p = sim.read_particles(sim.emitters[0])["position"]
+    np.testing.assert_allclose(p[:, 1], np.linspace(0, 4, 50), atol=1e-5)
+    assert np.all(p[:, [0, 2]] == 0)
+
+
+def test_asset_package_path_names_a_stock_material(spawn):
+    parts = spawn("ParticlesAssetPackage/Materials/Particles/Emitter_Sphere", 20,
+                  **{"Emission.Radius": 3.0, "Emission.InitialVelocityStrength": 0.0})
+    assert np.allclose(np.linalg.norm(parts["position"], axis=1), 3.0, atol=1e-5)
+
+
+def test_material_in_the_wrong_slot_is_an_error(simulate):
+    project = make_project(emitters={"E": burst_emitter("Gravity", 5)})
+    with pytest.raises(KzError) as err:
+        simulate(project)
+    d = err.value.diagnostics[0]
+    assert d.rule == "material.slot" and "Gravity" in d.message and "Affector" in d.message
+
+
+def test_unknown_material_is_an_error(simulate):
+    with pytest.raises(KzError) as err:
+        simulate(make_project(emitters={"E": burst_emitter("Emitter_Pyramid", 5)}))
+    assert err.value.diagnostics[0].rule == "material.unknown"
+
+
+def test_stock_material_not_built_yet_is_skipped_with_a_warning(simulate):
+    project = make_project(emitters={"E": burst_emitter("Emitter_Point", 5)},
+                           affectors={"W": {"ParticleAffector.AffectorMaterial": "Wind"}})
+    sim = simulate(project)
+    sim.step()
+    assert len(sim.read_particles(sim.emitters[0])) == 5
+    if (shader_dir() / "Wind.glsl").is_file():       # Wind has landed: it runs, no warning
+        assert sim.diagnostics == []
+    else:
+        [d] = sim.diagnostics
+        assert d.rule == "material.unsupported" and d.severity.value == "warning" and "Wind" in d.message
