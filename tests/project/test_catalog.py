@@ -349,3 +349,40 @@ def test_default_for_applies_legacy_presets(cat):
     assert cat.default_for("Emission.Volume", ["Emitter_DiscVolume", None]) is True
     assert cat.default_for("Emission.Volume", []) is False
     assert cat.default_for("No.Such") is None
+
+
+def _key_properties(text: str):
+    """(heading, [display names]) for every 'Key properties:' line of a spec page."""
+    heading = None
+    for line in text.splitlines():
+        m = re.fullmatch(r"(\w+)(?: \([^)]*\))?", line.strip())
+        if m:
+            heading = m.group(1)
+        elif line.startswith("Key properties:"):
+            names = re.sub(r"\([^)]*\)", "", line[len("Key properties:"):]).rstrip(". ")
+            yield heading, [n.strip() for part in names.split(",") for n in part.split("/")]
+
+
+def test_key_properties_of_the_spec_pages_are_read_by_their_material(cat):
+    seen = 0
+    for page in ("kanzi-particles-affectors.txt", "kanzi-particles-emission.txt",
+                 "kanzi-particles-events-and-subemitters.txt"):
+        for heading, names in _key_properties(_read_shared(f"spec/{page}")):
+            material = cat.material(heading)
+            assert material is not None, heading
+            expected = set()
+            for n in names:
+                word = n.replace(" ", "")
+                if "." in n:
+                    expected.add(n)
+                elif material.slot == "Affector" and word in ("Radius", "FalloffExponent"):
+                    expected.add(f"Affector.{word}")
+                elif material.slot == "Affector":
+                    expected.add(f"{material.name}.{word}")
+                else:
+                    expected.add(f"Emission.{word}")
+            assert expected <= set(material.properties), (heading, expected - set(material.properties))
+            if material.slot == "Affector":          # affectors read exactly their key properties
+                assert expected == set(material.properties), heading
+            seen += 1
+    assert seen == 16
