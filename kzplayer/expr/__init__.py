@@ -13,11 +13,7 @@ from kzplayer.expr.evaluator import Environment, Result, evaluate
 from kzplayer.expr.functions import FUNCTIONS, FunctionSpec
 from kzplayer.expr.parser import parse
 from kzplayer.expr.printer import to_text
+from kzplayer.expr.types import check, infer
 
-__all__ = ["parse", "check", "evaluate", "to_text", "Program", "Reference", "Result",
+__all__ = ["parse", "check", "infer", "evaluate", "to_text", "Program", "Reference", "Result",
            "ExprError", "FUNCTIONS", "FunctionSpec", "Environment"]
-
-
-def check(program, ref_type=None, **kwargs):
-    from kzplayer.expr.types import check as _check
-    return _check(program, ref_type, **kwargs)

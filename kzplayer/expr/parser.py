@@ -38,6 +38,7 @@ def parse(text: str, *, file: str | None = None, line: int = 1, column: int = 1,
     input: syntax errors are in `program.diagnostics` (rule `expr.syntax`)."""
     if span is not None:
         file, line, column = span.file, span.line, span.column
+    text = text or ""
     tokens, errors = tokenize(text, file=file, line=line, column=column)
     program = _Parser(tokens).parse_program()
     program.text = text

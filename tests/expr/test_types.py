@@ -91,6 +91,13 @@ def test_engine_only_functions_are_notes():
         assert all("not evaluable in kzplayer" in d.message for d in problems)
 
 
+def test_engine_only_note_positions():
+    [d] = diags("1 + getWorldMatrix().translationX")
+    assert where(d) == ("expr.not-evaluable", 10, 9, 10, 23) and d.severity == Severity.NOTE
+    [d] = diags("A = 1\n{view ../List Items}")
+    assert where(d) == ("expr.not-evaluable", 11, 1, 11, 21)
+
+
 def test_engine_result_types_are_checked():
     assert infer(parse("getWorldMatrix()"), ref_type)[0] == "matrix4"
     assert [d.rule for d in diags('getWorldMatrix() + "x"') if d.severity == Severity.ERROR] == ["expr.type"]
