@@ -133,6 +133,26 @@ def test_mp4_is_h264_with_one_image_per_frame(tmp_path):
     assert (meta["codec"], meta["size"], meta["fps"], count) == ("h264", (64, 36), 30, 9)
 
 
+@pytest.mark.parametrize("where", ["Nozzle", "Particle System"])
+def test_hidden_nodes_are_not_drawn_and_opacity_dims(tmp_path, where):
+    def shot(name, prop=None):
+        project = tmp_path / f"{name}.kzm"
+        text = DEMO.read_text()
+        if prop:
+            tag = f'name="{where}">'
+            text = text.replace(tag, tag + f'\n<Property name="{prop[0]}">{prop[1]}</Property>', 1)
+        project.write_text(text)
+        play(project, "--frames", 30, "--size", "64x36", "--output", tmp_path / f"{name}.png")
+        return iio.imread(tmp_path / f"{name}.png").astype(float)
+
+    full = shot("full")
+    assert shot("hidden", ("Node.Visible", "false")).max() == 0
+    half = shot("half", ("Node.Opacity", "0.5"))
+    # Additive: half the opacity is half the light, up to 8-bit rounding where unsaturated.
+    unsaturated = full.max(axis=2) < 200
+    assert np.abs(half[unsaturated] - full[unsaturated] / 2).max() <= 1.0
+
+
 # -- stats and dumps -------------------------------------------------------------------------
 
 def test_stats_csv_follow_the_schedule_and_balance(tmp_path):

@@ -196,15 +196,39 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
 
 
 def draw_list(sim, proj, value):
-    """What the renderer draws: each emitter's pool, its simulation-to-world matrix and its
-    Look (the Particle* properties of the emitter node)."""
+    """What the renderer draws: each visible emitter's pool, its simulation-to-world matrix
+    and its Look (the Particle* properties of the emitter node, faded by Node.Opacity)."""
+    from dataclasses import replace
     from types import SimpleNamespace
 
     from kzplayer.render.billboard import look_for
     base = project_dir(proj)
-    return [SimpleNamespace(particles=em.particles, capacity=em.capacity,
-                            model=em.simulation_to_world, look=look_for(em.item, value, base))
-            for em in sim.emitters]
+    out = []
+    for em in sim.emitters:
+        opacity = node_opacity(em.item, value)
+        if opacity <= 0.0:
+            continue
+        look = look_for(em.item, value, base)
+        if opacity < 1.0:
+            look = replace(look, tint=(*look.tint[:3], look.tint[3] * opacity))
+        out.append(SimpleNamespace(particles=em.particles, capacity=em.capacity,
+                                   model=em.simulation_to_world, look=look))
+    return out
+
+
+def node_opacity(item, value) -> float:
+    """Node.Opacity multiplied down the tree; 0 where the node or an ancestor has
+    Node.Visible = false (catalog: a hidden node and everything below it is not drawn)."""
+    opacity = 1.0
+    node = item
+    while node is not None:
+        if value(node, "Node.Visible") is False:
+            return 0.0
+        o = value(node, "Node.Opacity")
+        if isinstance(o, (int, float)) and not isinstance(o, bool):
+            opacity *= min(max(float(o), 0.0), 1.0)
+        node = node.parent
+    return opacity
 
 
 def content_probe(ctx, proj, graph, seed, seconds):

@@ -44,7 +44,9 @@ def look_for(item, value, base_dir: str | Path = ".") -> Look:
     name = str(material).rstrip("/").rsplit("/", 1)[-1] if material else ""
     size = value(item, "Particle.Size")
     tint = value(item, "Particle.Color")
-    blend = value(item, "Particle.BlendMode")
+    # Only an authored BlendMode counts: the default billboard is additive (player.md),
+    # whatever default the catalog lists for the property.
+    blend = value(item, "Particle.BlendMode") if "Particle.BlendMode" in getattr(item, "properties", {}) else None
     texture = value(item, "Particle.Texture")
     over_life = None
     if name in COLOR_OVER_LIFE:
@@ -61,13 +63,17 @@ def look_for(item, value, base_dir: str | Path = ".") -> Look:
 
 
 class Renderer:
-    """Draws emitters into an offscreen RGBA8 framebuffer of exactly `size` = (W, H).
+    """Draws emitters into an offscreen float framebuffer of exactly `size` = (W, H).
+
+    Float, not RGBA8: an 8-bit target rounds after every blend, so thousands of faint
+    additive sprites would sum to the wrong brightness (each rounds up or vanishes). The
+    image is clamped and quantised once, when it is read or shown.
 
     `draw(emitters, camera)` clears to black and draws every emitter (objects with
     `.particles`, a moderngl Buffer of Particle records, `.capacity`, and optionally
-    `.model`, a 4x4 simulation-to-world matrix, and `.look`, a Look); `read()` returns the image as (H, W, 3)
-    uint8, top row first. `draw(..., target=fbo)` draws into another framebuffer (the
-    window's) instead.
+    `.model`, a 4x4 simulation-to-world matrix, and `.look`, a Look); `read()` returns
+    the image as (H, W, 3) uint8, top row first; `show(framebuffer)` copies it to another
+    framebuffer (the window's). `resize(size)` follows a window.
     """
 
     def __init__(self, ctx, size: tuple[int, int], *, min_pixels: float = MIN_PIXELS, intensity: float = INTENSITY):
@@ -76,8 +82,8 @@ class Renderer:
         self.size = (int(size[0]), int(size[1]))
         self.program = build_program(ctx, "render/billboard.vert.glsl", "render/billboard.frag.glsl")
         self.vao = ctx.vertex_array(self.program, [])
-        self._color = ctx.renderbuffer(self.size, components=4)
-        self.fbo = ctx.framebuffer(color_attachments=[self._color])
+        self._color = self.fbo = None
+        self.resize(self.size)
         self._set("u_min_pixels", min_pixels)
         self.intensity = intensity
         self._textures: dict[str, object] = {}
@@ -91,6 +97,17 @@ class Renderer:
         if name in self.program:
             # GLSL matrices are column-major: hand over the transpose's bytes.
             self.program[name].write(np.asarray(m, dtype="f4").T.tobytes())
+
+    def resize(self, size: tuple[int, int]) -> None:
+        size = (int(size[0]), int(size[1]))
+        if self.fbo is not None and size == self.size:
+            return
+        if self.fbo is not None:
+            self.fbo.release()
+            self._color.release()
+        self.size = size
+        self._color = self.ctx.renderbuffer(size, components=4, dtype="f4")
+        self.fbo = self.ctx.framebuffer(color_attachments=[self._color])
 
     def draw(self, emitters, camera, target=None) -> None:
         target = target or self.fbo
@@ -157,9 +174,13 @@ class Renderer:
 
     def read(self) -> np.ndarray:
         """The last drawn image, (H, W, 3) uint8, top row first (GL's rows run bottom-up)."""
-        data = self.fbo.read(components=3, alignment=1)
-        img = np.frombuffer(data, dtype=np.uint8).reshape(self.size[1], self.size[0], 3)
-        return np.ascontiguousarray(img[::-1])
+        data = self.fbo.read(components=3, alignment=1, dtype="f4")
+        img = np.frombuffer(data, dtype=np.float32).reshape(self.size[1], self.size[0], 3)[::-1]
+        return np.rint(np.clip(img, 0.0, 1.0) * 255.0).astype(np.uint8)
+
+    def show(self, target) -> None:
+        """Copy the last drawn image into `target` (the window), converting and clamping."""
+        self.ctx.copy_framebuffer(target, self.fbo)
 
     def release(self) -> None:
         for tex in self._textures.values():

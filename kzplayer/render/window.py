@@ -134,7 +134,9 @@ def _loop(glfw, win, ctx, state, renderer, project, value, fps, seen=None):
             # The camera follows the window's shape; the view itself is the project's.
             camera, _ = choose_camera(project, value, width / height, seen)
             ctx.screen.viewport = (0, 0, width, height)
-            renderer.draw(draw_list(state.sim, project, value), camera, target=ctx.screen)
+            renderer.resize((width, height))
+            renderer.draw(draw_list(state.sim, project, value), camera)
+            renderer.show(ctx.screen)
             glfw.swap_buffers(win)
         if state.paused != title_paused:
             title_paused = state.paused

@@ -97,9 +97,12 @@ def test_look_reads_the_particle_properties_with_catalog_defaults():
     props = {"Particle.Size": 0.5, "Particle.Color": (1, 0, 0, 1), "Particle.BlendMode": "Alpha",
              "ParticleEmitter.ParticleMaterial": "ParticlesAssetPackage/Materials/Particles/ParticlesColorOverLife",
              "ColorOverLife.StartColor": (0, 0, 1, 1)}
-    look = look_for(None, lambda item, name: props.get(name), "/p")
+    item = SimpleNamespace(properties={"Particle.BlendMode": object()})   # BlendMode authored
+    look = look_for(item, lambda item, name: props.get(name), "/p")
     assert look == Look(0.5, (1, 0, 0, 1), False, ((0, 0, 1, 1), (1, 1, 1, 0)), None)
     assert look_for(None, lambda item, name: None) == Look(SPRITE_SIZE, (1, 1, 1, 1), True, None, None)
+    # A BlendMode the node does not set (the catalog default) leaves the billboard additive.
+    assert look_for(SimpleNamespace(properties={}), lambda item, name: props.get(name)).additive
 
 
 def test_colour_over_life_goes_from_start_to_end(renderer, ctx):
