@@ -59,6 +59,9 @@ def test_no_statement_break_inside_parentheses():
     ("<./Emission.Rate>", "relative", ".", "Emission.Rate", None, False),
     ("<@../Box/Node.Width>", "relative", "../Box", "Node.Width", None, True),
     ("<Root/Node.Width>", "absolute", "Root", "Node.Width", None, False),
+    ("<#Alias/Prop>", "alias", "#Alias", "Prop", None, False),
+    ("<##Template/A.B>", "template", "##Template", "A.B", None, False),
+    ("{@DataContext.x}", "datacontext", "DataContext", "x", None, True),
 ])
 def test_reference_spellings(text, kind, path, prop, index, tracked):
     [(k, ref)] = kinds(text)

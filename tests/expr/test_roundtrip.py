@@ -140,3 +140,32 @@ def test_numeric_trees_evaluate_like_python(tree):
     got = evaluate(parse(text), None).value
     assert type(got) is type(expected), text
     assert got == expected, text
+
+
+# -- bad input never makes a traceback ---------------------------------------------------------
+
+source_text = st.text(alphabet=st.sampled_from(list("ab1.2e{}<>/@#()[],;:?!~^&|=+-*/\"'\\ \n\t xyzclamp(")),
+                      max_size=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(source_text)
+def test_any_text_gives_diagnostics_not_exceptions(text):
+    from kzplayer.expr import check
+    program = parse(text, file="f.kzm", line=3, column=5)
+    lines = text.split("\n")
+    for d in program.diagnostics + check(program, lambda ref: "float"):
+        s = d.span
+        assert 3 <= s.line <= s.end_line <= 3 + len(lines) - 1
+        assert s.column >= 1 and (s.end_line > s.line or s.end_column >= s.column)
+    if program.ok:
+        class Env:
+            def lookup(self, ref):
+                return 1.5
+
+            def current_value(self):
+                return 0
+        try:
+            evaluate(program, Env())
+        except ExprError:
+            pass
