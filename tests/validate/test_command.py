@@ -182,7 +182,7 @@ CLI_MD_RULES = {   # shared/design/cli.md: "At least these rules exist, named so
     "binding.push-target", "binding.cycle", "binding.type-mismatch", "binding.source-mismatch",
     "property.unknown", "property.type", "property.range", "material.unknown", "material.slot",
     "material.deprecated", "subemitter.not-event-driven", "subemitter.unbound",
-    "subemitter.no-particle-material", "emitter.maximum-amount", "events.cycle"}
+    "subemitter.no-particle-material", "emitter.maximum-amount", "events.cycle", "shader.compile"}
 RANGES = {"xml": 0, "schema": 0, "path": 1, "binding": 1, "expr": 2, "property": 3, "material": 4,
           "subemitter": 5, "emitter": 5, "events": 5, "shader": 6}
 
