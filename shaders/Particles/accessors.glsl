@@ -1,6 +1,12 @@
 // The accessor API of player.md: materials read and write particles only through these.
 // Vectors are in simulation space (world space unless ParticleSystem.LocalSpace).
 
+// The pool slot this invocation works on, or false when it holds no live particle.
+bool liveSlot(out uint i) {
+    i = gl_GlobalInvocationID.x;
+    return i < kz_capacity && (particles[i].flags & FLAG_ALIVE) != 0u;
+}
+
 vec3  getParticlePosition(uint i)         { return particles[i].position; }
 vec3  getParticlePreviousPosition(uint i) { return particles[i].previousPosition; }
 vec3  getParticleVelocity(uint i)         { return particles[i].velocity; }

@@ -7,8 +7,8 @@
 void affectParticle(uint index);
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= kz_capacity || (particles[i].flags & FLAG_ALIVE) == 0u) {
+    uint i;
+    if (!liveSlot(i)) {
         return;
     }
     affectParticle(i);

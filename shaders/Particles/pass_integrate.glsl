@@ -9,14 +9,11 @@
 // Fields are read and written one by one: a whole-struct copy moves 2 x 144 bytes per
 // particle, which is what bounds this pass on a CPU rasteriser.
 void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= kz_capacity) {
+    uint i;
+    if (!liveSlot(i)) {
         return;
     }
     uint flags = particles[i].flags;
-    if ((flags & FLAG_ALIVE) == 0u) {
-        return;
-    }
     float h = kz_dt * particles[i].timeScale;
     vec3 x = particles[i].position;
     vec3 a = particles[i].acceleration;

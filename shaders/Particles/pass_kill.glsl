@@ -3,14 +3,11 @@
 #include "Particles/common.glsl"
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= kz_capacity) {
+    uint i;
+    if (!liveSlot(i)) {
         return;
     }
     uint flags = particles[i].flags;
-    if ((flags & FLAG_ALIVE) == 0u) {
-        return;
-    }
     if (particles[i].age >= particles[i].lifetime || (flags & FLAG_KILL) != 0u) {
         particles[i].flags = 0u;
         uint top = atomicAdd(state.freeCount, 1u);

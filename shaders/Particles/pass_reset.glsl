@@ -3,8 +3,8 @@
 #include "Particles/common.glsl"
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= kz_capacity || (particles[i].flags & FLAG_ALIVE) == 0u) {
+    uint i;
+    if (!liveSlot(i)) {
         return;
     }
     particles[i].acceleration = vec3(0.0);
