@@ -91,32 +91,50 @@ class PngSequenceWriter(_Writer):
 
 
 class GifWriter(_Writer):
-    """An endlessly looping GIF. Frames are quantised as they arrive (one byte a pixel), so a
-    long render does not hold full RGB frames in memory. GIF delays count in 1/100 s, so
-    the frame rate is rounded to that."""
+    """An endlessly looping GIF that plays in real time.
+
+    GIF delays count in 1/100 s and browsers treat delays under 20 ms as 100 ms, so each
+    frame is shown at its time rounded to 10 ms, and a frame that would follow the last
+    kept one by less than MIN_DELAY_CS is dropped: 60 fps becomes alternating 20/30 ms
+    delays with a frame in three dropped, and the loop still lasts exactly the effect's
+    duration. Frames are quantised as they arrive (one byte a pixel, an adaptive 256-colour
+    palette each), so a long render does not hold full RGB frames in memory."""
+
+    MIN_DELAY_CS = 2
 
     def __init__(self, path: str | Path, fps: float):
         self.path = Path(path)
-        self.duration_ms = max(20, int(round(100.0 / fps)) * 10)
+        self.fps = fps
         self._frames = []
+        self._times_cs: list[int] = []     # display time of each kept frame, 1/100 s
 
     def write(self, frame):
         from PIL import Image
-        # An adaptive palette per frame: a fire-coloured effect needs its own 256 colours.
-        self._frames.append(Image.fromarray(frame, "RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT,
-                                                                  dither=Image.Dither.NONE))
+        t_cs = round(self.frames_written * 100.0 / self.fps)
         self.frames_written += 1
+        if self._times_cs and t_cs - self._times_cs[-1] < self.MIN_DELAY_CS:
+            return
+        self._times_cs.append(t_cs)
+        self._frames.append(Image.fromarray(frame, "RGB").quantize(
+            colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE))
 
     def close(self):
         if not self._frames:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        end_cs = round(self.frames_written * 100.0 / self.fps)
+        stops = [*self._times_cs[1:], max(end_cs, self._times_cs[-1] + self.MIN_DELAY_CS)]
+        durations = [10 * (stop - start) for start, stop in zip(self._times_cs, stops)]
         first, rest = self._frames[0], self._frames[1:]
         # disposal=1 with optimize=False keeps every frame whole; Pillow would otherwise
         # merge identical consecutive frames (a still start) and change the frame count.
-        first.save(self.path, save_all=True, append_images=rest, duration=self.duration_ms,
+        first.save(self.path, save_all=True, append_images=rest, duration=durations,
                    loop=0, optimize=False, disposal=1)
         self._frames = []
+
+    @property
+    def frames_kept(self) -> int:
+        return len(self._times_cs)
 
 
 class Mp4Writer(_Writer):

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import imageio.v2 as imageio
+import math
+
 import imageio.v3 as iio
 import numpy as np
 import pytest
@@ -53,6 +55,32 @@ def test_gif_has_every_frame_in_order_and_loops(tmp_path):
     assert [band_column(f) for f in imgs] == list(range(N))
     meta = iio.immeta(tmp_path / "a.gif")
     assert meta["loop"] == 0 and meta["duration"] == 40
+
+
+def gif_durations(path):
+    from PIL import Image
+    with Image.open(path) as im:
+        out = []
+        for i in range(im.n_frames):
+            im.seek(i)
+            out.append(im.info["duration"])
+    return out
+
+
+@pytest.mark.parametrize("fps", [60, 30, 24])
+def test_gif_plays_in_real_time_with_no_delay_under_20_ms(tmp_path, fps):
+    n = 2 * fps                                     # two seconds
+    with open_writer(tmp_path / "t.gif", fps, (8, 8)) as w:
+        for i in range(n):
+            w.write(np.full((8, 8, 3), i % 256, np.uint8))
+    durations = gif_durations(tmp_path / "t.gif")
+    assert sum(durations) == 2000                   # the loop lasts the effect's duration
+    assert min(durations) >= 20
+    assert len(durations) == (n if 100 / fps >= 2 else math.ceil(n * 2 / 3))
+    # Each kept frame is shown at its own time, to the 10 ms GIF resolution.
+    kept = iio.imread(tmp_path / "t.gif")[:, 0, 0, 0].astype(int)
+    shown_at = np.cumsum([0, *durations[:-1]])
+    assert np.all(np.abs(kept * 1000 / fps - shown_at) <= 10)
 
 
 def test_mp4_is_h264_yuv420p_with_every_frame(tmp_path):
