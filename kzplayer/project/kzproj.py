@@ -144,7 +144,7 @@ class _Importer:
         default = _find(el, "defaultValue")
         if default is not None and default.get(_XSI_NIL) != "true" and type_name != "enum":
             value, _ = self.value(default)
-            if value is not None and not isinstance(value, str) or type_name == "string":
+            if (value is not None and not isinstance(value, str)) or type_name == "string":
                 attrs["default"] = format_literal(value, type_name)
         for bound, attr in (("lowerBound", "min"), ("upperBound", "max")):
             b = _find(el, bound)
