@@ -79,6 +79,8 @@ def suggest(name: str) -> str | None:
 
 
 def unknown_function(node: ast.Call) -> tuple[str, str | None]:
+    if node.name.lower() == "if":
+        return "there is no if() function", "write condition ? value : other"
     near = suggest(node.name)
     return (f"unknown function '{node.name}'",
             f"did you mean '{near}()'?" if near else None)

@@ -22,6 +22,10 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPACE = re.compile(r"[ \t\r\f]+")
 _OPERATOR = re.compile("|".join(re.escape(op) for op in sorted(
     "|| && == != <= >= << >> | ^ & < > + - * / ! ~ ? : = ( ) , .".split(), key=len, reverse=True)))
+# Characters people reach for from other languages, and what to write instead.
+_CHAR_HINTS = {"%": "there is no % operator: write mod(a, b) or rem(a, b)",
+               ";": "put each statement on its own line",
+               "[": "there are no arrays; fields are read with a dot: v.x"}
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
 
 # Item names may hold spaces (`Text Box 2D`); a property is dotted words (`Node.Width`).
@@ -140,7 +144,7 @@ def tokenize(text: str, *, file: str | None = None, line: int = 1,
             op = m.group() if m else None
             if op is None:
                 errors.append(diagnostic("expr.syntax", f"unexpected character '{ch}'",
-                                         span(pos, pos + 1)))
+                                         span(pos, pos + 1), hint=_CHAR_HINTS.get(ch)))
                 pos += 1
                 continue
             if op == "(":

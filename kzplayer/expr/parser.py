@@ -99,6 +99,8 @@ class _Parser:
             fld = s.next().value
             s.next()
             return ast.Assign(start.value, self.parse_expression(), fld, span=self.span_from(start))
+        if start.kind == NAME and start.value.lower() == "if" and s.look(1).kind in (NAME, NUMBER, REF):
+            self.fail("there is no if statement", start, hint="write condition ? value : other")
         node = self.parse_expression()
         if s.current.is_op("="):
             self.fail("only a variable or a variable's field can be assigned",

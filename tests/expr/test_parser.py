@@ -170,6 +170,14 @@ def test_syntax_error_positions(text, line, column, end_column, message):
     assert (err.span.line, err.span.column, err.span.end_column) == (line, column, end_column)
 
 
+@pytest.mark.parametrize("text, hint", [
+    ("{./A} % 2", "mod(a, b)"), ("A = 1; B = 2", "own line"), ("v[0]", "fields"),
+    ("if {./A} > 0", "?"), ("A = 1 2", "own line")])
+def test_hints_for_slips_from_other_languages(text, hint):
+    err = parse(text).diagnostics[0]
+    assert err.rule == "expr.syntax" and hint in err.hint
+
+
 def test_errors_in_several_statements_are_all_reported():
     program = parse("A = \nB = 2\nC = )\nB")
     assert [d.span.line for d in program.diagnostics] == [1, 3]
