@@ -71,9 +71,13 @@ def _tokenize(text: str) -> list[_Tok]:
     return toks
 
 
+_INT = re.compile(r"[+-]?\d+")
+_FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
 def _number(tok: _Tok) -> int | float:
     t = tok.text
-    if re.fullmatch(r"[+-]?\d+", t):
+    if _INT.fullmatch(t):
         return int(t)
     return float(t)
 
@@ -176,6 +180,11 @@ def parse_literal(text: str | None, type_name: str | None = None, *, enum: tuple
 
 def _parse(text: str, type_name: str | None, enum) -> object:
     t = type_name
+    if t is None or t == "float" or t == "int":      # the common case, without the tokenizer
+        if _INT.fullmatch(text):
+            return float(text) if t == "float" else int(text)
+        if t != "int" and _FLOAT.fullmatch(text):
+            return float(text)
     # Reference types and strings take the text as written: paths may hold spaces.
     if t in ("item",):
         return ItemRef(text)

@@ -93,7 +93,9 @@ class SourceFile:
     def span(self, start: int, end: int | None = None) -> Span:
         line, col = self.position(start)
         if end is None or end <= start:
-            return Span(self.path, line, col)
+            return Span(self.path, line, col, line, col + 1)
+        if self.text.find("\n", start, end) < 0:
+            return Span(self.path, line, col, line, col + end - start)
         eline, ecol = self.position(end)
         return Span(self.path, line, col, eline, ecol)
 
@@ -101,6 +103,21 @@ class SourceFile:
         """The start tag of `el`, from '<' to after its '>'."""
         start, end, _ = self.tags[el]
         return self.span(start, end)
+
+    def element_and_text_spans(self, el) -> tuple[Span, Span, int]:
+        """The start tag's span, the text content's span and the offset where the text
+        starts; one line look-up for the usual `<Property name="x">value</Property>` line."""
+        start, end, closed = self.tags[el]
+        stop = end if closed else self.text.find("<", end)
+        if stop < 0:
+            stop = len(self.text)
+        nl = self.text.find("\n", start, stop)
+        if nl >= 0:
+            return self.span(start, end), self.span(end, stop), end
+        line, col = self.position(start)
+        tcol = col + end - start
+        return (Span(self.path, line, col, line, tcol),
+                Span(self.path, line, tcol, line, tcol + max(stop - end, 1)), end)
 
     def text_range(self, el) -> tuple[int, int]:
         """Offsets of the text content of `el` as written (before its first child or end tag)."""
@@ -197,6 +214,7 @@ class _Loader:
         self.pending: list[tuple[Property, SourceFile, object]] = []
         self.uses_child_files = False
         self.item_types = None
+        self.real_folders: dict[str, str] = {}
 
     # ---- files
     def source(self, path: str) -> SourceFile | None:
@@ -228,7 +246,7 @@ class _Loader:
             self.item_types = catalog().item_types
         except ImportError:
             self.item_types = None
-        self.fill(root, top, src, self.root_dir)
+        self.fill(root, top, src)
         project.layout = "folder" if self.uses_child_files else "file"
         project.files = list(self.docs.sources)
         project.document = self.docs
@@ -237,7 +255,7 @@ class _Loader:
         return project
 
     # ---- the tree
-    def fill(self, item: Item, el, src: SourceFile, folder: str) -> None:
+    def fill(self, item: Item, el, src: SourceFile) -> None:
         """Read the properties, bindings, aliases and children of `item` from `el`."""
         seen: dict[str, Item] = {}
         for child in el:
@@ -253,14 +271,14 @@ class _Loader:
             elif tag == "Alias":
                 self.alias(item, child, src)
             elif tag == "Child":
-                sub = self.child_file(item, child, src, folder)
+                sub = self.child_file(item, child, src)
                 if sub is not None:
                     self.add(item, sub, seen)
             else:
-                sub = self.item(item, child, src, folder)
+                sub = self.item(item, child, src)
                 self.add(item, sub, seen)
 
-    def item(self, parent: Item, el, src: SourceFile, folder: str) -> Item:
+    def item(self, parent: Item, el, src: SourceFile) -> Item:
         span = src.element_span(el)
         library = parent.parent is None
         name = el.get("name")
@@ -268,17 +286,16 @@ class _Loader:
             name = el.tag if library else ""
             if not library:
                 self.diagnostics.append(_diag(BAD_NAME, f"<{el.tag}> has no name attribute", span))
-        elif not self.name_ok(name, src.attribute_span(el, "name")):
-            pass
+        else:
+            self.name_ok(name, lambda: src.attribute_span(el, "name"))
         item = Item(el.tag, name, span=span, element=el,
-                    attributes={k: v for k, v in el.attrib.items() if k != "name"})
+                    attributes={k: v for k, v in el.items() if k != "name"})
         if self.item_types is not None and el.tag not in self.item_types:
             self.unknown_type(el.tag, span)
         if el.tag == "MaterialType":
             self.check_shader(item, el, src)
         item.parent = parent
-        own_folder = os.path.join(folder, item_file_name(name)) if name else folder
-        self.fill(item, el, src, own_folder)
+        self.fill(item, el, src)
         return item
 
     def unknown_type(self, tag: str, span: Span) -> None:
@@ -301,7 +318,9 @@ class _Loader:
         parent.children.append(item)
         item.parent = parent
 
-    def name_ok(self, name: str, span: Span) -> bool:
+    def name_ok(self, name: str, span) -> bool:
+        """Whether `name` can be an item name; `span` is a Span or a function that gives it
+        (worked out only when there is something to report)."""
         bad = None
         if name == "" or name.strip() == "":
             bad = "an item name may not be empty"
@@ -310,11 +329,30 @@ class _Loader:
         elif name in (".", ".."):
             bad = f"'{name}' is not an item name: it means this item / the parent in paths"
         if bad:
-            self.diagnostics.append(_diag(BAD_NAME, bad, span))
+            self.diagnostics.append(_diag(BAD_NAME, bad, span() if callable(span) else span))
         return bad is None
 
-    def child_file(self, parent: Item, el, src: SourceFile, folder: str) -> Item | None:
-        """`<Child name="X"/>`: the item stored in `<folder>/X.kzm`."""
+    def child_folder(self, item: Item) -> str:
+        """Where the files of an item's children lie: the item's ProjectItemPath, each name
+        stored as item_file_name() makes it."""
+        names = []
+        while item.parent is not None:
+            names.append(item_file_name(item.name))
+            item = item.parent
+        return os.path.join(self.root_dir, *reversed(names))
+
+    def real_path(self, path: str) -> str:
+        """os.path.realpath, with the folders' answers cached (one look-up per folder, not
+        per file, in a project of thousands of files)."""
+        folder, name = os.path.split(path)
+        real_folder = self.real_folders.get(folder)
+        if real_folder is None:
+            real_folder = self.real_folders[folder] = os.path.realpath(folder)
+        full = os.path.join(real_folder, name)
+        return os.path.realpath(full) if os.path.islink(full) else full
+
+    def child_file(self, parent: Item, el, src: SourceFile) -> Item | None:
+        """`<Child name="X"/>`: the item stored in `<parent's folder>/X.kzm`."""
         self.uses_child_files = True
         name = el.get("name")
         nspan = src.attribute_span(el, "name")
@@ -327,8 +365,8 @@ class _Loader:
             return None
         if not self.name_ok(name, nspan):
             return None
-        path = os.path.join(folder, item_file_name(name) + ITEM_FILE_SUFFIX)
-        real = os.path.realpath(path)
+        path = os.path.join(self.child_folder(parent), item_file_name(name) + ITEM_FILE_SUFFIX)
+        real = self.real_path(path)
         if os.path.commonpath([real, self.real_root]) != self.real_root:
             self.diagnostics.append(_diag(OUTSIDE, f"refused: {path} leads outside the project "
                                           f"folder (to {real})", nspan))
@@ -345,7 +383,7 @@ class _Loader:
             self.diagnostics.append(_diag(STRUCTURE, f"{path} holds <{top.tag} name="
                                           f"{top.get('name')!r}>, but its parent lists it as '{name}'",
                                           sub.element_span(top)))
-        return self.item(parent, top, sub, folder)
+        return self.item(parent, top, sub)
 
     def check_shader(self, item: Item, el, src: SourceFile) -> None:
         shader = el.get("shader")
@@ -366,12 +404,11 @@ class _Loader:
     # ---- properties, bindings, aliases
     def property(self, item: Item, el, src: SourceFile) -> None:
         name = el.get("name")
-        span = src.element_span(el)
+        span, value_span, start = src.element_and_text_spans(el)
         if not name:
             self.diagnostics.append(_diag(STRUCTURE, "<Property> needs a name attribute", span))
             return
-        start, end = src.text_range(el)
-        prop = Property(name, None, el.text or "", span, el, src.span(start, end))
+        prop = Property(name, None, el.text or "", span, el, value_span)
         first = item.properties.get(name)
         if first is not None:
             self.diagnostics.append(_diag(STRUCTURE, f"property {name} is set twice on {item.path} "

@@ -152,9 +152,9 @@ def write_folder(project: Project, folder: str) -> list[str]:
 
 def _fingerprint(project: Project) -> list:
     """What must be unchanged for an in-place save: the tree and the written properties."""
-    return [(id(i), i.name, i.type, [id(c) for c in i.children],
-             sorted(n for n, p in i.properties.items() if p.element is not None),
-             [id(b) for b in i.bindings], sorted(i.aliases))
+    return [(id(i), i.name, i.type, tuple(map(id, i.children)),
+             tuple(n for n, p in i.properties.items() if p.element is not None),
+             tuple(map(id, i.bindings)), tuple(i.aliases))
             for i in project.root.walk()]
 
 

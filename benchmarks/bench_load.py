@@ -1,0 +1,92 @@
+"""Loading: a generated project of 10,000 items (particle systems of emitters with
+properties and bindings, and affectors), read by `kzplayer.load` and by bare
+`lxml.etree.parse` of the same file; then the same project in the folder layout.
+
+    python benchmarks/bench_load.py [--items 10000] [--repeat 3]
+
+Prints the figures for docs/benchmarks.md ("Loading").
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from lxml import etree  # noqa: E402
+
+import kzplayer  # noqa: E402
+from kzplayer.project.saver import write_folder  # noqa: E402
+
+EMITTER = """        <ParticleEmitter name="Emitter {i}">
+          <Property name="ParticleEmitter.EmissionMaterial">Emitter_Sphere</Property>
+          <Property name="Emission.Rate">{rate}</Property>
+          <Property name="Emission.Lifetime">{life}</Property>
+          <Property name="Emission.InitialVelocityDirection">(0, 1, 0.{i})</Property>
+          <Property name="Emission.Radius">0.5</Property>
+          <Binding target="ParticleEmitter.MaximumAmount">{{./Emission.Rate}} * {{./Emission.Lifetime}}</Binding>
+        </ParticleEmitter>
+        <ParticleAffector name="Gravity {i}">
+          <Property name="ParticleAffector.AffectorMaterial">Gravity</Property>
+        </ParticleAffector>"""
+
+
+def generate(items: int) -> str:
+    """A project of about `items` items: per system 1 system + 4 emitters + 4 affectors."""
+    out = ['<?xml version="1.0" encoding="utf-8"?>', '<Project name="Bench" format="1">',
+           "  <Screens>", '    <Screen name="Screen">']
+    systems = max(1, (items - 3) // 9)
+    for s in range(systems):
+        out.append(f'      <ParticleSystem name="System {s}">')
+        out += [EMITTER.format(i=i, rate=100 + s, life=1 + i / 4) for i in range(4)]
+        out.append("      </ParticleSystem>")
+    out += ["    </Screen>", "  </Screens>", "</Project>", ""]
+    return "\n".join(out)
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--items", type=int, default=10_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        f = Path(tmp) / "bench.kzm"
+        f.write_text(generate(args.items), encoding="utf-8")
+        project = kzplayer.load(f)
+        n_items = sum(1 for _ in project.walk())
+        n_props = sum(len(i.properties) for i in project.walk())
+        n_bind = len(project.bindings())
+        size = f.stat().st_size
+        t_lxml = best(lambda: etree.parse(str(f)), args.repeat)
+        t_load = best(lambda: kzplayer.load(f), args.repeat)
+        print(f"project: {n_items} items, {n_props} properties, {n_bind} bindings, {size / 1e6:.2f} MB")
+        print(f"lxml.etree.parse        {t_lxml * 1000:8.1f} ms")
+        print(f"kzplayer.load (file)    {t_load * 1000:8.1f} ms   ratio {t_load / t_lxml:.1f}x "
+              f"({t_load / n_items * 1e6:.0f} us per item)")
+        folder = Path(tmp) / "folder"
+        write_folder(project, str(folder))
+        files = sum(1 for _ in folder.rglob("*.kzm"))
+        t_folder = best(lambda: kzplayer.load(folder), args.repeat)
+        t_folder_lxml = best(lambda: [etree.parse(str(p)) for p in folder.rglob("*.kzm")], args.repeat)
+        print(f"lxml.etree.parse x{files} files {t_folder_lxml * 1000:8.1f} ms")
+        print(f"kzplayer.load (folder)  {t_folder * 1000:8.1f} ms   ratio {t_folder / t_folder_lxml:.1f}x")
+        p2 = kzplayer.load(f)
+        p2.items("ParticleEmitter")[0].set("Emission.Rate", 1)
+        t_save = best(lambda: (p2.items("ParticleEmitter")[0].set("Emission.Rate", 2), p2.save()), args.repeat)
+        print(f"project.save (one value changed, in place) {t_save * 1000:8.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
