@@ -43,7 +43,8 @@ class Reference:
         at = "@" if self.tracked else ""
         if self.kind == "datacontext":
             return f"{{{at}{self.path}{'.' + self.property if self.property else ''}}}"
-        return f"{{{at}{self.path}/{self.property}}}"
+        sep = "" if self.path.endswith("/") else "/"
+        return f"{{{at}{self.path}{sep}{self.property}}}"
 
 
 class Node:

@@ -12,7 +12,8 @@ from kzplayer.expr.printer import PRECEDENCE
 
 REFS = [parse(t).references[0] for t in (
     "{./Emission.Rate}", "{@../Box/Node.Width}", "{#Alias/Prop}", "{##Template/P.Q}",
-    "{DataContext.a.b}", "{0}", "{3}", "{../Text Box 2D/TextConcept.Text}", "{/Root/Node.X}")]
+    "{DataContext.a.b}", "{0}", "{3}", "{../Text Box 2D/TextConcept.Text}", "{/Root/Node.X}", "{/Prop}", "{Prop}",
+    "{@DataContext.x}", "{DataContext}")]
 
 names = st.sampled_from(["a", "b", "Rate", "v_2", "x"])
 leaves = st.one_of(
