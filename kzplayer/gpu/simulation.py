@@ -99,7 +99,7 @@ class System:
     local_space: bool = False
     simulation_to_world: np.ndarray = field(default_factory=lambda: np.eye(4))
     steps: int = 0
-    clock: float = 0.0          # seconds of frame time handed to this system
+    clock: float = 0.0          # frame time handed to this system, in steps (may be fractional)
 
     @property
     def step_length(self) -> float:
@@ -137,8 +137,9 @@ class Simulation:
         any system). Fixed steps of 1/Framerate; a remainder waits for the next frame."""
         most = 0
         for system in self.systems:
-            system.clock += max(float(dt), 0.0)
-            due = math.floor(system.clock * system.framerate + _STEP_EPSILON) - system.steps
+            # Counted in steps, not seconds, so a Framerate change applies from now on.
+            system.clock += max(float(dt), 0.0) * system.framerate
+            due = math.floor(system.clock + _STEP_EPSILON) - system.steps
             for _ in range(max(due, 0)):
                 self._step(system)
             most = max(most, due)
@@ -149,7 +150,7 @@ class Simulation:
     def step(self) -> None:
         """Exactly one fixed step of every system (tests, benchmarks)."""
         for system in self.systems:
-            system.clock += system.step_length
+            system.clock += 1.0
             self._step(system)
         self._collect_stats()
 

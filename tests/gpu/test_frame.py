@@ -209,3 +209,78 @@ def test_local_space_particles_follow_the_system(simulate):
         sim.set_value(ps, "Node3D.RenderTransformation", Srt3D((1, 1, 1), (0, 0, 90), (4, 10, 0)))
         after = sim.dump()[key][0]
         np.testing.assert_allclose(after - before, (4, 0, 0) if local else (0, 0, 0), atol=1e-5)
+
+
+CANCEL = """// zero the accumulator: shows which affectors ran before this one
+void affectParticle(uint index) { particles[index].acceleration = vec3(0.0); }
+"""
+
+
+@pytest.mark.parametrize("order, expected_y", [(("Gravity", "Cancel"), 0.0), (("Cancel", "Gravity"), -9.8)])
+def test_affectors_run_in_tree_order(simulate, tmp_path, order, expected_y):
+    cancel = custom_material(tmp_path, "Cancel", "Affector", CANCEL)
+    affectors = {name: {"ParticleAffector.AffectorMaterial": name} for name in order}
+    project = make_project(emitters={"E": _one_particle(speed=0.0)}, affectors=affectors,
+                           materials=[cancel], path=str(tmp_path / "p.kzm"))
+    sim = simulate(project)
+    sim.step()
+    [p] = sim.read_particles(sim.emitters[0])
+    assert p["acceleration"][1] == pytest.approx(expected_y)
+
+
+def test_self_affect_is_scoped_to_its_emitter_and_affectors_reach_all(simulate):
+    lifted = {**_one_particle(speed=0.0), "ParticleEmitter.SelfAffectMaterial": "Accelerate",
+              "Accelerate.Magnitude": 2.0}
+    project = make_project(emitters={"Lifted": lifted, "Plain": _one_particle(speed=0.0)},
+                           affectors={"Gravity": {"ParticleAffector.AffectorMaterial": "Gravity"}})
+    sim = simulate(project)
+    sim.step()
+    accel = {em.item.name: sim.read_particles(em)["acceleration"][0] for em in sim.emitters}
+    np.testing.assert_allclose(accel["Lifted"], (0, 2.0 - 9.8, 0), atol=1e-6)
+    np.testing.assert_allclose(accel["Plain"], (0, -9.8, 0), atol=1e-6)
+
+
+def test_framerate_change_applies_from_then_on(simulate):
+    sim = simulate(make_project(system=_system(60.0, "Euler"), emitters={"E": _one_particle()}))
+    assert sim.step_frame(0.5) == 30
+    sim.set_value(sim.systems[0].item, "ParticleSystem.Framerate", 20.0)
+    assert sim.step_frame(0.5) == 10 and sim.systems[0].steps == 40
+
+
+def test_a_loaded_project_with_a_bound_pool_size(simulate, tmp_path):
+    import kzplayer
+    (tmp_path / "fx.kzm").write_text("""<?xml version="1.0" encoding="utf-8"?>
+<Project name="Fx" format="1">
+  <Screens>
+    <Screen name="Screen">
+      <Scene name="Scene">
+        <ParticleSystem name="Particle System">
+          <ParticleEmitter name="Nozzle">
+            <Property name="ParticleEmitter.EmissionMaterial">Emitter_Point</Property>
+            <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_Schedule</Property>
+            <Property name="Emission.Rate">120</Property>
+            <Property name="Emission.Lifetime">0.5</Property>
+            <Binding target="ParticleEmitter.MaximumAmount">{./Emission.Rate} * {./Emission.Lifetime}</Binding>
+          </ParticleEmitter>
+          <ParticleAffector name="Gravity">
+            <Property name="ParticleAffector.AffectorMaterial">Gravity</Property>
+          </ParticleAffector>
+        </ParticleSystem>
+      </Scene>
+    </Screen>
+  </Screens>
+</Project>
+""")
+    sim = simulate(kzplayer.load(str(tmp_path / "fx.kzm")))
+    em = sim.emitters[0]
+    assert em.capacity == 60
+    for _ in range(40):
+        sim.step_frame(1 / 60)
+    # 2 born a step; a particle dies in the step its age reaches 0.5 s (its 30th), so 29
+    # steps' worth are alive at the end of a frame
+    assert sim.stats[em.path].alive == 2 * 29
+    sim.set_value(em.item, "Emission.Rate", 240.0)
+    assert em.capacity == 120                    # the binding re-ran; the pool followed
+    for _ in range(40):
+        sim.step_frame(1 / 60)
+    assert sim.stats[em.path].alive == 4 * 29 and sim.stats[em.path].stalled == 0
