@@ -37,6 +37,7 @@ SAMPLES = {
     "02_sparks_spray": 90,
     "03_firework": 132,        # 0.7 s after the second burst (bursts at 0 s and 1.5 s)
     "04_ember_column": 180,
+    "05_portal_ring": 120,
 }
 
 
