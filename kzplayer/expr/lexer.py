@@ -52,9 +52,9 @@ class _Positions:
 
 def parse_reference(content: str, spelling: str, span: Span | None = None) -> Reference | None:
     """The inside of `{...}` or `<...>` -> Reference, or None when it is not one."""
-    tracked = content.startswith("@")
-    body = content[1:] if tracked else content
-    body = body.strip()
+    body = content.strip()
+    tracked = body.startswith("@")
+    body = body[1:].strip() if tracked else body
     if body.isdigit():
         return Reference(spelling, "index", None, None, int(body), tracked, span)
     if body == "DataContext" or body.startswith("DataContext."):
