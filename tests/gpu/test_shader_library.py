@@ -127,3 +127,14 @@ def test_custom_material_runs_with_its_declared_property_as_uniform(simulate, tm
     sim.set_value(em_item, "Swirl.Strength", 5.0)
     sim.step()
     assert sim.read_particles(sim.emitters[0])["acceleration"][:, 0] == pytest.approx(5.0)
+
+
+def test_include_chain_deeper_than_the_guard_is_an_error(tmp_path):
+    from kzplayer.gpu.preprocessor import MAX_DEPTH
+    for k in range(MAX_DEPTH + 2):
+        (tmp_path / f"f{k}.glsl").write_text(f'#include "f{k + 1}.glsl"\n')
+    (tmp_path / f"f{MAX_DEPTH + 2}.glsl").write_text("// end\n")
+    with pytest.raises(KzError) as err:
+        preprocess(tmp_path / "f0.glsl")
+    assert "deeper than" in err.value.diagnostics[0].message
+    preprocess(tmp_path / f"f{3}.glsl")          # a chain within the guard is fine
