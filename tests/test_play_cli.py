@@ -284,3 +284,26 @@ def test_a_broken_project_shows_the_loader_diagnostic_and_exits_1(tmp_path):
     result = play(bad, "--frames", 1, ok=False)
     assert result.exit_code == 1
     assert f"bad.kzm:{line}:" in result.output and "xml.malformed" in result.output
+
+
+def test_the_progress_bar_shows_on_a_terminal_only(monkeypatch):
+    import io
+    import sys
+
+    from kzplayer.commands.play import _progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    for stream, shown in ((Terminal(), True), (io.StringIO(), False)):
+        monkeypatch.setattr(sys, "stderr", stream)
+        with _progress(3, enabled=True) as advance:
+            for _ in range(3):
+                advance()
+        assert ("rendering" in stream.getvalue()) is shown
+    monkeypatch.setenv("KZPLAYER_NO_PROGRESS", "1")
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    with _progress(3, enabled=True) as advance:
+        advance()
+    assert sys.stderr.getvalue() == ""
