@@ -41,7 +41,6 @@ BAD_NAME = ("KZ007", "item.name")
 OUTSIDE = ("KZ008", "path.outside-project")
 MISSING_FILE = ("KZ009", "file.missing")
 PROPERTY_TYPE = ("KZ010", "property.type")
-DEPRECATED = ("KZ011", "material.deprecated")
 
 _PARSER_OPTIONS = dict(resolve_entities=False, no_network=True, load_dtd=False,
                        huge_tree=False, remove_comments=False, dtd_validation=False)
@@ -502,20 +501,7 @@ class _Loader:
                 what = f"{prop.name} is a {spec.type}: " if spec else f"{prop.name}: "
                 self.diagnostics.append(_diag(PROPERTY_TYPE, what + e.message, where))
                 continue
-            if spec is not None and spec.type == "material" and prop.value is not None:
-                self.legacy_material(prop, spec, cat)
         self.pending = []
-
-    def legacy_material(self, prop: Property, spec, cat) -> None:
-        mat = cat.material(prop.value.name)
-        if mat is None or not mat.legacy or not mat.replacement:
-            return
-        self.diagnostics.append(_diag(
-            DEPRECATED, f"material '{prop.value.name}' is a legacy name; it loads as "
-                        f"'{mat.replacement}'" + (" with " + ", ".join(f"{k} = {v}" for k, v in mat.preset.items())
-                                                  if mat.preset else ""),
-            prop.value_span, hint=f"write {mat.replacement} and set its properties",
-            severity=Severity.WARNING))
 
 
 def _mode(text: str | None) -> str:
