@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 import json
 import math
-import shutil
+import re
 
 import imageio.v2 as imageio
 import imageio.v3 as iio
@@ -37,6 +37,13 @@ def play(*args, ok=True):
         assert result.exit_code == 0, result.output + str(result.exception)
     assert "Traceback" not in result.output
     return result
+
+
+def variant(tmp_path, name, edit):
+    """The demo with `edit(text) -> text` applied, saved as tmp_path/NAME.kzm."""
+    path = tmp_path / f"{name}.kzm"
+    path.write_text(edit(DEMO.read_text()))
+    return path
 
 
 def read_csv(path):
@@ -78,28 +85,20 @@ def test_png_is_the_last_frame_at_exactly_the_asked_size(tmp_path):
 
 
 def test_default_size_is_the_viewport2d_size(tmp_path):
-    project = tmp_path / "small.kzm"
-    text = DEMO.read_text().replace(">640<", ">200<").replace(">360<", ">120<")
-    project.write_text(text)
+    project = variant(tmp_path, "small", lambda t: t.replace(">640<", ">200<").replace(">360<", ">120<"))
     play(project, "--frames", 2, "--output", tmp_path / "a.png")
     assert iio.imread(tmp_path / "a.png").shape == (120, 200, 3)
 
 
 def test_without_a_viewport_size_the_image_is_640x360(tmp_path):
-    project = tmp_path / "nosize.kzm"
-    text = DEMO.read_text()
-    for line in [l for l in text.splitlines() if "Node.Width" in l or "Node.Height" in l]:
-        text = text.replace(line + "\n", "")
-    project.write_text(text)
+    project = variant(tmp_path, "nosize", lambda t: "\n".join(
+        line for line in t.splitlines() if "Node.Width" not in line and "Node.Height" not in line))
     play(project, "--frames", 1, "--output", tmp_path / "a.png")
     assert iio.imread(tmp_path / "a.png").shape == (360, 640, 3)
 
 
 def test_without_a_camera_the_view_fits_the_effect(tmp_path):
-    project = tmp_path / "nocam.kzm"
-    text = DEMO.read_text()
-    start, end = text.index('<Camera name="Camera">'), text.index("</Camera>") + len("</Camera>")
-    project.write_text(text[:start] + text[end:])
+    project = variant(tmp_path, "nocam", lambda t: re.sub(r'<Camera name="Camera">.*?</Camera>', "", t, flags=re.S))
     result = play(project, "--seconds", 2, "--size", "128x72", "--output", tmp_path / "a.png")
     assert "fit-to-content camera (the project has no Camera)" in result.output
     lit = iio.imread(tmp_path / "a.png").max(axis=2) > 40
@@ -136,12 +135,9 @@ def test_mp4_is_h264_with_one_image_per_frame(tmp_path):
 @pytest.mark.parametrize("where", ["Nozzle", "Particle System"])
 def test_hidden_nodes_are_not_drawn_and_opacity_dims(tmp_path, where):
     def shot(name, prop=None):
-        project = tmp_path / f"{name}.kzm"
-        text = DEMO.read_text()
-        if prop:
-            tag = f'name="{where}">'
-            text = text.replace(tag, tag + f'\n<Property name="{prop[0]}">{prop[1]}</Property>', 1)
-        project.write_text(text)
+        tag = f'name="{where}">'
+        extra = f'\n<Property name="{prop[0]}">{prop[1]}</Property>' if prop else ""
+        project = variant(tmp_path, name, lambda t: t.replace(tag, tag + extra, 1))
         play(project, "--frames", 30, "--size", "64x36", "--output", tmp_path / f"{name}.png")
         return iio.imread(tmp_path / f"{name}.png").astype(float)
 
@@ -276,10 +272,8 @@ def test_a_missing_project_exits_2():
 
 
 def test_a_broken_project_shows_the_loader_diagnostic_and_exits_1(tmp_path):
-    bad = tmp_path / "bad.kzm"
-    shutil.copy(DEMO, bad)
-    text = bad.read_text().replace("</ParticleEmitter>", "</ParticleEmiter>", 1)
-    bad.write_text(text)
+    bad = variant(tmp_path, "bad", lambda t: t.replace("</ParticleEmitter>", "</ParticleEmiter>", 1))
+    text = bad.read_text()
     line = text.splitlines().index(next(l for l in text.splitlines() if "</ParticleEmiter>" in l)) + 1
     result = play(bad, "--frames", 1, ok=False)
     assert result.exit_code == 1
