@@ -8,7 +8,8 @@ with R = Rate, L = Lifetime, N = ImpulseAtCycleStart, P = OnDuration + OffDurati
 
 * steady stream (On = Off = 0): R × L;
 * periodic stream: R × (the most on-time any window of length L contains), at most R × L;
-* recurring burst: N × ceil(L / P), one burst's worth when bursts do not overlap;
+* recurring burst: N × (floor(L / P) + 1), one burst's worth when bursts do not overlap (a
+  lifetime of exactly k periods counts k + 1: the oldest burst dies in the frame the next fires);
 * one burst only (P = 0, or a huge OffDuration): N; a stream and bursts together add up.
 
 Means are used (variances ignored): this is the pool a typical run fills. Event-driven
@@ -45,7 +46,7 @@ RATE, LIFETIME, IMPULSE = "Emission.Rate", "Emission.Lifetime", "Emission.Impuls
 ON, OFF = "Emission.OnDuration", "Emission.OffDuration"
 STREAM_EXPR = "{./Emission.Rate} * {./Emission.Lifetime}"
 BURST_EXPR = "{./Emission.ImpulseAtCycleStart}"
-OVERLAP_EXPR = "ceil({./Emission.Lifetime} / ({./Emission.OnDuration} + {./Emission.OffDuration}))"
+OVERLAP_EXPR = "(floor({./Emission.Lifetime} / ({./Emission.OnDuration} + {./Emission.OffDuration})) + 1)"
 
 
 def expected_peak(rate: float, lifetime: float, impulse: float, on: float, off: float) -> tuple[float, float, int]:
@@ -60,7 +61,7 @@ def expected_peak(rate: float, lifetime: float, impulse: float, on: float, off: 
             stream = rate * (whole * on + min(on, lifetime - whole * period))   # with an on-phase
     bursts = 0
     if impulse > 0 and lifetime > 0:
-        bursts = max(1, math.ceil(lifetime / period - 1e-9)) if period > 0 else 1
+        bursts = math.floor(lifetime / period) + 1 if period > 0 else 1
     return stream, impulse, bursts
 
 

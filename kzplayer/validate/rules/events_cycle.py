@@ -36,13 +36,18 @@ def check(context):
                 edges.setdefault(id(owner), []).append((item, b))
     for loop in _loops(edges, order):
         names = " -> ".join(f"'{by_id[i].name}'" for i in loop + [loop[0]])
-        first = by_id[loop[0]]
-        binding = next(b for src, b in edges[loop[0]] if id(src) == (loop[1] if len(loop) > 1 else loop[0]))
-        related = tuple(b.span for i in loop[1:] for _, b in edges[i] if b.span)
+        steps = [_edge(edges, loop[k], loop[(k + 1) % len(loop)]) for k in range(len(loop))]
+        binding = steps[0]
+        related = tuple(s for b in steps[1:] for s in [b.target_span or b.span] if s)
         yield Problem(binding.target_span or binding.span,
                       f"event wiring loop {names}: each spawns from the events of the next, so events feed "
                       "each other without end", "break the loop: one of these emitters must not consume "
                       "the other's events", related=related)
+
+
+def _edge(edges: dict[int, list], consumer: int, source: int):
+    """The binding through which `consumer` reads the events of `source`."""
+    return next(b for item, b in edges[consumer] if id(item) == source)
 
 
 def _loops(edges: dict[int, list], order: dict[int, int]) -> list[list[int]]:

@@ -1,0 +1,80 @@
+"""The words users read: the messages and hints of the rules whose point is the explanation."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from kzplayer.validate import validate_paths
+
+CASES = Path(__file__).parent / "cases"
+
+PROJECT = """<?xml version="1.0" encoding="utf-8"?>
+<Project name="Case" format="1"><Screens><Screen name="Screen"><Scene name="Scene">
+<ParticleSystem name="Particle System">
+{body}
+</ParticleSystem></Scene></Screen></Screens></Project>
+"""
+
+
+def diagnostics(tmp_path, body: str):
+    path = tmp_path / "case.kzm"
+    path.write_text(PROJECT.format(body=body), encoding="utf-8")
+    return validate_paths([str(path)]).diagnostics
+
+
+def only(found, rule):
+    hits = [d for d in found if d.rule == rule]
+    assert len(hits) == 1, [str(d) for d in found]
+    return hits[0]
+
+
+def test_deprecated_count_material_names_replacement_and_preset(tmp_path):
+    d = only(diagnostics(tmp_path, """<ParticleEmitter name="E">
+      <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_PerSecond</Property>
+    </ParticleEmitter>"""), "material.deprecated")
+    assert d.message == ("EmissionCount_PerSecond is deprecated: use EmissionCount_Schedule with "
+                         "Rate = R, OnDuration = 0, OffDuration = 0")
+    assert d.severity.value == "warning"
+
+
+def test_angle_out_of_range_says_the_player_clamps_it(tmp_path):
+    d = only(diagnostics(tmp_path, """<ParticleEmitter name="E">
+      <Property name="Emission.InitialVelocityInnerAngle">-0.5</Property>
+    </ParticleEmitter>"""), "property.range")
+    assert d.severity.value == "warning"
+    assert d.message == ("Emission.InitialVelocityInnerAngle = -0.5 is outside [0, π]; "
+                         "the player clamps it to 0")
+
+
+def test_did_you_mean(tmp_path):
+    found = diagnostics(tmp_path, """<ParticleEmitter name="E">
+      <Property name="Emission.Lifetim">2</Property>
+      <Property name="ParticleEmitter.EmissionMaterial">Emitter_Discc</Property>
+      <Binding target="Emission.Rate">mx(1, 2)</Binding>
+    </ParticleEmitter>""")
+    assert only(found, "property.unknown").hint == "did you mean 'Emission.Lifetime'?"
+    assert only(found, "material.unknown").hint == "did you mean 'Emitter_Disc'?"
+    assert "max" in only(found, "expr.unknown-function").hint
+
+
+def test_unresolved_path_names_what_exists(tmp_path):
+    d = only(diagnostics(tmp_path, """<ParticleEmitter name="Nozzle"/>
+    <ParticleEmitter name="Follower">
+      <Binding target="Emission.Rate">{../Nozle/Emission.Rate}</Binding>
+    </ParticleEmitter>"""), "path.unresolved")
+    assert "Nozzle" in d.message
+
+
+def test_material_in_the_wrong_slot_lists_the_right_ones(tmp_path):
+    d = only(diagnostics(tmp_path, """<ParticleEmitter name="E">
+      <Property name="ParticleEmitter.EmissionMaterial">Gravity</Property>
+    </ParticleEmitter>"""), "material.slot")
+    assert d.message == "'Gravity' is an Affector material; ParticleEmitter.EmissionMaterial takes an Emission material"
+    assert "Emitter_Point" in d.hint and "Gravity" not in d.hint
+
+
+def test_event_wiring_loop_names_every_member_once(tmp_path):
+    found = validate_paths([str(CASES / "events.cycle" / "two_subemitters.kzm")]).diagnostics
+    d = only(found, "events.cycle")
+    assert "'A' -> 'B' -> 'A'" in d.message
+    assert len(d.related) == 1
+    assert (d.related[0].line, d.related[0].column) == (d.span.line + 10, d.span.column)   # B's binding
