@@ -149,6 +149,11 @@ def _to_uniform(value, uniform: moderngl.Uniform):
     """A property value in the shape moderngl wants for this uniform, None if it cannot."""
     if isinstance(value, V.EnumValue):
         return None
+    if isinstance(value, V.Srt3D) and uniform.dimension == 16:
+        from kzplayer.render.camera import srt_matrix
+        return tuple(float(c) for c in srt_matrix(value).T.reshape(-1))     # column-major
+    if isinstance(value, V.Matrix):
+        return value.values if len(value.values) == uniform.dimension else None
     if isinstance(value, (V.Vector, V.Color4, tuple, list)):
         comps = tuple(float(c) for c in value)
         return comps if len(comps) == uniform.dimension else None

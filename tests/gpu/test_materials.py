@@ -83,3 +83,37 @@ def test_stock_material_not_built_yet_is_skipped_with_a_warning(simulate):
     else:
         [d] = sim.diagnostics
         assert d.rule == "material.unsupported" and d.severity.value == "warning" and "Wind" in d.message
+
+
+MOVE = """// moves particles by a declared srt3d property: its matrix reaches the shader as a mat4
+uniform mat4 Move_By;
+void affectParticle(uint index) {
+    setParticleCustom(index, Move_By * vec4(1.0, 0.0, 0.0, 1.0));
+}
+"""
+
+
+def test_srt3d_property_reaches_a_custom_material_as_a_matrix(simulate, tmp_path):
+    move = custom_material(tmp_path, "Move", "Affector", MOVE, {"Move.By": ("srt3d", "Srt3D(2,2,2, 0,0,90, 1,2,3)")})
+    project = make_project(emitters={"E": burst_emitter("Emitter_Point", 3)},
+                           affectors={"M": {"ParticleAffector.AffectorMaterial": "Move"}},
+                           materials=[move], path=str(tmp_path / "fx.kzm"))
+    sim = simulate(project)
+    sim.step()
+    custom = sim.read_particles(sim.emitters[0])["custom"]
+    # (1,0,0) scaled by 2, turned 90 degrees about Z -> (0,2,0), moved by (1,2,3)
+    np.testing.assert_allclose(custom, np.tile((1.0, 4.0, 3.0, 1.0), (3, 1)), atol=1e-5)
+
+
+def test_subemitters_step_after_their_source(simulate):
+    from kzplayer.values import BufferHandle
+    project = make_project(emitters={"Child": burst_emitter("Emitter_Point", 2),
+                                     "Parent": burst_emitter("Emitter_Point", 2)})
+    system = project.root.children[0].children[0].children[0].children[0]
+    child = system.children[0]
+    from kzplayer.project.model import Property
+    child.properties["Emission.SourceEventBuffer"] = Property(
+        "Emission.SourceEventBuffer", BufferHandle("EventBuffer", system.children[1].path))
+    sim = simulate(project)
+    assert [em.item.name for em in sim.emitters] == ["Parent", "Child"]
+    assert [em.index for em in sim.emitters] == [1, 0]        # numbers stay in tree order
