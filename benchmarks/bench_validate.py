@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench_bindings import best_of  # noqa: E402  (same folder: run as a script)
 from kzplayer.project.loader import load_project  # noqa: E402
 from kzplayer.validate import all_rules  # noqa: E402
 from kzplayer.validate.context import Context  # noqa: E402
@@ -91,15 +92,6 @@ def generate(systems: int, broken: bool = False) -> str:
         out += system(n, broken)
     out += ["</Scene>", "</Screen>", "</Screens>", "</Project>"]
     return "\n".join(out) + "\n"
-
-
-def best_of(n: int, fn):
-    best, result = float("inf"), None
-    for _ in range(n):
-        t = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, result
 
 
 def per_rule(path: str) -> list[tuple[float, str]]:
