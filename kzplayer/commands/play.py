@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.diagnostics import KzError, Severity
 
 DEFAULT_SECONDS = 5.0
 DEFAULT_SIZE = (640, 360)
