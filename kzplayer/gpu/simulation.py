@@ -124,8 +124,12 @@ class Simulation:
         self.stats: dict[str, EmitterStats] = {}
         self.diagnostics: list[Diagnostic] = []   # warnings: slots skipped (stock shader not yet built)
         self.frames = 0
-        self._build()
-        self._refresh()
+        try:
+            self._build()
+            self._refresh()
+        except BaseException:        # a shader error, say: free what was made, then report
+            self.release()
+            raise
         for em in self.emitters:
             em.totals = em.buffers.read_state()
             self.stats[em.path] = EmitterStats(em.path)
