@@ -207,3 +207,16 @@ def test_emitter_node_transform_places_and_turns_the_spray(simulate):
     # +Z turned 90 degrees about X is -Y; it left (5, 10, 0) one step ago at 1 m/s
     assert np.allclose(parts["velocity"], (0, -1, 0), atol=1e-5)
     assert np.allclose(parts["previous_position"], (5, 10, 0), atol=1e-5)
+
+
+@pytest.mark.parametrize("legacy, axis, inner, outer", [
+    ("Emitter_Cone", (0, 0, 1), 0.0, math.radians(30)),          # the catalog's presets
+    ("Emitter_Fountain", (0, 1, 0), math.radians(10), math.radians(20)),
+])
+def test_legacy_cone_and_fountain_are_point_presets(spawn, legacy, axis, inner, outer):
+    parts = spawn(legacy, N)
+    assert np.all(parts["previous_position"] == 0.0)              # spawned at the origin
+    d = parts["velocity"] / np.linalg.norm(parts["velocity"], axis=1)[:, None]
+    cos_t = d @ np.array(axis, float)
+    assert np.all(cos_t >= math.cos(outer) - 1e-5) and np.all(cos_t <= math.cos(inner) + 1e-5)
+    assert uniform_ok(cos_t, math.cos(outer), math.cos(inner))
