@@ -5,8 +5,7 @@ exclusive), so a parse error points into the file, not into the expression strin
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kzplayer.diagnostics import Span
 
@@ -18,8 +17,7 @@ DISPLAY = {NUMBER: "a number", STRING: "a string", NAME: "a name", REF: "a refer
            VIEW: "a range view", NEWLINE: "end of line", EOF: "end of input"}
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):     # a tuple: tokens are made by the thousand, cheaply
     kind: str
     text: str             # the source text of the token
     value: Any            # number, unescaped string, operator text or Reference
