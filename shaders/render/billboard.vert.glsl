@@ -47,7 +47,10 @@ void main() {
     vec2 half_clip = half_size * vec2(u_projection[0][0], u_projection[1][1]);
     vec2 min_half_clip = (u_min_pixels / u_viewport) * abs(centre.w);
     half_clip = max(half_clip, min_half_clip);
-    gl_Position = centre + vec4(v_corner * half_clip, 0.0, 0.0);
+    // Spin about the view axis by the particle's Z rotation (visible with a texture).
+    float c = cos(p.rotation.z), s = sin(p.rotation.z);
+    vec2 spun = mat2(c, s, -s, c) * v_corner;
+    gl_Position = centre + vec4(spun * half_clip, 0.0, 0.0);
 
     float t = clamp(p.age / p.lifetime, 0.0, 1.0);
     vec4 life = u_color_over_life != 0

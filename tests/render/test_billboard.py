@@ -132,6 +132,21 @@ def test_texture_replaces_the_round_sprite(renderer, ctx, tmp_path):
     assert lit[rows.min(), np.flatnonzero(lit[rows.min()])].size == lit[rows.max()].sum()
 
 
+def test_z_rotation_spins_the_sprite_about_the_view_axis(renderer, ctx, tmp_path):
+    from PIL import Image
+    img = np.zeros((8, 8, 4), np.uint8)
+    img[:4, :, :] = (0, 255, 0, 255)      # top half opaque
+    Image.fromarray(img, "RGBA").save(tmp_path / "half.png")
+    look = Look(size=4.0, texture=str(tmp_path / "half.png"), additive=False)
+    records = particles([(0, 0, 0)], scale=1.0)
+    records["rotation"] = (0.0, 0.0, math.pi)    # half a turn: the opaque half is below
+    lit_rows = np.flatnonzero((draw(renderer, ctx, records, look=look)[..., 1] > 0).any(axis=1))
+    assert lit_rows.min() >= H / 2 - 2         # give or take the rows linear filtering blends
+    records["rotation"] = (0.0, 0.0, math.pi / 2)  # a quarter turn (counter-clockwise): on the left
+    lit_cols = np.flatnonzero((draw(renderer, ctx, records, look=look)[..., 1] > 0).any(axis=0))
+    assert lit_cols.max() <= W / 2 + 2
+
+
 def test_alpha_blend_composites_over(renderer, ctx):
     opaque = Look(size=1.0, additive=False, tint=(1, 1, 1, 1))
     one = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0, scale=3.0), look=opaque)
