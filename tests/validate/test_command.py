@@ -219,3 +219,16 @@ def test_there_are_samples():
 def test_sample_validates_clean(sample):
     code, out = validate("--strict", sample)
     assert code == 0, out
+
+
+# -- real Kanzi Studio 3.9 projects ------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["Gauges.kzproj", "Indicator.kzproj"])
+def test_real_kanzi_projects_have_no_errors(kanzi39, name):
+    """Working Kanzi projects: nothing kzplayer models is wrong in them. Their material
+    bindings use engine functions, which are notes."""
+    code, out = validate("--format", "json", kanzi39 / name)
+    doc = json.loads(out)
+    assert code == 0, [d for d in doc["diagnostics"] if d["severity"] == "error"][:3]
+    assert doc["summary"]["errors"] == 0 and doc["summary"]["warnings"] == 0
+    assert {d["rule"] for d in doc["diagnostics"]} <= {"expr.not-evaluable"}

@@ -10,6 +10,10 @@ A known property set on an item type that has no use for it (an `Emission.*` pro
 ParticleAffector, whose materials never read it) is reported too, naming the item types
 that carry it.
 
+Items of a type kzplayer does not model are not checked (the loader reports the type). In
+a Kanzi Studio project (`.kzproj`), which carries every Kanzi property, only names of the
+families kzplayer knows (`Emission.`, `ParticleEmitter.`, ...) are checked.
+
 Failing:
 
     <Property name="Emission.Lifetim">2</Property>
@@ -32,23 +36,39 @@ SEVERITY = Severity.ERROR
 
 def check(context):
     cat = context.catalog
+    families = _checked_families(context)
     for item in context.items:
-        known_type = cat.item_type(item.type) is not None
+        if cat.item_type(item.type) is None:
+            continue        # an item kzplayer does not model: the loader says so once
         for name, prop in item.properties.items():
             spec = cat.property(name)
             if spec is None:
-                yield _unknown(context, name, prop.span, f"{item.type} '{item.name}'")
-            elif known_type and spec.item_types and not cat.carries(item.type, name):
+                if _checked(name, families):
+                    yield _unknown(context, name, prop.span, f"{item.type} '{item.name}'")
+            elif spec.item_types and not cat.carries(item.type, name):
                 carriers = ", ".join(sorted(spec.item_types))
                 yield Problem(prop.span, f"{name} is not a property of {item.type} '{item.name}': "
                               "nothing on it reads the value", f"it belongs on: {carriers}")
     for owner, binding in context.bindings:
-        if binding.target and cat.property(binding.target) is None:
+        if binding.target and cat.property(binding.target) is None and _checked(binding.target, families):
             yield _unknown(context, binding.target, binding.target_span or binding.span,
                            "the binding's target")
         for source in binding.sources:
-            if source.source and cat.property(source.source) is None:
+            if source.source and cat.property(source.source) is None and _checked(source.source, families):
                 yield _unknown(context, source.source, source.span, f"BindingSourceItem '{source.name}'")
+
+
+def _checked_families(context):
+    """None: every name is checked. A Kanzi Studio project holds every Kanzi property type and
+    kzplayer models the particle ones, so there only the particle families are checked."""
+    if context.project.layout != "kzproj":
+        return None
+    return {p.prefix for p in context.catalog.properties.values()
+            if p.materials or p.prefix.startswith("Particle")}
+
+
+def _checked(name: str, families) -> bool:
+    return families is None or name.split(".", 1)[0] in families
 
 
 def _unknown(context, name, span, where):
