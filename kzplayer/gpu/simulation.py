@@ -274,7 +274,7 @@ class Simulation:
     def _uniforms(self, item, material: Material | None) -> list:
         if material is None:
             return []
-        entry = self.programs.material(material, self._defines(item))
+        entry = self.programs.material(material)
 
         def read(name):
             if material.preset and name in material.preset and not self._authored(item, name):
@@ -299,10 +299,6 @@ class Simulation:
         if spec is not None and spec.clamped and value is not None:
             value = spec.clamp(value)
         return value
-
-    @staticmethod
-    def _defines(item) -> dict:
-        return {}
 
     # -- one step ---------------------------------------------------------------------------
 
@@ -355,7 +351,7 @@ class Simulation:
         self.ctx.memory_barrier(_BARRIER)
 
     def _prepare(self, material, em, uniforms, frame, affector=None):
-        program, initial = self.programs.material(material, self._defines(em.item))
+        program, initial = self.programs.material(material)
         _set_frame(program, initial, em, frame, affector)
         for name, value in uniforms:
             program[name].value = value
