@@ -16,9 +16,9 @@ from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.expr import ast
 from kzplayer.expr.arithmetic import BadValue, DivisionByZero, TypeMismatch, binary, is_number, truthy, unary
 from kzplayer.expr.errors import diagnostic
-from kzplayer.expr.evaluator import unknown_function
 from kzplayer.expr.fields import FieldError, get_field, set_field
 from kzplayer.expr.functions import lookup
+from kzplayer.expr.suggest import unknown_function
 from kzplayer.values import (BufferHandle, Color4, EnumValue, ItemRef, MaterialRef, Matrix, Srt2D,
                              Srt3D, Vector, type_name)
 

@@ -136,3 +136,16 @@ def test_clean_programs():
                  'format("{} of {:.2}", {./Count}, {./Rate})', "v = {./Scale}\nv.x = 2\nv",
                  "{./T}.translationY + {./M}.translationZ", "mod({./Count}, 3) + rem({./Rate}, 2)"):
         assert diags(text) == [], text
+
+
+@pytest.mark.parametrize("typo, meant", [
+    ("mx", "max"), ("sinn", "sin"), ("clmap", "clamp"), ("lenght", "length"), ("atn2", "atan2"),
+    ("Vecotr3", "Vector3"), ("getworldmatrx", "getWorldMatrix"), ("smoothstepp", "smoothStep")])
+def test_suggestions(typo, meant):
+    from kzplayer.expr.suggest import suggest
+    assert suggest(typo) == meant
+
+
+def test_no_suggestion_for_far_names():
+    from kzplayer.expr.suggest import suggest
+    assert suggest("foo") is None and suggest("frobnicate") is None
