@@ -30,6 +30,13 @@ vec3 ageRamp(float t) {
     return t < 0.4 ? mix(hot, warm, t / 0.4) : mix(warm, ember, (t - 0.4) / 0.6);
 }
 
+vec4 overLife(vec4 start, vec4 end, float t) {
+    // As Kanzi's ColorOverLife material does: mix the colours in linear light (gamma
+    // 2.22), then back to gamma; alpha mixes linearly.
+    vec3 rgb = mix(pow(start.rgb, vec3(2.22)), pow(end.rgb, vec3(2.22)), t);
+    return vec4(pow(rgb, vec3(1.0 / 2.22)), mix(start.a, end.a, t));
+}
+
 void main() {
     Particle p = particles[gl_InstanceID];
     if ((p.flags & FLAG_ALIVE) == 0u || !(p.lifetime > 0.0)) {
@@ -54,7 +61,7 @@ void main() {
 
     float t = clamp(p.age / p.lifetime, 0.0, 1.0);
     vec4 life = u_color_over_life != 0
-        ? mix(u_start_color, u_end_color, t)
+        ? overLife(u_start_color, u_end_color, t)
         : vec4(ageRamp(t), 1.0 - smoothstep(0.7, 1.0, t));
     v_color = life * p.color * u_tint;
 }

@@ -110,8 +110,9 @@ def test_colour_over_life_goes_from_start_to_end(renderer, ctx):
     young = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0), look=look).sum(axis=(0, 1))
     old = draw(renderer, ctx, particles([(0, 0, 0)], age=1.5), look=look).sum(axis=(0, 1))
     assert young[0] == 0 and young[1] == 0 and young[2] > 0
-    # 3/4 of the way: red is three times blue (linear mix), up to 8-bit rounding.
-    assert old[0] / old[2] == pytest.approx(3.0, rel=0.1) and old[1] == 0
+    # 3/4 of the way, mixed in linear light as Kanzi's ColorOverLife material does
+    # (gamma 2.22): red (0.75)^(1/2.22) against blue (0.25)^(1/2.22).
+    assert old[0] / old[2] == pytest.approx((0.75 / 0.25) ** (1 / 2.22), rel=0.05) and old[1] == 0
 
 
 def test_texture_replaces_the_round_sprite(renderer, ctx, tmp_path):
