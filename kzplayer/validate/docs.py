@@ -45,9 +45,14 @@ warnings too); 2: a path that cannot be read, or a wrong command line.
   see the same mistake, it is reported once, by the rule with the better message: a stale
   absolute path is `path.stale` (naming the item meant), not also `path.unresolved`; an
   evaluation error of a binding whose text is already rejected is not repeated.
+* When a file of a folder project does not load, the items in it are missing; paths that
+  lead to them are not reported one by one (one note says how many), until the file loads.
 * A consumer-buffer binding counts for the subemitter that holds it, so a wrong PushTarget
   is one `binding.push-target` error, not also "unbound" and "not event-driven".
-* Paths are shown as given on the command line.
+* Paths are shown as given on the command line. At one position, errors come before
+  warnings before notes.
+* A bug in kzplayer met while validating is reported as `internal.error` (KZ000) with the
+  rule or stage it happened in, and the other rules still run.
 * Codes are stable and grouped by range: KZ0xx structure, KZ1xx paths and bindings, KZ2xx
   expressions, KZ3xx properties, KZ4xx materials, KZ5xx emitters, events and subemitters,
   KZ6xx shaders. The loader's own checks (`item.unknown-type`, `item.duplicate-name`,

@@ -92,7 +92,30 @@ def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = ()) -> 
     # what no rule re-reported (or said better at the same spot) is added as it is.
     seen = {spot(d) for d in found}
     found += [_normalise(d) for d in context.pipeline_diagnostics if spot(d) not in seen]
-    return _dedupe_and_sort(d for d in found if not _said_better(d, superseded))
+    found = [d for d in found if not _said_better(d, superseded)]
+    return _dedupe_and_sort(_without_follow_ons(found))
+
+
+# Loading errors that lose part of the tree, and the rules that then see items as missing.
+_LOSSES = {"xml.malformed", "xml.entities", "file.missing", "file.unreadable"}
+_FOLLOW_ONS = {"path.unresolved", "path.stale", "binding.source-mismatch"}
+
+
+def _without_follow_ons(found: list[Diagnostic]) -> list[Diagnostic]:
+    """When a file of a folder project did not load, its items are missing: paths that lead
+    to them would be reported as broken. Those are left out, and a note says so, until the
+    file loads again (as a compiler stops at syntax errors)."""
+    losses = [d for d in found if d.rule in _LOSSES and d.severity is Severity.ERROR]
+    if not losses:
+        return found
+    kept = [d for d in found if d.rule not in _FOLLOW_ONS]
+    if len(kept) < len(found):
+        module = rule_by_slug("path.unresolved")
+        kept.append(Diagnostic(module.CODE if module else "KZ101", "path.unresolved", Severity.NOTE,
+                               f"{len(found) - len(kept)} path problem(s) not shown: part of the project "
+                               "did not load, so paths into it cannot be checked", losses[0].span,
+                               "fix the file above and validate again"))
+    return kept
 
 
 def _said_better(d: Diagnostic, superseded: dict[str, set]) -> bool:
@@ -135,7 +158,14 @@ def _dedupe_and_sort(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     unique: dict[tuple, Diagnostic] = {}
     for d in diagnostics:
         unique.setdefault((d.rule, d.span, d.message), d)
-    return sorted(unique.values(), key=lambda d: (*d.sort_key(), d.severity.rank, d.message))
+    return sorted(unique.values(), key=_position)
+
+
+def _position(d: Diagnostic) -> tuple:
+    """By file, line and column; at one spot errors before warnings before notes."""
+    s = d.span
+    where = (s.file, s.line, s.column) if s else ("", 0, 0)
+    return (*where, d.severity.rank, d.rule, d.message)
 
 
 def from_pipeline(context, rule: str) -> list[Problem]:

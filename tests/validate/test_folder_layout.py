@@ -51,3 +51,18 @@ def test_folder_project_problems_point_into_the_item_files(tmp_path):
     # the root file names the same project
     root = next(Path(f) for f in written if f.endswith(".proj.kzm"))
     assert validate_json(root)[1]["diagnostics"] == doc["diagnostics"]
+
+
+def test_a_file_that_does_not_load_hides_the_paths_into_it(tmp_path):
+    folder = tmp_path / "recipe"
+    _, written = convert(str(CASES / "recipe_ok.kzm"), str(folder))
+    source = next(Path(f) for f in written if f.endswith("/Source.kzm"))
+    text = source.read_text(encoding="utf-8")
+    source.write_text(text.replace("</Property>", "</Propery>", 1), encoding="utf-8")
+
+    code, doc = validate_json(folder)
+    assert code == 1
+    found = [(d["rule"], d["severity"], Path(d["file"]).name) for d in doc["diagnostics"]]
+    # the XML error, then one note instead of the bindings' paths to the lost Source emitter
+    assert found == [("xml.malformed", "error", "Source.kzm"), ("path.unresolved", "note", "Source.kzm")]
+    assert doc["diagnostics"][1]["message"].startswith("2 path problem(s) not shown")

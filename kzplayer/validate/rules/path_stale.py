@@ -82,6 +82,7 @@ def _stale_push_target(context, owner, b):
     if len(written) != len(own) or sum(a != c for a, c in zip(written, own)) != 1:
         return None
     return Problem(b.push_target_span or b.span,
-                   f"PushTarget '{b.push_target}' leads to no item; this binding's own item is now "
-                   f"'{owner.path}' (renamed or moved?)", f"set BindingItem.PushTarget to {owner.path}",
+                   f"PushTarget '{b.push_target}' leads to no item; if it meant the item that holds "
+                   f"the binding, that is now '{owner.path}' (renamed or moved?)",
+                   f"set BindingItem.PushTarget to {owner.path}",
                    related=(b.push_target_span,) if b.push_target_span else ())
