@@ -157,7 +157,7 @@ def compare(op: str, a, b) -> bool:
 def bitwise(op: str, a, b) -> int:
     x, y = to_int(a, f"an operand of '{op}'"), to_int(b, f"an operand of '{op}'")
     if op in ("<<", ">>") and y < 0:
-        raise TypeMismatch(f"a negative shift count ({y})")
+        raise BadValue(f"a negative shift count ({y})")
     # Kanzi's int is 32-bit: wrap like C++ would on the usual two's complement machines.
     r = {"&": x & y, "|": x | y, "^": x ^ y, "<<": x << y, ">>": x >> y}[op]
     return (r + 2**31) % 2**32 - 2**31
