@@ -32,6 +32,8 @@ def check_output(path: str | Path, size: tuple[int, int]) -> str | None:
                 "or a folder (PNG sequence)")
     if kind == "mp4" and (size[0] % 2 or size[1] % 2):
         return f"MP4 (H.264, yuv420p) needs an even width and height, not {size[0]}x{size[1]}"
+    if kind == "folder" and Path(path).exists() and not Path(path).is_dir():
+        return f"{path} is a file, not a folder for a PNG sequence (or give it .png, .gif or .mp4)"
     parent = Path(path) if kind == "folder" else Path(path).parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent

@@ -107,3 +107,4 @@ def test_check_output_explains_what_cannot_be_written(tmp_path):
     assert check_output(tmp_path / "a.gif", (65, 47)) is None
     (tmp_path / "file").write_text("x")
     assert "not a folder" in check_output(tmp_path / "file" / "a.png", (64, 48))
+    assert "is a file, not a folder" in check_output(tmp_path / "file", (64, 48))
