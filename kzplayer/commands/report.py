@@ -28,7 +28,9 @@ def format_diagnostic(d: Diagnostic, *, color: bool = False) -> str:
     """`file:line:col: severity: message [rule]`, the source line, a caret under the span
     (to the end of the line when the span goes on), and `hint:`; ANSI colours if asked."""
     sev = d.severity.value
-    where = _paint(f"{d.span}: ", "1", color) if d.span else ""
+    where = ""
+    if d.span:      # line 0: the file as a whole
+        where = _paint(f"{d.span.file}: " if not d.span.line else f"{d.span}: ", "1", color)
     out = [f"{where}{_paint(sev, _COLOURS[sev], color)}: {d.message} {_paint(f'[{d.rule}]', '2', color)}"]
     if d.span and d.span.line:
         lines = _lines(d.span.file)

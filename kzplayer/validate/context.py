@@ -1,6 +1,7 @@
-"""What rules look at: the project, its catalog, and facts several rules share, computed once
-(which item a path names, which material sits in a slot, which bindings feed which
-property, the parsed expressions)."""
+"""What rules look at: the project, its catalog, and the facts several rules share, computed
+once per project: the parsed and checked expressions, the resolved binding graph, which
+bindings write which property, which material sits in a slot; and the problems the loader,
+the expression checker and the binding graph found on their own (`pipeline_diagnostics`)."""
 from __future__ import annotations
 
 import difflib
@@ -53,20 +54,10 @@ class Context:
         return self.project.find(path, relative_to=relative_to)
 
     def value(self, item: Item, name: str):
-        """A property's value after bindings (the catalog default when unset)."""
+        """A property's value after bindings (as written, else the catalog default)."""
         if self.graph is not None:
-            try:
-                return self.graph.value(item, name)
-            except Exception:   # a binding that cannot evaluate: fall back to the literal
-                pass
-        return self.literal(item, name)
-
-    def literal(self, item: Item, name: str):
-        getter = getattr(item, "get", None)
-        if getter is not None:
-            return getter(name)
-        prop = item.properties.get(name)
-        return None if prop is None else prop.value
+            return self.graph.value(item, name)
+        return item.get(name)
 
     @cached_property
     def programs(self) -> dict[int, tuple]:
@@ -80,10 +71,6 @@ class Context:
                 raw = parse(b.raw_code, span=b.raw_code_span or b.span)
             out[id(b)] = (shown, raw)
         return out
-
-    def program(self, binding: Binding):
-        """The parsed SourceExpression of a binding (the program with the item paths)."""
-        return self.programs[id(binding)][0]
 
     @cached_property
     def expression_diagnostics(self) -> list[Diagnostic]:
@@ -213,27 +200,9 @@ class Context:
     def bindings_into(self, item: Item, name: str) -> list[tuple[Item, Binding]]:
         return self.bound.get((id(item), name), [])
 
-    def is_fed(self, item: Item, name: str) -> bool:
-        """True where a property gets a value: an enabled binding writes it, or it has one."""
-        prop = item.properties.get(name)
-        return bool(self.bindings_into(item, name)) or (prop is not None and prop.value is not None)
-
     def suggest(self, word: str, options) -> str | None:
         close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
         return close[0] if close else None
-
-    def suggest_property(self, name: str) -> str | None:
-        return _first(self.catalog.suggest_property(name))
-
-    def suggest_material(self, name: str) -> str | None:
-        return _first(self.catalog.suggest_material(name))
-
-
-def _first(suggestions) -> str | None:
-    """The catalog's best suggestion, whether it answers with one name or a ranked list."""
-    if not suggestions:
-        return None
-    return suggestions if isinstance(suggestions, str) else next(iter(suggestions), None)
 
 
 def spot(d: Diagnostic) -> tuple:
@@ -261,10 +230,6 @@ def value_span(prop):
 
 def did_you_mean(suggestion: str | None) -> str | None:
     return f"did you mean '{suggestion}'?" if suggestion else None
-
-
-def quote_path(item: Item) -> str:
-    return item.path or "(project root)"
 
 
 def slotted_materials(context: Context):

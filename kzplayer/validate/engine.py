@@ -10,15 +10,15 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from types import ModuleType
 from typing import Iterable, NamedTuple
 
 from kzplayer.diagnostics import Diagnostic, Severity, Span
 
-# Not a rule module: the engine itself reports a file it cannot read (exit code 2).
-UNREADABLE_CODE, UNREADABLE_RULE = "KZ000", "file.unreadable"
+# The loader's rule for a path that cannot be read (exit code 2), not a rule module.
+UNREADABLE_CODE, UNREADABLE_RULE = "KZ001", "file.unreadable"
 
 
 class Problem(NamedTuple):
@@ -49,7 +49,8 @@ def rule_by_slug(slug: str) -> ModuleType | None:
 
 @dataclass
 class Result:
-    """What validating some paths found. `unreadable`: a path could not be read at all."""
+    """What validating some paths found: the files read, the problems, and whether a path
+    could not be read at all."""
     files: list[str]
     diagnostics: list[Diagnostic]
     unreadable: bool = False
@@ -63,7 +64,7 @@ def validate_paths(paths: Iterable[str]) -> Result:
     files: list[str] = []
     diagnostics: list[Diagnostic] = []
     unreadable = False
-    for path in paths:
+    for path in dict.fromkeys(paths):       # a path named twice is checked once
         found_files, found, bad = _validate_one(path)
         files.extend(f for f in found_files if f not in files)
         diagnostics.extend(found)
@@ -126,17 +127,20 @@ def _said_better(d: Diagnostic, superseded: dict[str, set]) -> bool:
 def _validate_one(path: str) -> tuple[list[str], list[Diagnostic], bool]:
     if not os.path.exists(path) or (os.path.isfile(path) and not os.access(path, os.R_OK)):
         why = "no such file or folder" if not os.path.exists(path) else "permission denied"
-        return [path], [Diagnostic(UNREADABLE_CODE, UNREADABLE_RULE, Severity.ERROR,
-                                   f"cannot read {path}: {why}", Span(path, 0, 0))], True
+        return [], [Diagnostic(UNREADABLE_CODE, UNREADABLE_RULE, Severity.ERROR,
+                               f"cannot read {path}: {why}", Span(path, 0, 0))], True
     from kzplayer.project.loader import load_project
     try:
         project, loaded = load_project(path)
     except OSError as exc:   # the loader should not raise; an I/O error still is not a traceback
-        return [path], [Diagnostic(UNREADABLE_CODE, UNREADABLE_RULE, Severity.ERROR,
-                                   f"cannot read {path}: {exc.strerror or exc}", Span(path, 0, 0))], True
+        return [], [Diagnostic(UNREADABLE_CODE, UNREADABLE_RULE, Severity.ERROR,
+                               f"cannot read {path}: {exc.strerror or exc}", Span(path, 0, 0))], True
     loaded = list(loaded)
     if project is None:
-        return [path], _dedupe_and_sort(_normalise(d) for d in loaded), False
+        unreadable = any(d.rule == UNREADABLE_RULE for d in loaded)
+        # a problem of the path as a whole still names it (line 0: no line in particular)
+        loaded = [replace(d, span=Span(path, 0, 0)) if d.span is None else d for d in loaded]
+        return [] if unreadable else [path], _dedupe_and_sort(_normalise(d) for d in loaded), unreadable
     files = list(project.files) or [path]
     return files, validate_project(project, loaded), False
 

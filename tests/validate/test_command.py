@@ -53,7 +53,14 @@ def test_missing_file_exits_2_and_says_so(tmp_path):
     missing = tmp_path / "nowhere.kzm"
     code, out = validate(missing)
     assert code == 2
-    assert f"cannot read {missing}" in out
+    assert out.splitlines() == [f"{missing}: error: cannot read {missing}: no such file or folder "
+                                "[file.unreadable]", "0 files checked: 1 error, 0 warnings, 0 notes."]
+
+
+def test_folder_without_a_project_exits_2(tmp_path):
+    code, out = validate(tmp_path)
+    assert code == 2
+    assert out.startswith(f"{tmp_path}: error: ") and "[file.unreadable]" in out
 
 
 def test_missing_file_among_others_still_checks_the_others(tmp_path):

@@ -28,4 +28,4 @@ def check(context):
         if spec is None:
             prop = item.properties[slot_property]
             yield Problem(value_span(prop), f"unknown material '{name}' in {slot_property} of '{item.name}'",
-                          did_you_mean(context.suggest_material(name)))
+                          did_you_mean(context.catalog.suggest_material(name)))

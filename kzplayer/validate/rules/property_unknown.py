@@ -73,4 +73,4 @@ def _checked(name: str, families) -> bool:
 
 def _unknown(context, name, span, where):
     return Problem(span, f"unknown property '{name}' on {where}",
-                   did_you_mean(context.suggest_property(name)))
+                   did_you_mean(context.catalog.suggest_property(name)))
