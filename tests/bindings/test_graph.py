@@ -3,7 +3,7 @@ import pytest
 
 from kzplayer.bindings import resolve
 
-from conftest import where
+from .conftest import where
 
 
 def emitter(name: str, *lines: str) -> str:

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from kzplayer.bindings import resolve
 
-from test_graph import bind, emitter, prop
+from .test_graph import bind, emitter, prop
 
 
 @st.composite

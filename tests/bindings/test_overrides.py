@@ -6,8 +6,8 @@ from kzplayer.bindings import parse_override, resolve
 from kzplayer.diagnostics import KzError
 from kzplayer.values import Vector
 
-from conftest import DATA
-from test_graph import bind, emitter, prop
+from .conftest import DATA
+from .test_graph import bind, emitter, prop
 
 BODY = '<EmptyNode name="Root Node">' + emitter(
     "Nozzle", prop("Emission.Rate", 500), prop("Emission.Lifetime", 2),

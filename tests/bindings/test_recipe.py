@@ -8,7 +8,7 @@ import kzplayer
 from kzplayer.bindings import resolve
 from kzplayer.values import BufferHandle
 
-from conftest import DATA, where
+from .conftest import DATA, where
 
 GROUP = "Screens/Screen/RootNode/Viewport 2D/Scene/Exhibit 6/Particle System/On Hit"
 RECIPE = DATA / "subemitter_recipe.kzm"

@@ -4,8 +4,8 @@ import pytest
 from kzplayer.bindings import resolve
 from kzplayer.values import Color4, Srt3D, Vector
 
-from conftest import where
-from test_graph import bind, emitter, prop
+from .conftest import where
+from .test_graph import bind, emitter, prop
 
 
 def binding_item(target, expr, raw, sources=(), *, mode="ONE_WAY", field="WHOLE_PROPERTY",

@@ -11,7 +11,7 @@ from scipy import stats
 
 from kzplayer.values import Srt3D
 
-from conftest import burst_emitter, make_project
+from .conftest import burst_emitter, make_project
 
 N = 3000
 P_MIN = 1e-3          # a correct sampler fails one of these tests at most 1 time in 1000

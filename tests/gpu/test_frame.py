@@ -12,7 +12,7 @@ from kzplayer.gpu import random as R
 from kzplayer.project.model import Property
 from kzplayer.values import Srt3D
 
-from conftest import burst_emitter, custom_material, make_project
+from .conftest import burst_emitter, custom_material, make_project
 
 G = np.array([0.0, -9.8, 0.0])
 

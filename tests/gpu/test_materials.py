@@ -9,7 +9,7 @@ import pytest
 from kzplayer.diagnostics import KzError
 from kzplayer.resources import shader_dir
 
-from conftest import burst_emitter, custom_material, make_project
+from .conftest import burst_emitter, custom_material, make_project
 
 COUNT = """// a fixed number per step, read from a declared int property
 uniform int Trickle_PerStep;

@@ -6,7 +6,7 @@ import numpy as np
 
 from kzplayer.gpu import layout as L
 
-from conftest import make_project
+from .conftest import make_project
 
 DT = 1.0 / 60.0
 

@@ -10,7 +10,7 @@ import pytest
 
 from kzplayer.gpu.schedule import Schedule, schedule_counts
 
-from conftest import make_project
+from .conftest import make_project
 
 DT = 1.0 / 60.0
 STEPS = 240

@@ -11,7 +11,7 @@ from kzplayer.gpu.preprocessor import preprocess
 from kzplayer.gpu.shader_errors import compile_compute, parse_log
 from kzplayer.project.model import Item
 
-from conftest import burst_emitter, make_project
+from .conftest import burst_emitter, make_project
 
 DATA = Path(__file__).parent / "data" / "preprocessor"
 
