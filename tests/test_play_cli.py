@@ -301,3 +301,13 @@ def test_the_progress_bar_shows_on_a_terminal_only(monkeypatch):
     with _progress(3, enabled=True) as advance:
         advance()
     assert sys.stderr.getvalue() == ""
+
+
+def test_a_project_folder_plays_exactly_like_its_single_file(tmp_path):
+    converted = CliRunner().invoke(main, ["convert", str(DEMO), str(tmp_path / "fountain")])
+    assert converted.exit_code == 0, converted.output
+    play(tmp_path / "fountain", "--frames", 20, "--dump", tmp_path / "folder.npz")
+    play(DEMO, "--frames", 20, "--dump", tmp_path / "file.npz")
+    folder, single = np.load(tmp_path / "folder.npz"), np.load(tmp_path / "file.npz")
+    assert folder.files == single.files
+    assert all(np.array_equal(folder[k], single[k]) for k in single.files)
