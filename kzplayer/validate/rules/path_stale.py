@@ -24,55 +24,27 @@ Passing:
       <Property name="BindingSourceItem.Item">Screens/.../On Hit/Primary</Property>
 """
 from kzplayer.diagnostics import Severity
-from kzplayer.validate.engine import Problem
+from kzplayer.validate.engine import Problem, from_pipeline
 
 CODE = "KZ102"
 RULE = "path.stale"
 SEVERITY = Severity.ERROR
-# The same mistake, as the binding graph sees it: a path leading nowhere, or a source item
-# that disagrees with the expression. This rule names the item meant, so it reports instead.
-SUPERSEDES = ("path.unresolved", "binding.source-mismatch")
+# A stale PushTarget is also a path leading nowhere to the binding graph; this rule names
+# the item meant, so it reports instead.
+SUPERSEDES = ("path.unresolved",)
 
 
 def check(context):
+    # A BindingSourceItem left behind: the binding graph compares it with the expression.
+    yield from from_pipeline(context, RULE)
     for owner, b in context.bindings:
-        yield from _stale_sources(context, owner, b)
         stale = _stale_push_target(context, owner, b)
         if stale:
             yield stale
 
 
-def _stale_sources(context, owner, b):
-    shown, raw = context.programs[id(b)]
-    if raw is None or shown.diagnostics or raw.diagnostics:
-        return
-    if len(shown.references) != len(raw.references):
-        return              # different programs: binding.source-mismatch
-    from kzplayer.bindings.sources import Unresolved, resolve_reference
-    for seen, used in zip(shown.references, raw.references):
-        if used.kind != "index" or seen.kind == "index":
-            continue
-        src = next((s for s in b.sources if s.name == str(used.index)), None)
-        if src is None:
-            continue
-        try:
-            meant = resolve_reference(context.project, seen, owner).node[0]
-        except Unresolved:
-            continue        # the expression's own path leads nowhere: path.unresolved
-        if meant is None:
-            continue
-        named = context.find(src.item, owner)
-        if named is meant:
-            continue
-        now = f"leads to no item" if named is None else f"names '{named.path}'"
-        yield Problem(src.item_span or src.span,
-                      f"BindingSourceItem {src.name}: Item '{src.item}' {now}, but the SourceExpression's "
-                      f"{seen.spelling} names '{meant.path}' (renamed or moved?)",
-                      f"set BindingSourceItem.Item to {meant.path}",
-                      related=tuple(s for s in (seen.span, src.span) if s))
-
-
 def _stale_push_target(context, owner, b):
+    """A PushTarget that leads nowhere, one name away from the binding's own item."""
     if not b.push_target or context.find(b.push_target, owner) is not None:
         return None
     written = [s for s in b.push_target.strip().strip("/").split("/") if s]
