@@ -113,7 +113,9 @@ class Context:
         out: dict[tuple, Diagnostic] = {}
         for d in (*first, *later):
             out.setdefault(spot(d), d)
-        return list(out.values())
+        # schema.invalid is the catch-all: a specific report at the same spot says it better
+        specific = {spot(d)[1:] for d in out.values() if d.rule != "schema.invalid"}
+        return [d for d in out.values() if d.rule != "schema.invalid" or spot(d)[1:] not in specific]
 
     @cached_property
     def _extents(self) -> list[tuple[int, str, tuple, tuple]]:

@@ -66,3 +66,17 @@ def test_a_file_that_does_not_load_hides_the_paths_into_it(tmp_path):
     # the XML error, then one note instead of the bindings' paths to the lost Source emitter
     assert found == [("xml.malformed", "error", "Source.kzm"), ("path.unresolved", "note", "Source.kzm")]
     assert doc["diagnostics"][1]["message"].startswith("2 path problem(s) not shown")
+
+
+def test_a_missing_item_file(tmp_path):
+    folder = tmp_path / "recipe"
+    _, written = convert(str(CASES / "recipe_ok.kzm"), str(folder))
+    sub = next(Path(f) for f in written if f.endswith("/Subemitter.kzm"))
+    sub.unlink()
+    parent = sub.parent.with_suffix(".kzm")          # On Death.kzm lists its children
+    code, doc = validate_json(folder)
+    assert code == 1
+    found = [(d["rule"], Path(d["file"]).name) for d in doc["diagnostics"]]
+    assert found == [("file.missing", parent.name)]
+    line, _ = position(parent, 'name="Subemitter"')
+    assert doc["diagnostics"][0]["line"] == line

@@ -1,0 +1,23 @@
+"""A value an operation cannot take, met while evaluating a binding.
+
+Casts and functions check their input when the binding runs: `int("abc")`, `sqrt(-1)`.
+The binding leaves its target unchanged.
+
+Failing:
+
+    <Binding target="Emission.Rate">float("fast")</Binding>
+
+Passing:
+
+    <Binding target="Emission.Rate">float("2.5") * 100</Binding>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ210"
+RULE = "expr.value"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while evaluating the bindings

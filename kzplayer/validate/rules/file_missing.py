@@ -1,0 +1,20 @@
+"""A folder project whose item file is missing.
+
+In the folder layout each item lives in its own `.kzm` file; a parent's `<Child>` entry
+names it. A deleted or renamed file loses the item and its subtree (paths into it are then
+not checked, see the decisions above).
+
+Failing: `On Hit.kzm` lists `<Child name="Source"/>` but `On Hit/Source.kzm` is gone.
+
+Passing: the file is restored, or the `<Child>` line removed.
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ009"
+RULE = "file.missing"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while loading

@@ -1,0 +1,23 @@
+"""A path on the command line that cannot be read (exit code 2).
+
+The path does not exist, is not readable, or is a folder without a `NAME.proj.kzm` project
+file. The other paths named are still checked; the exit code is 2.
+
+Failing:
+
+    kzplayer validate efect.kzm
+
+Passing:
+
+    kzplayer validate effect.kzm
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ001"
+RULE = "file.unreadable"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found before loading

@@ -1,0 +1,25 @@
+"""Two children of one item with the same name.
+
+Sibling names are unique: a ProjectItemPath names one item. With two `Nozzle`s, a path to
+`../Nozzle` would be ambiguous (kzplayer takes the first).
+
+Failing:
+
+    <ParticleEmitter name="Nozzle"/>
+    <ParticleEmitter name="Nozzle"/>
+
+Passing:
+
+    <ParticleEmitter name="Nozzle"/>
+    <ParticleEmitter name="Nozzle 2"/>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ006"
+RULE = "item.duplicate-name"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while loading

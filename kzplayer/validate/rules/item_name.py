@@ -1,0 +1,23 @@
+"""An item without a name, or a name a path cannot hold.
+
+Every item needs a `name`; names may contain spaces but not `/` (it separates the names of
+a path), and cannot be empty.
+
+Failing:
+
+    <ParticleEmitter name="Sparks/Left"/>
+
+Passing:
+
+    <ParticleEmitter name="Sparks Left"/>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ007"
+RULE = "item.name"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while loading

@@ -1,0 +1,24 @@
+"""An element whose tag is not an item type kzplayer knows.
+
+An item's tag is its type: `ParticleSystem`, `ParticleEmitter`, `ParticleAffector`,
+`ParticleCollider`, `EmptyNode`, `Scene`, `Camera`, `Viewport2D`, `Screen`, ... A misspelt
+tag makes the whole subtree something the player does not run.
+
+Failing:
+
+    <ParticleEmiter name="Nozzle"/>
+
+Passing:
+
+    <ParticleEmitter name="Nozzle"/>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ005"
+RULE = "item.unknown-type"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while loading

@@ -1,0 +1,23 @@
+"""A file reference that leaves the project folder (refused).
+
+A custom material's shader and the item files of a folder project must lie inside the
+project's folder: a project is self-contained and cannot read arbitrary files.
+
+Failing:
+
+    <MaterialType name="Swirl" slot="Affector" shader="../../elsewhere/swirl.glsl"/>
+
+Passing:
+
+    <MaterialType name="Swirl" slot="Affector" shader="shaders/swirl.glsl"/>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.engine import from_pipeline
+
+CODE = "KZ008"
+RULE = "path.outside-project"
+SEVERITY = Severity.ERROR
+
+
+def check(context):
+    return from_pipeline(context, RULE)   # found while loading
