@@ -241,3 +241,23 @@ def test_real_kanzi_projects_have_no_errors(kanzi39, name):
     assert code == 0, [d for d in doc["diagnostics"] if d["severity"] == "error"][:3]
     assert doc["summary"]["errors"] == 0 and doc["summary"]["warnings"] == 0
     assert {d["rule"] for d in doc["diagnostics"]} <= {"expr.not-evaluable"}
+
+
+# -- the caret (kzplayer/commands/report.py) ---------------------------------------------------
+
+def test_caret_under_a_span_that_goes_on_runs_to_the_end_of_the_line(tmp_path):
+    from kzplayer.commands.report import format_diagnostic
+    from kzplayer.diagnostics import Diagnostic, Severity, Span
+    f = tmp_path / "x.kzm"
+    f.write_text("<a>\n  <Binding>one +\n  two</Binding>\n", encoding="utf-8")
+    d = Diagnostic("KZ201", "expr.syntax", Severity.ERROR, "m", Span(str(f), 2, 12, 3, 6))
+    lines = format_diagnostic(d).splitlines()
+    assert lines[1] == "      <Binding>one +"
+    assert lines[2] == "    " + " " * 11 + "^" * 5
+
+
+def test_file_level_problem_names_the_file_without_a_line(tmp_path):
+    from kzplayer.commands.report import format_diagnostic
+    from kzplayer.diagnostics import Diagnostic, Severity, Span
+    d = Diagnostic("KZ001", "file.unreadable", Severity.ERROR, "gone", Span("a.kzm", 0, 0))
+    assert format_diagnostic(d) == "a.kzm: error: gone [file.unreadable]"
