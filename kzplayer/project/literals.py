@@ -46,6 +46,7 @@ _CONSTRUCTORS = {
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'", "0": "\0"}
 _NUMERIC = {"int", "float"}
 _COMPOUND = {"vector2", "vector3", "vector4", "color4", "srt2d", "srt3d", "matrix3", "matrix4"}
+_TUPLE_TYPES = {None, "vector2", "vector3", "vector4", "color4", "srt3d", "srt2d"}
 
 
 @dataclass
@@ -185,6 +186,14 @@ def _parse(text: str, type_name: str | None, enum) -> object:
             return float(text) if t == "float" else int(text)
         if t != "int" and _FLOAT.fullmatch(text):
             return float(text)
+    if text[0] == "(" and t in _TUPLE_TYPES:           # (0, 1, 0): common, and plain numbers
+        parts = text[1:-1].split(",") if text[-1] == ")" else None
+        if parts and all(_FLOAT.fullmatch(p.strip()) for p in parts):
+            nums = [float(p) for p in parts]
+            if t is None and 2 <= len(nums) <= 4:
+                return Vector(nums)
+            if t is not None and len(nums) in _expected_count(t):
+                return _build(t, nums, 0, len(text))
     # Reference types and strings take the text as written: paths may hold spaces.
     if t in ("item",):
         return ItemRef(text)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import gc
 import os
 import re
 from dataclasses import dataclass, field
@@ -52,8 +53,8 @@ _MARKUP = re.compile(r"""
   | <!\[CDATA\[.*?\]\]>
   | <\?.*?\?>
   | <!DOCTYPE(?:[^\[>]|\[.*?\])*>
-  | </[^>]*>
-  | <(?P<tag>[^\s/>!?]+)(?:[^>"']|"[^"]*"|'[^']*')*?(?P<close>/?)>
+  | </[^>]*+>
+  | <(?P<tag>[^\s/>!?]+)(?:[^>"'/]++|"[^"]*+"|'[^']*+'|/(?!>))*+(?P<close>/?)>
 """, re.VERBOSE | re.DOTALL)
 _DOCTYPE = re.compile(r"<!DOCTYPE(?:[^\[>]|\[.*?\])*>", re.DOTALL)
 
@@ -200,7 +201,6 @@ class Documents:
     root_dir: str
     main: str
     sources: dict[str, SourceFile] = field(default_factory=dict)   # path -> SourceFile
-    fingerprint: list | None = field(default=None, repr=False)      # the tree as loaded (saver)
 
 
 class _Loader:
@@ -536,11 +536,17 @@ def load_project(path: str | os.PathLike) -> tuple[Project | None, list[Diagnost
     if main is None:
         return None, diags
     loader = _Loader(main)
-    project = loader.load()
+    # Tens of thousands of new, linked objects would trigger full collections that scan every
+    # live object again and again; nothing becomes cyclic garbage while loading.
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        project = loader.load()
+    finally:
+        if gc_was_on:
+            gc.enable()
     if project is None:
         return None, sorted(loader.diagnostics, key=Diagnostic.sort_key)
-    from kzplayer.project.saver import remember_structure
-    remember_structure(project)
     schema_diags = _schema_check(loader.docs)
     if schema_diags:
         project.diagnostics = sorted(project.diagnostics + schema_diags, key=Diagnostic.sort_key)

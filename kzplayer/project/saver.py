@@ -150,17 +150,36 @@ def write_folder(project: Project, folder: str) -> list[str]:
 
 # ------------------------------------------------------------------ saving in place
 
-def _fingerprint(project: Project) -> list:
-    """What must be unchanged for an in-place save: the tree and the written properties."""
-    return [(id(i), i.name, i.type, tuple(map(id, i.children)),
-             tuple(n for n, p in i.properties.items() if p.element is not None),
-             tuple(map(id, i.bindings)), tuple(i.aliases))
-            for i in project.root.walk()]
-
-
-def remember_structure(project: Project) -> None:
-    if project.document is not None:
-        project.document.fingerprint = _fingerprint(project)
+def structure_unchanged(project: Project) -> bool:
+    """Whether the files still hold every item, property, binding and alias of the model in
+    the same places, so that saving in place can edit values only. Checked against the
+    parsed elements at save time, so loading pays nothing for it."""
+    for item in project.root.walk():
+        el = item.element
+        if el is None:
+            return False
+        if item.parent is not None and (el.tag != item.type or el.get("name", item.type) != item.name):
+            return False
+        kids, props, bindings, aliases = [], [], 0, []
+        for c in el:
+            tag = c.tag
+            if not isinstance(tag, str):
+                continue
+            if tag == "Property":
+                props.append(c.get("name"))
+            elif tag in ("Binding", "BindingItem"):
+                bindings += 1
+            elif tag == "Alias":
+                aliases.append(c.get("name"))
+            else:
+                kids.append(c.get("name", tag))
+        if kids != [c.name for c in item.children] or bindings != len(item.bindings):
+            return False
+        if set(props) != {n for n, p in item.properties.items() if p.element is not None}:
+            return False
+        if set(aliases) != set(item.aliases):
+            return False
+    return True
 
 
 def _line_indent(text: str, offset: int) -> str:
@@ -264,8 +283,7 @@ def save_project(project: Project, path: str | None = None) -> list[str]:
                                         "save it as a .kzm file or a project folder"), exit_code=2)
     layout, where = _target(project, path)
     docs = project.document
-    in_place = (docs is not None and layout == project.layout
-                and getattr(docs, "fingerprint", None) == _fingerprint(project))
+    in_place = docs is not None and layout == project.layout and structure_unchanged(project)
     if in_place:
         written = _save_spliced(project, layout, where, only_dirty=path is None)
     elif layout == "file":
@@ -327,7 +345,6 @@ def _relink(project: Project, layout: str, where: str) -> None:
     project.document, project.files, project.layout = fresh.document, fresh.files, fresh.layout
     project.path = fresh.path
     project.changed = []
-    remember_structure(project)
 
 
 def _project_file(folder: str) -> str:
