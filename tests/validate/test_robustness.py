@@ -1,0 +1,45 @@
+"""Bad input gives diagnostics, never a traceback: the rule cases with random lines dropped,
+duplicated or cut short still validate, every problem with a position inside the file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kzplayer.validate import validate_paths
+
+CASES = sorted((Path(__file__).parent / "cases").rglob("*.kzm"))
+
+edits = st.lists(st.tuples(st.sampled_from(["drop", "twice", "cut"]),
+                           st.integers(0, 200), st.integers(0, 80)), min_size=1, max_size=4)
+
+
+def mutate(lines: list[str], plan) -> str:
+    lines = list(lines)
+    for what, n, k in plan:
+        n %= len(lines)
+        if what == "drop":
+            del lines[n]
+        elif what == "twice":
+            lines.insert(n, lines[n])
+        else:
+            lines[n] = lines[n][:k]
+        if not lines:
+            break
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=st.sampled_from(CASES), plan=edits)
+def test_mutated_cases_never_raise(tmp_path, case, plan):
+    path = tmp_path / case.name
+    text = mutate(case.read_text(encoding="utf-8").splitlines(), plan)
+    path.write_text(text, encoding="utf-8")
+    result = validate_paths([str(path)])
+    lines = text.splitlines()
+    for d in result.diagnostics:
+        assert d.rule != "internal.error", d
+        assert d.span is not None and d.span.file == str(path)
+        assert 0 <= d.span.line <= len(lines) + 1, d
+        assert d.message
