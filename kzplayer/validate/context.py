@@ -4,6 +4,7 @@ bindings write which property, which material sits in a slot; and the problems t
 the expression checker and the binding graph found on their own (`pipeline_diagnostics`)."""
 from __future__ import annotations
 
+import bisect
 import difflib
 from functools import cached_property
 
@@ -118,25 +119,32 @@ class Context:
         return [d for d in out.values() if d.rule != "schema.invalid" or spot(d)[1:] not in specific]
 
     @cached_property
-    def _extents(self) -> list[tuple[int, str, tuple, tuple]]:
-        """(id(binding), file, first (line, col), last (line, col)) of every binding's text."""
-        out = []
+    def _extents(self) -> dict[str, tuple[list, list]]:
+        """file -> (sorted starts, [(start, end, id(binding))]) of every binding's text, so
+        that the binding holding a position is found by bisection."""
+        by_file: dict[str, list] = {}
         for _, b in self.bindings:
             spans = [s for s in (b.span, b.target_span, b.expression_span, b.raw_code_span,
                                  b.push_target_span, *(x for src in b.sources for x in (src.span, src.item_span)))
                      if s is not None]
             if spans:
-                out.append((id(b), spans[0].file, min((s.line, s.column) for s in spans),
-                            max((s.end_line, s.end_column) for s in spans)))
+                start = min((s.line, s.column) for s in spans)
+                end = max((s.end_line, s.end_column) for s in spans)
+                by_file.setdefault(spans[0].file, []).append((start, end, id(b)))
+        out = {}
+        for file, extents in by_file.items():
+            extents.sort()
+            out[file] = ([e[0] for e in extents], extents)
         return out
 
     def _binding_at(self, span) -> int | None:
         """id() of the binding whose text holds `span`."""
-        if span is None:
+        if span is None or span.file not in self._extents:
             return None
-        for key, file, start, end in self._extents:
-            if file == span.file and start <= (span.line, span.column) <= end:
-                return key
+        starts, extents = self._extents[span.file]
+        k = bisect.bisect_right(starts, (span.line, span.column)) - 1
+        if k >= 0 and (span.line, span.column) <= extents[k][1]:
+            return extents[k][2]
         return None
 
     @cached_property
