@@ -33,6 +33,7 @@ class Look:
     size: float = SPRITE_SIZE
     tint: tuple = (1.0, 1.0, 1.0, 1.0)
     additive: bool = True
+    opaque: bool = False                      # Particle.BlendMode = Opaque: hard-edged, no blending
     color_over_life: tuple | None = None      # (start RGBA, end RGBA)
     texture: str | None = None                # image file path
 
@@ -56,7 +57,8 @@ def look_for(item, value, base_dir: str | Path = ".") -> Look:
     return Look(
         size=float(size) if isinstance(size, (int, float)) and size > 0 else SPRITE_SIZE,
         tint=tuple(tint) if tint is not None else (1.0, 1.0, 1.0, 1.0),
-        additive=str(blend) != "Alpha" if blend is not None else True,
+        additive=blend is None or str(blend) == "Additive",
+        opaque=blend is not None and str(blend) == "Opaque",
         color_over_life=over_life,
         texture=str(Path(base_dir) / str(texture)) if texture else None,
     )
@@ -141,8 +143,14 @@ class Renderer:
 
     def _apply(self, look: Look) -> None:
         ctx = self.ctx
-        # Premultiplied colour: additive adds it, alpha composites it over.
-        ctx.blend_func = (ctx.ONE, ctx.ONE) if look.additive else (ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA)
+        # Premultiplied colour: additive adds it, alpha composites it over; opaque
+        # overwrites (the shader then keeps full colour inside the sprite's edge).
+        if look.opaque:
+            ctx.disable(ctx.BLEND)
+        else:
+            ctx.enable(ctx.BLEND)
+            ctx.blend_func = (ctx.ONE, ctx.ONE) if look.additive else (ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA)
+        self._set("u_opaque", look.opaque)
         self._set("u_intensity", self.intensity if look.additive else 1.0)
         self._set("u_sprite_size", look.size)
         self._set("u_tint", tuple(look.tint))

@@ -99,8 +99,10 @@ def test_look_reads_the_particle_properties_with_catalog_defaults():
              "ColorOverLife.StartColor": (0, 0, 1, 1)}
     item = SimpleNamespace(properties={"Particle.BlendMode": object()})   # BlendMode authored
     look = look_for(item, lambda item, name: props.get(name), "/p")
-    assert look == Look(0.5, (1, 0, 0, 1), False, ((0, 0, 1, 1), (1, 1, 1, 0)), None)
-    assert look_for(None, lambda item, name: None) == Look(SPRITE_SIZE, (1, 1, 1, 1), True, None, None)
+    assert look == Look(0.5, (1, 0, 0, 1), False, False, ((0, 0, 1, 1), (1, 1, 1, 0)), None)
+    props["Particle.BlendMode"] = "Opaque"
+    assert look_for(item, lambda item, name: props.get(name)).opaque
+    assert look_for(None, lambda item, name: None) == Look(SPRITE_SIZE, (1, 1, 1, 1), True, False, None, None)
     # A BlendMode the node does not set (the catalog default) leaves the billboard additive.
     assert look_for(SimpleNamespace(properties={}), lambda item, name: props.get(name)).additive
 
@@ -146,6 +148,21 @@ def test_z_rotation_spins_the_sprite_about_the_view_axis(renderer, ctx, tmp_path
     records["rotation"] = (0.0, 0.0, math.pi / 2)  # a quarter turn (counter-clockwise): on the left
     lit_cols = np.flatnonzero((draw(renderer, ctx, records, look=look)[..., 1] > 0).any(axis=0))
     assert lit_cols.max() <= W / 2 + 2
+
+
+def test_opaque_overwrites_with_full_colour_inside_a_hard_edge(renderer, ctx):
+    look = Look(size=1.0, additive=False, opaque=True)
+    one = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0, scale=3.0), look=look)
+    two = draw(renderer, ctx, particles([(0, 0, 0)] * 2, age=0.0, scale=3.0), look=look)
+    assert np.array_equal(one, two)                     # no accumulation
+    lit = one.max(axis=2) > 0
+    # Every drawn pixel has the full colour of a newborn particle (white-hot ramp start).
+    assert np.all(one[lit] == one[lit][0]) and tuple(one[lit][0]) == (255, 235, 184)
+    # The hard edge sits where the soft sprite is half covered: r^2 where 0.7 (1 - r^2)^2 +
+    # 0.3 exp(-12 r^2) = 0.5, r = 0.428 of the quad's half width.
+    half_width = 3.0 * FOCAL / DIST * H / 4
+    radius = np.sqrt(lit.sum() / np.pi)
+    assert radius == pytest.approx(0.428 * half_width, abs=0.6)
 
 
 def test_alpha_blend_composites_over(renderer, ctx):
