@@ -278,7 +278,8 @@ def _fit(value, kind: str, want: str | None, start: int, end: int, text: str):
 
 
 def _enum(text: str, words) -> EnumValue:
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
+    # digits too: Kanzi Studio stores the values of custom enums as numbers
+    if not re.fullmatch(r"[A-Za-z0-9_]+", text):
         raise LiteralError(f"expected an enum word, found {text!r}", 0, len(text))
     if words and text not in words:
         import difflib

@@ -298,10 +298,17 @@ class _Loader:
         return item
 
     def unknown_type(self, tag: str, span: Span) -> None:
-        near = difflib.get_close_matches(tag, sorted(self.item_types), n=1)
-        hint = f"did you mean '{near[0]}'?" if near else None
-        msg = f"unknown item type <{tag}>" + (f"; did you mean <{near[0]}>?" if near else "")
-        self.diagnostics.append(_diag(UNKNOWN_TYPE, msg, span, hint))
+        """A tag close to a known item type is a typo: an error. Anything else is one of
+        Kanzi's many other node types (TextBlock2D, Image2D...): kept in the tree, warned
+        about, not played."""
+        near = difflib.get_close_matches(tag, sorted(self.item_types), n=1, cutoff=0.85)
+        if near:
+            self.diagnostics.append(_diag(UNKNOWN_TYPE, f"unknown item type <{tag}>; did you mean "
+                                          f"<{near[0]}>?", span, f"did you mean '{near[0]}'?"))
+        else:
+            self.diagnostics.append(_diag(UNKNOWN_TYPE, f"<{tag}> is not an item type kzplayer knows; "
+                                          "it stays in the tree but is not played", span,
+                                          severity=Severity.WARNING))
 
     def add(self, parent: Item, item: Item, seen: dict) -> None:
         first = seen.get(item.name)

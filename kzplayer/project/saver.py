@@ -13,7 +13,7 @@ import re
 from xml.sax.saxutils import escape, quoteattr
 
 from kzplayer.diagnostics import KzError
-from kzplayer.project.literals import format_literal
+from kzplayer.project.literals import LiteralError, format_literal, parse_literal
 from kzplayer.project.loader import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX,
                                      UNREADABLE, _diag, item_file_name, load_project)
 from kzplayer.project.model import Binding, Item, Project, Property
@@ -28,11 +28,26 @@ def _attrs(pairs) -> str:
     return "".join(f" {k}={quoteattr(v)}" for k, v in pairs if v is not None)
 
 
-def property_text(prop: Property) -> str:
-    """The literal to write: the text as written when it still says the value, else formatted."""
-    if prop.text.strip() or prop.value is None:
-        return prop.text.strip()
-    return format_literal(prop.value)
+def property_text(prop: Property, type_name: str | None = None) -> str:
+    """The literal to write: the text as the author wrote it when it still reads as the
+    value, else the value formatted (values set by the API, or imported from a .kzproj)."""
+    text = prop.text.strip()
+    if prop.value is None:
+        return text
+    if text:
+        try:
+            back = parse_literal(text, type_name)
+            if back == prop.value and type(back) is type(prop.value):
+                return text
+        except LiteralError:
+            pass
+    return format_literal(prop.value, type_name)
+
+
+def _type_of(item: Item, name: str) -> str | None:
+    project = item.project
+    spec = project.property_spec(name) if project is not None else None
+    return spec.type if spec is not None else None
 
 
 def _prop_line(pad: str, name: str, text: str) -> str:
@@ -76,7 +91,7 @@ def _item_lines(item: Item, depth: int, as_child_files: bool) -> list[str]:
     for a in item.aliases.values():
         body.append(f"{inner}<Alias{_attrs([('name', a.name), ('target', a.target)])}/>")
     for prop in item.properties.values():
-        body.append(_prop_line(inner, prop.name, property_text(prop)))
+        body.append(_prop_line(inner, prop.name, property_text(prop, _type_of(item, prop.name))))
     for b in item.bindings:
         body += _binding_lines(b, inner)
     for c in item.children:
@@ -214,7 +229,7 @@ def _edits_for(project: Project, changed: set[int]) -> dict[str, list[tuple[int,
             continue
         src = _source_of(docs, item.element)
         for prop in new:
-            text = escape(property_text(prop))
+            text = escape(property_text(prop, _type_of(item, prop.name)))
             if prop.element is not None and prop.element in src.tags:
                 start, end, closed = src.tags[prop.element]
                 if closed:

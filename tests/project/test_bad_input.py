@@ -219,3 +219,12 @@ def test_top_element_must_be_project(tmp_path):
     f = write(tmp_path, '<?xml version="1.0"?>\n<Scene name="S"/>\n')
     project, diags = load_project(f)
     assert project is None and where(diags[0]) == (2, 1)
+
+
+def test_other_kanzi_node_types_are_kept_with_a_warning(tmp_path):
+    f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Scene name="S">\n'
+                        '      <TextBlock2D name="Label"/>\n    </Scene>\n  </Screens>\n</Project>\n')
+    project = kzplayer.load(f)                  # a warning does not stop loading
+    d = only(project.diagnostics, "item.unknown-type")
+    assert d.severity.value == "warning" and where(d) == (4, 7) and "not played" in d.message
+    assert project.find("Screens/S/Label").type == "TextBlock2D"
