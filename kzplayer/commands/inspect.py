@@ -100,7 +100,11 @@ def run(project_path: str, as_json: bool = False) -> None:
         click.echo(json.dumps(inspect_data(project, graph), indent=2, ensure_ascii=False))
     else:
         render_text(project, graph, fancy=sys.stdout.isatty())
-    if diags:
-        print_diagnostics(diags, stream=sys.stderr)
+    shown = [d for d in diags if d.severity != Severity.NOTE]
+    if shown:
+        print_diagnostics(shown, stream=sys.stderr)
+    notes = len(diags) - len(shown)
+    if notes:     # notes are for `kzplayer validate`; here they would bury the tree
+        click.echo(f"({notes} note{'s' if notes > 1 else ''}: see kzplayer validate {project_path})", err=True)
     if any(d.severity == Severity.ERROR for d in diags):
         sys.exit(1)

@@ -137,3 +137,9 @@ def test_a_folder_may_be_loaded_after_being_copied(tmp_path, data):
     shutil.copytree(data / "fountain_folder", tmp_path / "copy")
     project, diags = load_project(tmp_path / "copy")
     assert project is not None and diags == []
+
+
+def test_kanzi_studio_files_go_to_the_kzproj_importer(kanzi39):
+    project = kzplayer.load(kanzi39 / "Indicator.kzproj")
+    assert project.layout == "kzproj"
+    assert project.bindings() and all(b.owner is not None for b in project.bindings())
