@@ -210,6 +210,16 @@ class Context:
     def bindings_into(self, item: Item, name: str) -> list[tuple[Item, Binding]]:
         return self.bound.get((id(item), name), [])
 
+    def buffer_sources(self, emitter: Item) -> dict[str, list[tuple[Item, Binding]]]:
+        """Consumer property -> (source emitter, binding) for each output buffer bound into it."""
+        out: dict[str, list] = {}
+        for consumer, output in CONSUMERS.items():
+            for _, b in self.bindings_into(emitter, consumer):
+                for item, name in sorted(self.reads(b), key=lambda node: node[0].path):
+                    if name == output and item.type == "ParticleEmitter":
+                        out.setdefault(consumer, []).append((item, b))
+        return out
+
     def suggest(self, word: str, options) -> str | None:
         close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
         return close[0] if close else None
