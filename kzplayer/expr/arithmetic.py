@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from kzplayer.transforms import cos_deg, rotation_matrix, sin_deg  # noqa: F401 (re-exported)
 from kzplayer.values import Color4, EnumValue, ItemRef, Matrix, MaterialRef, Srt2D, Srt3D, Vector, type_name
 
 
@@ -201,29 +202,6 @@ def to_numpy(m: Matrix) -> np.ndarray:
 
 def from_numpy(a: np.ndarray) -> Matrix:
     return Matrix(tuple(float(x) for x in np.asarray(a).T.reshape(-1)))
-
-
-def sin_deg(d: float) -> float:
-    """Sine of degrees, exact at multiples of 90 (sin(180) == 0, not 1.2e-16)."""
-    if not math.isfinite(d):
-        return math.nan
-    d = math.fmod(d, 360.0)
-    if d % 90 == 0:
-        return (0.0, 1.0, 0.0, -1.0)[int(d % 360) // 90]
-    return math.sin(math.radians(d))
-
-
-def cos_deg(d: float) -> float:
-    return sin_deg(d + 90.0) if math.isfinite(d) else math.nan
-
-
-def rotation_matrix(rx: float, ry: float, rz: float) -> np.ndarray:
-    """3x3 rotation of Euler degrees, X applied first: R = Rz @ Ry @ Rx."""
-    cx, sx, cy, sy, cz, sz = cos_deg(rx), sin_deg(rx), cos_deg(ry), sin_deg(ry), cos_deg(rz), sin_deg(rz)
-    rxm = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]])
-    rym = np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
-    rzm = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
-    return rzm @ rym @ rxm
 
 
 def euler_of(r: np.ndarray) -> tuple[float, float, float]:

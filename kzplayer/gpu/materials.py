@@ -150,7 +150,7 @@ def _to_uniform(value, uniform: moderngl.Uniform):
     if isinstance(value, V.EnumValue):
         return None
     if isinstance(value, V.Srt3D) and uniform.dimension == 16:
-        from kzplayer.render.camera import srt_matrix
+        from kzplayer.transforms import srt_matrix
         return tuple(float(c) for c in srt_matrix(value).T.reshape(-1))     # column-major
     if isinstance(value, V.Matrix):
         return value.values if len(value.values) == uniform.dimension else None

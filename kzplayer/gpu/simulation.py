@@ -27,7 +27,7 @@ from kzplayer.diagnostics import Diagnostic
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.buffers import EmitterBuffers
 from kzplayer.gpu.materials import Material, ProgramCache, project_catalog, resolve_material, uniform_values
-from kzplayer.render.camera import world_matrix
+from kzplayer.transforms import world_matrix
 
 DUMP_FIELDS = ("position", "velocity", "age", "lifetime", "scale", "mass")
 _BARRIER = moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.COMMAND_BARRIER_BIT

@@ -15,27 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kzplayer.values import Srt3D
+from kzplayer.transforms import world_matrix
 
 DEFAULT_FOV_DEG = 45.0
 DEFAULT_NEAR = 0.1
 DEFAULT_FAR = 1000.0
-TRANSFORM = "Node3D.RenderTransformation"
-
-
-def srt_matrix(srt: Srt3D | None) -> np.ndarray:
-    """The 4x4 (column-vector convention, M @ p) matrix of an Srt3D: T * Rz * Ry * Rx * S."""
-    m = np.eye(4)
-    if srt is None:
-        return m
-    rx, ry, rz = (math.radians(a) for a in srt.rotation)
-    cx, sx, cy, sy, cz, sz = math.cos(rx), math.sin(rx), math.cos(ry), math.sin(ry), math.cos(rz), math.sin(rz)
-    rot_x = np.array([[1, 0, 0], [0, cx, -sx], [0, sx, cx]])
-    rot_y = np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
-    rot_z = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
-    m[:3, :3] = rot_z @ rot_y @ rot_x @ np.diag(srt.scale)
-    m[:3, 3] = srt.translation
-    return m
 
 
 def perspective(fov_y_deg: float, aspect: float, near: float, far: float) -> np.ndarray:
@@ -76,22 +60,6 @@ class Camera:
     @property
     def position(self) -> np.ndarray:
         return self.world[:3, 3].copy()
-
-
-def world_matrix(item, value) -> np.ndarray:
-    """The world matrix of a node: the product of the RenderTransformations from the root
-    down to `item`. `value(item, name)` reads a property after bindings (None if absent)."""
-    chain = []
-    node = item
-    while node is not None:
-        chain.append(node)
-        node = node.parent
-    m = np.eye(4)
-    for node in reversed(chain):
-        srt = value(node, TRANSFORM)
-        if isinstance(srt, Srt3D):
-            m = m @ srt_matrix(srt)
-    return m
 
 
 def find_camera_item(project, scene=None):

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from kzplayer.render.camera import (Camera, DEFAULT_FOV_DEG, camera_from_item, fit_camera,
-                                    srt_matrix, world_matrix)
+from kzplayer.render.camera import Camera, DEFAULT_FOV_DEG, camera_from_item, fit_camera
+from kzplayer.transforms import srt_matrix, world_matrix
 from kzplayer.values import Srt3D
 
 
