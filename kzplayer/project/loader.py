@@ -127,6 +127,29 @@ class SourceFile:
         stop = self.text.find("<", end)
         return end, (len(self.text) if stop < 0 else stop)
 
+    def anchors(self, start: int, stop: int, text: str) -> tuple:
+        """Where `text` (an element's text as lxml gives it) and the file's characters from
+        `start` stop counting alike: after each entity (`&lt;` is one character of text) and
+        around CDATA markers. () in the usual case of plain text."""
+        raw = self.text[start:stop]
+        if raw == text or ("&" not in raw and "<![CDATA[" not in raw):
+            return ()
+        out, t, r = [], 0, 0
+        while r < len(raw):
+            if raw.startswith("<![CDATA[", r):
+                r += 9
+            elif raw.startswith("]]>", r):
+                r += 3
+            elif raw[r] == "&" and ";" in raw[r:r + 12]:
+                r = raw.index(";", r) + 1
+                t += 1
+            else:
+                r += 1
+                t += 1
+                continue
+            out.append((t, *self.position(start + r)))
+        return tuple(out)
+
     def attribute_span(self, el, name: str) -> Span:
         """The value of attribute `name` in the start tag (the start tag if not found)."""
         start, end, _ = self.tags[el]
@@ -435,6 +458,7 @@ class _Loader:
             target=target, expression=el.text or "", name=el.get("name"),
             field=el.get("field", "WHOLE_PROPERTY"), mode=_mode(el.get("mode", "ONE_WAY")),
             short=True, span=span, expression_span=src.span(start, end),
+            expression_anchors=src.anchors(start, end, el.text or ""),
             target_span=src.attribute_span(el, "target"), owner=item, element=el))
 
     def binding_item(self, item: Item, el, src: SourceFile) -> None:
@@ -442,7 +466,8 @@ class _Loader:
         sources = []
         for c in el:
             if c.tag == "Property" and c.get("name"):
-                props[c.get("name")] = (c.text or "", src.span(*src.text_range(c)))
+                start, stop = src.text_range(c)
+                props[c.get("name")] = (c.text or "", src.span(start, stop), start, stop)
             elif c.tag == "BindingSourceItem":
                 sources.append(self.binding_source(c, src))
         span = src.element_span(el)
@@ -450,10 +475,12 @@ class _Loader:
         def val(*names, default=None):
             for n in names:
                 if n in props:
-                    return props[n]
+                    return props[n][:2]
             return (default, None)
 
         target, target_span = val("BindingItem.Target")
+        expr_name = next((n for n in ("BindingItem.SourceExpression", "BindingItem.DisplayCodeForMerge",
+                                      "BindingItem.RawCode") if n in props), None)
         expr, expr_span = val("BindingItem.SourceExpression", "BindingItem.DisplayCodeForMerge")
         raw, raw_span = val("BindingItem.RawCode")
         push, push_span = val("BindingItem.PushTarget")
@@ -470,7 +497,8 @@ class _Loader:
             enabled=(enabled or "true").strip().lower() != "false",
             raw_code=raw, sources=sources, short=False, span=span,
             expression_span=expr_span if expr is not None else raw_span, target_span=target_span,
-            push_target_span=push_span, raw_code_span=raw_span, owner=item, element=el))
+            push_target_span=push_span, raw_code_span=raw_span, owner=item, element=el,
+            expression_anchors=src.anchors(*props[expr_name][2:], props[expr_name][0]) if expr_name else ()))
 
     def binding_source(self, el, src: SourceFile) -> BindingSource:
         props = {c.get("name"): c for c in el if c.tag == "Property"}

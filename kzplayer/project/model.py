@@ -69,6 +69,29 @@ class Binding:
     raw_code_span: Span | None = None
     owner: "Item | None" = dataclasses.field(default=None, repr=False, compare=False)
     element: Any = dataclasses.field(default=None, repr=False, compare=False)
+    # (offset in `expression`, line, column) after each XML entity or CDATA marker of the
+    # file text, where the file and the expression stop counting alike; () when they agree.
+    expression_anchors: tuple = dataclasses.field(default=(), repr=False, compare=False)
+
+    def expression_position(self, offset: int) -> tuple[int, int]:
+        """(line, column) in the file of character `offset` of `expression`, exact also when
+        the file spells characters as entities (`a &lt; b`)."""
+        return text_position(self.expression, self.expression_span, self.expression_anchors, offset)
+
+
+def text_position(text: str, span: Span | None, anchors, offset: int) -> tuple[int, int]:
+    """(line, column) of `text[offset]`, for text that starts at `span` in a file."""
+    if span is None:
+        return (0, 0)
+    base, line, col = 0, span.line, span.column
+    for at, a_line, a_col in anchors:
+        if at > offset:
+            break
+        base, line, col = at, a_line, a_col
+    nl = text.rfind("\n", base, offset)
+    if nl < 0:
+        return line, col + offset - base
+    return line + text.count("\n", base, offset), offset - nl
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """Loading both layouts into one model, with positions, bindings, aliases and custom types."""
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -143,3 +144,21 @@ def test_kanzi_studio_files_go_to_the_kzproj_importer(kanzi39):
     project = kzplayer.load(kanzi39 / "Indicator.kzproj")
     assert project.layout == "kzproj"
     assert project.bindings() and all(b.owner is not None for b in project.bindings())
+
+
+def test_expression_positions_count_entities_as_one_character(tmp_path, position_of):
+    f = tmp_path / "entities.kzm"
+    f.write_text('<Project name="E"><Screens><Scene name="S">\n'
+                 '<Binding target="Node.Width">{./Node.Height} &lt; 5 &amp;&amp; {./Node.Depth} &gt; 1</Binding>\n'
+                 '<BindingItem name="B"><Property name="BindingItem.Target">Node.Height</Property>\n'
+                 '<Property name="BindingItem.SourceExpression">1 &lt;\n  {./Node.Width}</Property></BindingItem>\n'
+                 '</Scene></Screens></Project>\n', encoding="utf-8")
+    short, full = kzplayer.load(f).find("Screens/S").bindings
+    assert short.expression == "{./Node.Height} < 5 && {./Node.Depth} > 1"
+    at = short.expression.index("{./Node.Depth}")
+    assert short.expression_position(at) == position_of(f, "{./Node.Depth}")
+    assert short.expression_position(0) == position_of(f, "{./Node.Height} &lt;")
+    assert full.expression_position(full.expression.index("{./Node.Width}")) == position_of(f, "{./Node.Width}")
+    plain = kzplayer.load(Path(__file__).parent / "data" / "fountain.kzm").bindings()[0]
+    assert plain.expression_anchors == ()
+    assert plain.expression_position(4) == (plain.expression_span.line, plain.expression_span.column + 4)
