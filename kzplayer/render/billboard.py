@@ -45,9 +45,7 @@ def look_for(item, value, base_dir: str | Path = ".") -> Look:
     name = str(material).rstrip("/").rsplit("/", 1)[-1] if material else ""
     size = value(item, "Particle.Size")
     tint = value(item, "Particle.Color")
-    # Only an authored BlendMode counts: the default billboard is additive (player.md),
-    # whatever default the catalog lists for the property.
-    blend = value(item, "Particle.BlendMode") if "Particle.BlendMode" in getattr(item, "properties", {}) else None
+    blend = str(value(item, "Particle.BlendMode") or _catalog_default("Particle.BlendMode"))
     texture = value(item, "Particle.Texture")
     over_life = None
     if name in COLOR_OVER_LIFE:
@@ -57,11 +55,17 @@ def look_for(item, value, base_dir: str | Path = ".") -> Look:
     return Look(
         size=float(size) if isinstance(size, (int, float)) and size > 0 else SPRITE_SIZE,
         tint=tuple(tint) if tint is not None else (1.0, 1.0, 1.0, 1.0),
-        additive=blend is None or str(blend) == "Additive",
-        opaque=blend is not None and str(blend) == "Opaque",
+        additive=blend == "Additive",
+        opaque=blend == "Opaque",
         color_over_life=over_life,
         texture=str(Path(base_dir) / str(texture)) if texture else None,
     )
+
+
+def _catalog_default(name: str):
+    """A property's catalog default, for a `value` that has none (an item off the catalog)."""
+    from kzplayer.project.catalog import catalog
+    return catalog().property(name).default
 
 
 class Renderer:

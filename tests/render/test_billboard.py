@@ -97,14 +97,28 @@ def test_look_reads_the_particle_properties_with_catalog_defaults():
     props = {"Particle.Size": 0.5, "Particle.Color": (1, 0, 0, 1), "Particle.BlendMode": "Alpha",
              "ParticleEmitter.ParticleMaterial": "ParticlesAssetPackage/Materials/Particles/ParticlesColorOverLife",
              "ColorOverLife.StartColor": (0, 0, 1, 1)}
-    item = SimpleNamespace(properties={"Particle.BlendMode": object()})   # BlendMode authored
+    item = SimpleNamespace(properties={})
     look = look_for(item, lambda item, name: props.get(name), "/p")
     assert look == Look(0.5, (1, 0, 0, 1), False, False, ((0, 0, 1, 1), (1, 1, 1, 0)), None)
     props["Particle.BlendMode"] = "Opaque"
     assert look_for(item, lambda item, name: props.get(name)).opaque
+    # No value at all: the catalog's defaults, an additive billboard (player.md).
     assert look_for(None, lambda item, name: None) == Look(SPRITE_SIZE, (1, 1, 1, 1), True, False, None, None)
-    # A BlendMode the node does not set (the catalog default) leaves the billboard additive.
-    assert look_for(SimpleNamespace(properties={}), lambda item, name: props.get(name)).additive
+
+
+def test_blend_mode_comes_from_the_binding_graph_with_the_catalog_default(tmp_path):
+    """BlendMode is read after bindings: unset -> the catalog default (Additive, the
+    billboard of player.md); a binding that yields Alpha makes it alpha-composited."""
+    import kzplayer
+    from kzplayer.bindings import resolve
+    from kzplayer.commands.play import reader
+    kzm = tmp_path / "p.kzm"
+    kzm.write_text(PROJECT_WITH_TWO_EMITTERS)
+    project = kzplayer.load(str(kzm))
+    value = reader(resolve(project))
+    looks = {item.name: look_for(item, value) for item in project.walk() if item.type == "ParticleEmitter"}
+    assert looks["Plain"].additive and not looks["Plain"].opaque
+    assert not looks["Bound"].additive and not looks["Bound"].opaque
 
 
 def test_colour_over_life_goes_from_start_to_end(renderer, ctx):
@@ -228,3 +242,24 @@ def test_model_matrix_moves_local_space_particles(renderer, ctx):
 
 def test_particles_behind_the_camera_are_not_drawn(renderer, ctx):
     assert draw(renderer, ctx, particles([(0, 0, 12)])).max() == 0
+
+
+PROJECT_WITH_TWO_EMITTERS = """<?xml version="1.0" encoding="utf-8"?>
+<Project name="Blend" format="1">
+  <Screens>
+    <Screen name="Screen">
+      <Scene name="Scene">
+        <ParticleSystem name="System">
+          <ParticleEmitter name="Plain"/>
+          <ParticleEmitter name="Source">
+            <Property name="Particle.BlendMode">Alpha</Property>
+          </ParticleEmitter>
+          <ParticleEmitter name="Bound">
+            <Binding target="Particle.BlendMode">{../Source/Particle.BlendMode}</Binding>
+          </ParticleEmitter>
+        </ParticleSystem>
+      </Scene>
+    </Screen>
+  </Screens>
+</Project>
+"""
