@@ -252,6 +252,14 @@ def did_you_mean(suggestion: str | None) -> str | None:
     return f"did you mean '{suggestion}'?" if suggestion else None
 
 
+def particle_system(item: Item) -> Item | None:
+    """The ParticleSystem an emitter, affector or collider runs in (None: it runs in none)."""
+    node = item.parent
+    while node is not None and node.type != "ParticleSystem":
+        node = node.parent
+    return node
+
+
 def slotted_materials(context: Context):
     """(item, slot property, material name as written, MaterialSpec or None) for every
     filled material slot of the project."""

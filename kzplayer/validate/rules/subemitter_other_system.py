@@ -21,6 +21,7 @@ Failing:
 Passing: both emitters under one ParticleSystem.
 """
 from kzplayer.diagnostics import Severity
+from kzplayer.validate.context import particle_system
 from kzplayer.validate.engine import Problem
 
 CODE = "KZ508"
@@ -30,11 +31,11 @@ SEVERITY = Severity.WARNING
 
 def check(context):
     for emitter in context.emitters:
-        mine = _system(emitter)
+        mine = particle_system(emitter)
         said = set()            # one report per source, for both of its buffers
         for pairs in context.buffer_sources(emitter).values():
             for source, b in pairs:
-                theirs = _system(source)
+                theirs = particle_system(source)
                 if theirs is mine or id(source) in said:
                     continue
                 said.add(id(source))
@@ -42,13 +43,6 @@ def check(context):
                               f"'{emitter.name}' is in {_name(mine)} but reads the buffers of '{source.name}' "
                               f"in {_name(theirs)}: a subemitter belongs in its source's ParticleSystem",
                               f"move '{emitter.name}' under {_name(theirs)}")
-
-
-def _system(item):
-    node = item.parent
-    while node is not None and node.type != "ParticleSystem":
-        node = node.parent
-    return node
 
 
 def _name(system) -> str:

@@ -1,0 +1,37 @@
+"""An emitter, affector or collider that is not inside a ParticleSystem (a warning).
+
+Emitters, affectors and colliders run as part of the ParticleSystem above them (directly or
+through EmptyNodes that group them): the system steps the simulation and draws it. One that
+sits elsewhere in the scene, dragged out of its system by accident, never runs.
+
+Failing:
+
+    <Scene name="Scene">
+      <ParticleEmitter name="Nozzle">...</ParticleEmitter>
+    </Scene>
+
+Passing:
+
+    <Scene name="Scene">
+      <ParticleSystem name="Particle System">
+        <EmptyNode name="Group">
+          <ParticleEmitter name="Nozzle">...</ParticleEmitter>
+        </EmptyNode>
+      </ParticleSystem>
+    </Scene>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.context import particle_system
+from kzplayer.validate.engine import Problem
+
+CODE = "KZ509"
+RULE = "emitter.outside-system"
+SEVERITY = Severity.WARNING
+PARTS = ("ParticleEmitter", "ParticleAffector", "ParticleCollider")
+
+
+def check(context):
+    for item in context.items:
+        if item.type in PARTS and particle_system(item) is None:
+            yield Problem(item.span, f"{item.type} '{item.name}' is not inside a ParticleSystem: it never runs",
+                          "move it under a ParticleSystem (an EmptyNode in between is fine)")
