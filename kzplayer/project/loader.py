@@ -42,6 +42,7 @@ BAD_NAME = ("KZ007", "item.name")
 OUTSIDE = ("KZ008", "path.outside-project")
 MISSING_FILE = ("KZ009", "file.missing")
 PROPERTY_TYPE = ("KZ010", "property.type")
+ORPHAN = ("KZ011", "file.orphan")
 
 _PARSER_OPTIONS = dict(resolve_entities=False, no_network=True, load_dtd=False,
                        huge_tree=False, remove_comments=False, dtd_validation=False)
@@ -83,7 +84,6 @@ class SourceFile:
     line_starts: list[int]
     # element -> (start offset of '<', offset just after the start tag's '>', self-closing)
     tags: dict = field(default_factory=dict, repr=False)
-    prolog_end: int = 0
     encoding: str = "utf-8"          # what to write it back in ("utf-8-sig" keeps a BOM)
 
     def position(self, offset: int) -> tuple[int, int]:
@@ -203,7 +203,6 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
              for m in _MARKUP.finditer(text) if m.group("tag")]
     elements = list(src.tree.getroot().iter(etree.Element))
     src.tags = dict(zip(elements, marks))
-    src.prolog_end = marks[0][0] if marks else 0
     if len(marks) != len(elements):   # should not happen; keep positions usable anyway
         for el in elements[len(marks):]:
             src.tags[el] = src.tags.get(el) or (0, 0, True)
@@ -270,11 +269,28 @@ class _Loader:
             self.item_types = None
         self.fill(root, top, src)
         project.layout = "folder" if self.uses_child_files else "file"
+        if self.uses_child_files:
+            self.orphans()
         project.files = list(self.docs.sources)
         project.document = self.docs
         self.parse_values(project)
         project.diagnostics = sorted(self.diagnostics, key=Diagnostic.sort_key)
         return project
+
+    def orphans(self) -> None:
+        """Item files that no parent lists (a merge that added a file but not its <Child>
+        line, say) would silently not load: say so."""
+        read = {os.path.abspath(p) for p in self.docs.sources}
+        for folder, _, names in os.walk(self.root_dir):
+            for n in names:
+                path = os.path.join(folder, n)
+                if n.endswith(ITEM_FILE_SUFFIX) and os.path.abspath(path) not in read \
+                        and not n.endswith(PROJECT_FILE_SUFFIX):
+                    self.diagnostics.append(_diag(
+                        ORPHAN, f"{os.path.relpath(path, self.root_dir)} is in the project folder "
+                                "but no parent lists it, so it is not loaded",
+                        Span(path, 1, 1), hint="add a <Child name=...> line to its parent, or delete it",
+                        severity=Severity.WARNING))
 
     # ---- the tree
     def fill(self, item: Item, el, src: SourceFile) -> None:

@@ -228,3 +228,14 @@ def test_other_kanzi_node_types_are_kept_with_a_warning(tmp_path):
     d = only(project.diagnostics, "item.unknown-type")
     assert d.severity.value == "warning" and where(d) == (4, 7) and "not played" in d.message
     assert project.find("Screens/S/Label").type == "TextBlock2D"
+
+
+def test_item_file_no_parent_lists_is_a_warning(tmp_path, data):
+    import shutil
+    shutil.copytree(data / "fountain_folder", tmp_path / "f")
+    stray = tmp_path / "f" / "Screens" / "Screen" / "Stray.kzm"
+    stray.write_text('<EmptyNode name="Stray"/>')
+    project = kzplayer.load(tmp_path / "f")
+    d = only(project.diagnostics, "file.orphan")
+    assert d.severity.value == "warning" and d.span.file == str(stray)
+    assert project.find("Screens/Screen/Stray") is None
