@@ -236,6 +236,7 @@ class _Loader:
         self.uses_child_files = False
         self.item_types = None
         self.real_folders: dict[str, str] = {}
+        self.listed: list[str] = []          # item files a <Child> names, read or not
 
     # ---- files
     def source(self, path: str) -> SourceFile | None:
@@ -280,7 +281,7 @@ class _Loader:
     def orphans(self) -> None:
         """Item files that no parent lists (a merge that added a file but not its <Child>
         line, say) would silently not load: say so."""
-        read = {os.path.abspath(p) for p in self.docs.sources}
+        read = {os.path.abspath(p) for p in (*self.docs.sources, *self.listed)}
         for folder, _, names in os.walk(self.root_dir):
             for n in names:
                 path = os.path.join(folder, n)
@@ -420,6 +421,7 @@ class _Loader:
             self.diagnostics.append(_diag(MISSING_FILE, f"the file of child '{name}' is missing: {path}",
                                           nspan, hint="restore the file or remove the <Child> line"))
             return None
+        self.listed.append(path)
         sub = self.source(path)
         if sub is None:
             return None
