@@ -8,7 +8,7 @@ the binding graph (catalog default when unset, the GLSL initializer as a last re
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import moderngl
@@ -35,7 +35,6 @@ class Material:
     shader: Path
     display: str                    # how messages name the file
     reads: tuple[str, ...] = ()
-    preset: dict = field(default_factory=dict)   # legacy presets, used where the node sets nothing
 
 
 def uniform_name(property_name: str) -> str:
@@ -65,9 +64,7 @@ def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Mat
     spec = cat.material(name)
     if spec is None:
         raise _material_error("material.unknown", f"{where}: unknown material '{name}'", span)
-    preset = {}
-    if spec.legacy:
-        preset = dict(spec.preset)
+    if spec.legacy:      # its preset is the simulation's business (catalog.default_for)
         spec = cat.material(spec.replacement)
     if spec.slot != slot:
         raise _material_error("material.slot", f"{where}: '{spec.name}' is a {spec.slot} material, "
@@ -85,7 +82,7 @@ def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Mat
             raise _material_error("material.unknown", message, span)
         return Diagnostic("KZ803", "material.unsupported", Severity.WARNING,
                           f"{where}: kzplayer does not run '{spec.name}' yet; the slot is ignored", span)
-    return Material(spec.name, slot, shader, display, tuple(spec.properties), preset)
+    return Material(spec.name, slot, shader, display, tuple(spec.properties))
 
 
 def _material_error(rule: str, message: str, span) -> KzError:

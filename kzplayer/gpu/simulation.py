@@ -118,6 +118,7 @@ class Simulation:
         self.graph = graph
         self.seed = seed
         self.catalog = project_catalog(project)
+        self._slot_properties = [p.name for p in self.catalog.properties.values() if p.slot]
         self.programs = ProgramCache(ctx)
         self.systems: list[System] = []
         self.emitters: list[Emitter] = []
@@ -274,31 +275,37 @@ class Simulation:
     def _uniforms(self, item, material: Material | None) -> list:
         if material is None:
             return []
-        entry = self.programs.material(material)
-
-        def read(name):
-            if material.preset and name in material.preset and not self._authored(item, name):
-                return material.preset[name]
-            return self._value(item, name)
-        return uniform_values(entry, material, read, known=lambda name: self.catalog.property(name) is not None)
-
-    def _authored(self, item, name: str) -> bool:
-        return name in getattr(item, "properties", {}) or self.graph.is_bound(item, name)
+        return uniform_values(self.programs.material(material), material, lambda name: self._value(item, name),
+                              known=lambda name: self.catalog.property(name) is not None)
 
     def _value(self, item, name: str):
-        """A property after bindings; the catalog default when the item has no value; the
+        """A property after bindings and overrides; where the node has no value of its own,
+        `catalog.default_for` (a legacy material's preset, else the catalog default); the
         catalog's clamp applied where the catalog asks the player to clamp."""
-        try:
-            value = self.graph.value(item, name)
-        except (AttributeError, KeyError, LookupError, TypeError, ValueError):
-            prop = getattr(item, "properties", {}).get(name)
-            value = None if prop is None else prop.value
+        value = self._graph_value(item, name)
         spec = self.catalog.property(name)
-        if value is None and spec is not None:
-            value = spec.default
+        plain_default = spec.default if spec is not None else None
+        if value is None or (value == plain_default and not self._authored(item, name)):
+            value = self.catalog.default_for(name, self._slot_materials(item))
         if spec is not None and spec.clamped and value is not None:
             value = spec.clamp(value)
         return value
+
+    def _graph_value(self, item, name: str):
+        try:
+            return self.graph.value(item, name)
+        except (AttributeError, KeyError, LookupError, TypeError, ValueError):
+            prop = getattr(item, "properties", {}).get(name)
+            return None if prop is None else prop.value
+
+    def _authored(self, item, name: str) -> bool:
+        # A --set override equal to the catalog default is indistinguishable from no value
+        # here (the graph has no public "was set" query), so a legacy preset still fills it.
+        return name in getattr(item, "properties", {}) or self.graph.is_bound(item, name)
+
+    def _slot_materials(self, item) -> list:
+        """The materials named in the item's slots (legacy names included: their presets)."""
+        return [self._graph_value(item, name) for name in self._slot_properties if self._authored(item, name)]
 
     # -- one step ---------------------------------------------------------------------------
 

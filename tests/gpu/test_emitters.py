@@ -220,3 +220,15 @@ def test_legacy_cone_and_fountain_are_point_presets(spawn, legacy, axis, inner, 
     cos_t = d @ np.array(axis, float)
     assert np.all(cos_t >= math.cos(outer) - 1e-5) and np.all(cos_t <= math.cos(inner) + 1e-5)
     assert uniform_ok(cos_t, math.cos(outer), math.cos(inner))
+
+
+def test_a_value_set_at_run_time_wins_over_a_legacy_preset(simulate):
+    """The preset fills only what the node leaves unset: a --set / set_value of the cone
+    angle on an Emitter_Cone node (not authored in the file) narrows the spray."""
+    project = make_project(emitters={"E": burst_emitter("Emitter_Cone", 500)})
+    sim = simulate(project)
+    sim.set_value(sim.emitters[0].item, "Emission.InitialVelocityOuterAngle", 0.05)
+    sim.step()
+    v = sim.read_particles(sim.emitters[0])["velocity"]
+    cos_t = v[:, 2] / np.linalg.norm(v, axis=1)
+    assert len(v) == 500 and np.all(cos_t >= math.cos(0.05) - 1e-5)
