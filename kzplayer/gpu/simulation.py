@@ -263,14 +263,22 @@ class Simulation:
         ref = self._value(item, slot_property)
         if ref is None or str(ref) == "":
             return None
-        prop = getattr(item, "properties", {}).get(slot_property)
         found = resolve_material(self.project, self.catalog, ref, slot, f"{item.path}: {slot_property}",
-                                 span=getattr(prop, "span", None) or getattr(item, "span", None))
+                                 span=self._span(item, slot_property))
         if isinstance(found, Diagnostic):
             if found not in self.diagnostics:
                 self.diagnostics.append(found)
             return None
         return found
+
+    def _span(self, item, name: str):
+        """Where the file gives the property its value: the value text of its <Property>,
+        else the binding that writes it, else the item."""
+        prop = getattr(item, "properties", {}).get(name)
+        for cb in self.graph.bindings:
+            if cb.item is item and cb.name == name and getattr(cb.binding, "span", None):
+                return cb.binding.span
+        return getattr(prop, "value_span", None) or getattr(prop, "span", None) or getattr(item, "span", None)
 
     def _uniforms(self, item, material: Material | None) -> list:
         if material is None:

@@ -117,3 +117,38 @@ def test_subemitters_step_after_their_source(simulate):
     sim = simulate(project)
     assert [em.item.name for em in sim.emitters] == ["Parent", "Child"]
     assert [em.index for em in sim.emitters] == [1, 0]        # numbers stay in tree order
+
+
+UNKNOWN_MATERIAL = """<?xml version="1.0" encoding="utf-8"?>
+<Project name="P" format="1">
+  <Screens>
+    <Screen name="Screen">
+      <Scene name="Scene">
+        <ParticleSystem name="S">
+          <ParticleEmitter name="Written">
+            <Property name="ParticleEmitter.EmissionMaterial">Emitter_Pyramid</Property>
+          </ParticleEmitter>
+        </ParticleSystem>
+      </Scene>
+    </Screen>
+  </Screens>
+</Project>
+"""
+
+
+@pytest.mark.parametrize("how", ["property", "binding"])
+def test_unknown_material_error_points_at_the_value_in_the_file(simulate, tmp_path, how):
+    import kzplayer
+    text = UNKNOWN_MATERIAL
+    if how == "binding":      # the name comes from a binding: the error points at the binding
+        text = text.replace('<Property name="ParticleEmitter.EmissionMaterial">Emitter_Pyramid</Property>',
+                            '<Binding target="ParticleEmitter.EmissionMaterial">"Emitter_Pyramid"</Binding>')
+    kzm = tmp_path / "p.kzm"
+    kzm.write_text(text)
+    with pytest.raises(KzError) as err:
+        simulate(kzplayer.load(str(kzm)))
+    [d] = err.value.diagnostics
+    assert d.rule == "material.unknown" and d.span is not None and d.span.line == 8
+    if how == "property":     # under the material's name: after `...EmissionMaterial">`
+        assert d.span.column == text.splitlines()[7].index("Emitter_Pyramid") + 1
+        assert d.span.end_column - d.span.column == len("Emitter_Pyramid")
