@@ -14,6 +14,7 @@ Diagnostics; `kzplayer.load()` turns errors into a KzError.
 from __future__ import annotations
 
 import bisect
+import codecs
 import difflib
 import gc
 import os
@@ -60,7 +61,6 @@ _MARKUP = re.compile(r"""
 _DOCTYPE = re.compile(r"<!DOCTYPE(?:[^\[>]|\[.*?\])*>", re.DOTALL)
 
 _MODES = {"ONEWAY": "ONE_WAY", "TWOWAY": "TWO_WAY", "TOSOURCE": "TO_SOURCE"}
-_NOT_ITEMS = {"Property", "Binding", "BindingItem", "Alias", "Child", "BindingSourceItem"}
 # Characters that cannot be part of a portable file name; stored as %XX (docs/format.md).
 _UNSAFE_FILE_CHARS = re.compile(r'[%\\:*?"<>|\x00-\x1f]|^[ .]|[ .]$')
 
@@ -210,10 +210,19 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
 
 
 def _decode(raw: bytes) -> tuple[str, str]:
+    """The text (for columns and for saving in place) and the encoding to write it back in:
+    a BOM, else the XML declaration's encoding, else UTF-8."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return raw.decode("utf-16", errors="replace"), "utf-16"
     if raw.startswith(b"\xef\xbb\xbf"):
         return raw[3:].decode("utf-8", errors="replace"), "utf-8-sig"
+    m = re.match(rb"""<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""", raw)
+    if m:
+        try:
+            name = codecs.lookup(m.group(1).decode("ascii")).name
+            return raw.decode(name, errors="replace"), name
+        except LookupError:
+            pass                      # lxml reports an unknown encoding itself
     return raw.decode("utf-8", errors="replace"), "utf-8"
 
 

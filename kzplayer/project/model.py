@@ -143,6 +143,9 @@ class Item:
     def add_child(self, item: "Item", index: int | None = None) -> "Item":
         item.parent = self
         self.children.insert(len(self.children) if index is None else index, item)
+        project = self.project
+        if project is not None and item.type in ("PropertyType", "MaterialType"):
+            project._catalog = False          # the project's catalog is built again on next use
         return item
 
     def __repr__(self) -> str:

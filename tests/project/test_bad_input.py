@@ -168,7 +168,7 @@ def test_unreadable_file_is_exit_2(tmp_path, monkeypatch):
 
 def folder_project(tmp_path, child_line):
     root = tmp_path / "proj"
-    write(root, f'<Project name="P">\n  <Child name="Screens"/>\n</Project>\n', "P.proj.kzm")
+    write(root, '<Project name="P">\n  <Child name="Screens"/>\n</Project>\n', "P.proj.kzm")
     write(root, f'<Screens>\n  {child_line}\n</Screens>\n', "Screens.kzm")
     return root
 

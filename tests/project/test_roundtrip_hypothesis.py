@@ -1,6 +1,5 @@
 """Random item trees (names with spaces and unicode, typed properties, bindings, aliases)
 survive save + load and convert in both directions unchanged."""
-import string
 import tempfile
 from pathlib import Path
 

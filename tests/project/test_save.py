@@ -152,3 +152,24 @@ def test_saving_a_changed_folder_tree_in_place_is_refused(folder):
     with pytest.raises(KzError) as info:
         p.save()
     assert info.value.exit_code == 2
+
+
+def test_latin1_file_keeps_its_encoding(tmp_path):
+    f = tmp_path / "latin.kzm"
+    text = ('<?xml version="1.0" encoding="iso-8859-1"?>\n<Project name="Caf\xe9">\n  <Screens>\n'
+            '    <Scene name="Ni\xf1o"><Property name="Node.Width">1</Property></Scene>\n  </Screens>\n</Project>\n')
+    f.write_bytes(text.encode("latin-1"))
+    p = kzplayer.load(f)
+    scene = p.find("Screens/Ni\xf1o")
+    column = text.splitlines()[3].index(">1<") + 2        # characters, not bytes
+    assert p.name == "Caf\xe9" and scene.properties["Node.Width"].value_span.column == column
+    scene.set("Node.Width", 2)
+    p.save()
+    assert f.read_bytes() == text.replace(">1<", ">2<").encode("latin-1")
+
+
+def test_custom_property_type_added_through_the_api_is_known(single):
+    p = kzplayer.load(single)
+    assert p.property_spec("Fx.New") is None
+    p.find("PropertyTypes").add_child(kzplayer.Item("PropertyType", "Fx.New", attributes={"type": "int", "default": "4"}))
+    assert p.find(NOZZLE).get("Fx.New") == 4
