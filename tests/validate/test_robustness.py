@@ -2,7 +2,9 @@
 duplicated or cut short still validate, every problem with a position inside the file."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -43,3 +45,28 @@ def test_mutated_cases_never_raise(tmp_path, case, plan):
         assert d.span is not None and d.span.file == str(path)
         assert 0 <= d.span.line <= len(lines) + 1, d
         assert d.message
+
+
+VALUES = ["", " ", "abc", "-1", "1e400", "nan", "(1, 2)", "(1,2,3,4,5)", "{../X/Y}", "{./Emission.Rate}",
+          "Emission.Rate", "{", "}", "{0}", "{1}.x", "# note", "a = 1\na", "clamp(", "Screens", "/",
+          "Screens/Screen/Nowhere", "Gravity", "Emitter_FromEvents", "EmissionCount_PerSecond", "true"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=st.sampled_from(CASES), picks=st.lists(st.tuples(st.integers(0, 500), st.sampled_from(VALUES)),
+                                                   min_size=1, max_size=6))
+def test_odd_values_never_raise(tmp_path, case, picks):
+    """Element texts (property values, expressions, paths) replaced by odd ones."""
+    text = case.read_text(encoding="utf-8")
+    texts = [m for m in re.finditer(r">([^<>]*)</", text)]
+    for n, value in picks:
+        if texts:
+            m = texts[n % len(texts)]
+            text = text[:m.start(1)] + escape(value) + text[m.end(1):]
+            texts = [m for m in re.finditer(r">([^<>]*)</", text)]
+    path = tmp_path / case.name
+    path.write_text(text, encoding="utf-8")
+    result = validate_paths([str(path)])
+    for d in result.diagnostics:
+        assert d.rule != "internal.error", d
+        assert d.span is not None and d.span.file == str(path)
