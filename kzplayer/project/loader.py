@@ -29,6 +29,7 @@ from kzplayer.project.literals import LiteralError, parse_literal
 from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
 
 FORMAT_VERSION = "1"
+MAX_DEPTH = 200        # items deep; well within Python's recursion limit
 ITEM_FILE_SUFFIX = ".kzm"
 PROJECT_FILE_SUFFIX = ".proj.kzm"
 
@@ -246,6 +247,7 @@ class _Loader:
         self.item_types = None
         self.real_folders: dict[str, str] = {}
         self.listed: list[str] = []          # item files a <Child> names, read or not
+        self.depth = 0
 
     # ---- files
     def source(self, path: str) -> SourceFile | None:
@@ -343,7 +345,13 @@ class _Loader:
         if el.tag == "MaterialType":
             self.check_shader(item, el, src)
         item.parent = parent
-        self.fill(item, el, src)
+        self.depth += 1
+        if self.depth > MAX_DEPTH:          # folder projects nest files without a limit of lxml's
+            self.diagnostics.append(_diag(STRUCTURE, f"the item tree is deeper than {MAX_DEPTH} "
+                                          "levels; the items below are not read", span))
+        else:
+            self.fill(item, el, src)
+        self.depth -= 1
         return item
 
     def unknown_type(self, tag: str, span: Span) -> None:

@@ -239,3 +239,14 @@ def test_item_file_no_parent_lists_is_a_warning(tmp_path, data):
     d = only(project.diagnostics, "file.orphan")
     assert d.severity.value == "warning" and d.span.file == str(stray)
     assert project.find("Screens/Screen/Stray") is None
+
+
+def test_a_folder_project_nested_too_deep_is_cut_with_a_message(tmp_path):
+    root = folder_project(tmp_path, '<Child name="N"/>')
+    folder = root / "Screens"
+    for _ in range(205):
+        folder.mkdir()
+        (folder / "N.kzm").write_text('<EmptyNode name="N"><Child name="N"/></EmptyNode>')
+        folder = folder / "N"
+    project, diags = load_project(root)
+    assert "deeper than 200 levels" in only(diags, "schema.invalid").message
