@@ -5,7 +5,7 @@ own), every event can cause another: the effect either explodes until the pools 
 depends on the order the emitters run in each frame. Kanzi gives no warning; the loop is
 reported once, on the first emitter of the loop in tree order, naming every member.
 
-Failing:
+Failing (or an emitter bound to its own `{@./ParticleEmitter.EventBuffer}`):
 
     A: Emission.SourceEventBuffer bound to {@../B/ParticleEmitter.EventBuffer}
     B: Emission.SourceEventBuffer bound to {@../A/ParticleEmitter.EventBuffer}
@@ -39,10 +39,15 @@ def check(context):
         steps = [_edge(edges, loop[k], loop[(k + 1) % len(loop)]) for k in range(len(loop))]
         binding = steps[0]
         related = tuple(s for b in steps[1:] for s in [b.target_span or b.span] if s)
-        yield Problem(binding.target_span or binding.span,
-                      f"event wiring loop {names}: each spawns from the events of the next, so events feed "
-                      "each other without end", "break the loop: one of these emitters must not consume "
-                      "the other's events", related=related)
+        if len(loop) == 1:
+            message = (f"'{by_id[loop[0]].name}' spawns from its own events, so every event makes "
+                       "particles that make more events")
+            hint = "feed it from another emitter's events"
+        else:
+            message = (f"event wiring loop {names}: each spawns from the events of the next, so events "
+                       "feed each other without end")
+            hint = "break the loop: one of these emitters must not consume the other's events"
+        yield Problem(binding.target_span or binding.span, message, hint, related=related)
 
 
 def _edge(edges: dict[int, list], consumer: int, source: int):
