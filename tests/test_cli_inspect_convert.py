@@ -109,3 +109,11 @@ def test_convert_bad_source_is_exit_1(tmp_path):
     r = run("convert", f, tmp_path / "out.kzm")
     assert r.exit_code == 1 and "item.duplicate-name" in r.stderr
     assert not (tmp_path / "out.kzm").exists()
+
+
+def test_convert_to_a_path_that_is_a_file_or_unwritable_is_exit_2(tmp_path):
+    (tmp_path / "plain").write_text("x")
+    r = run("convert", DATA / "fountain.kzm", tmp_path / "plain")
+    assert r.exit_code == 2 and "is a file" in r.stderr
+    r = run("convert", DATA / "fountain.kzm", tmp_path / "plain" / "under.kzm")
+    assert r.exit_code == 2 and "cannot write" in r.stderr and "Traceback" not in r.output

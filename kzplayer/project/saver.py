@@ -116,10 +116,15 @@ def single_file_text(project: Project) -> str:
     return _DECLARATION + "\n".join(lines) + "\n"
 
 
-def _write(path: str, text: str) -> None:
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
+def _write(path: str, text: str, encoding: str = "utf-8", newline: str | None = "\n") -> None:
+    """Write one file; a folder that cannot be made or a file that cannot be written is a
+    KzError (exit 2), not a traceback."""
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "w", encoding=encoding, newline=newline) as f:
+            f.write(text)
+    except OSError as e:
+        raise KzError(_diag(UNREADABLE, f"cannot write {path}: {e.strerror or e}"), exit_code=2) from None
 
 
 def write_single(project: Project, path: str) -> list[str]:
@@ -152,6 +157,9 @@ def folder_files(project: Project) -> dict[str, str]:
 def write_folder(project: Project, folder: str) -> list[str]:
     """The project as a folder: NAME.proj.kzm and one .kzm per item. The folder must be
     empty or absent, so that no stale item file stays behind."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise KzError(_diag(UNREADABLE, f"{folder} is a file; a project folder needs a new or "
+                                        "empty folder (or end the name in .kzm for one file)"), exit_code=2)
     if os.path.isdir(folder) and os.listdir(folder):
         raise KzError(_diag(UNREADABLE, f"{folder} is not empty; write a project folder into "
                                         "a new or empty folder"), exit_code=2)
@@ -325,15 +333,9 @@ def _save_spliced(project: Project, layout: str, where: str, only_dirty: bool) -
             out = where
         else:
             out = os.path.join(where, os.path.relpath(src_path, docs.root_dir))
-        _write_bytes(out, text, src)
+        _write(out, text, src.encoding, newline="")
         written.append(out)
     return written
-
-
-def _write_bytes(path: str, text: str, src) -> None:
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "w", encoding=src.encoding, newline="") as f:
-        f.write(text)
 
 
 def _relink(project: Project, layout: str, where: str) -> None:
