@@ -559,6 +559,9 @@ class _Loader:
 
     # ---- typed values, once every custom PropertyType is known
     def parse_values(self, project: Project) -> None:
+        for item in project.walk():
+            for b in item.bindings:
+                b.as_loaded = b.key()
         cat = project.catalog
         for prop, src, start in self.pending:
             spec = cat.property(prop.name) if cat is not None else None

@@ -72,6 +72,14 @@ class Binding:
     # (offset in `expression`, line, column) after each XML entity or CDATA marker of the
     # file text, where the file and the expression stop counting alike; () when they agree.
     expression_anchors: tuple = dataclasses.field(default=(), repr=False, compare=False)
+    as_loaded: tuple | None = dataclasses.field(default=None, repr=False, compare=False)  # key(), as read
+
+    def key(self) -> tuple:
+        """Everything a file says about this binding (the saver compares it with `as_loaded`
+        to know whether the binding's text must be written again)."""
+        return (self.target, self.expression, self.name, self.field, self.mode, self.push_target,
+                self.enabled, self.raw_code, self.short,
+                tuple((s.name, s.item, s.source, s.field) for s in self.sources))
 
     def expression_position(self, offset: int) -> tuple[int, int]:
         """(line, column) in the file of character `offset` of `expression`, exact also when

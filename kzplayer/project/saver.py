@@ -175,13 +175,19 @@ def write_folder(project: Project, folder: str) -> list[str]:
 
 def structure_unchanged(project: Project) -> bool:
     """Whether the files still hold every item, property, binding and alias of the model in
-    the same places, so that saving in place can edit values only. Checked against the
-    parsed elements at save time, so loading pays nothing for it."""
+    the same places and only property values changed, so that saving in place can edit
+    values only. Checked against the parsed elements at save time."""
     for item in project.root.walk():
         el = item.element
         if el is None:
             return False
         if item.parent is not None and (el.tag != item.type or el.get("name", item.type) != item.name):
+            return False
+        if item.parent is not None and {k: v for k, v in el.items() if k != "name"} != item.attributes:
+            return False
+        if any(b.element is None or b.as_loaded != b.key() for b in item.bindings):
+            return False
+        if any(a.element is None or a.element.get("target") != a.target for a in item.aliases.values()):
             return False
         kids, props, bindings, aliases = [], [], 0, []
         for c in el:
@@ -352,7 +358,7 @@ def _relink(project: Project, layout: str, where: str) -> None:
                 p.span, p.value_span, p.element, p.text = q.span, q.value_span, q.element, q.text
         for b, c in zip(old.bindings, new.bindings):
             for attr in ("span", "expression_span", "target_span", "push_target_span",
-                         "raw_code_span", "element"):
+                         "raw_code_span", "element", "expression_anchors", "as_loaded"):
                 setattr(b, attr, getattr(c, attr))
             for s, t in zip(b.sources, c.sources):
                 s.span, s.item_span, s.element = t.span, t.item_span, t.element

@@ -173,3 +173,24 @@ def test_custom_property_type_added_through_the_api_is_known(single):
     assert p.property_spec("Fx.New") is None
     p.find("PropertyTypes").add_child(kzplayer.Item("PropertyType", "Fx.New", attributes={"type": "int", "default": "4"}))
     assert p.find(NOZZLE).get("Fx.New") == 4
+
+
+def test_changed_binding_or_attribute_is_saved_too(single):
+    p = kzplayer.load(single)
+    n = p.find(NOZZLE)
+    n.bindings[0].expression = "{./Emission.Rate} * 3"
+    p.find("Materials/Swirl").attributes["shader"] = "shaders/swirl2.glsl"
+    p.save()
+    q = kzplayer.load(single)
+    assert q.find(NOZZLE).bindings[0].expression == "{./Emission.Rate} * 3"
+    assert q.find("Materials/Swirl").attributes["shader"] == "shaders/swirl2.glsl"
+
+
+def test_after_a_rewrite_saves_are_in_place_again(single):
+    p = kzplayer.load(single)
+    p.find(NOZZLE).bindings[0].expression = "{./Emission.Rate} * 3"
+    p.save()                                         # written anew
+    before = single.read_bytes()
+    p.find(NOZZLE).set("Emission.Rate", 900)
+    p.save()                                         # in place: one value
+    assert single.read_bytes() == before.replace(b'"Emission.Rate">500<', b'"Emission.Rate">900<')
