@@ -6,16 +6,24 @@ Vector3, a colour into a colour, and a buffer only into a buffer. A subemitter's
 nothing else. A TargetPropertyAttribute (`VECTOR_X`, `TRANSLATION_Y`, ...) must be a field
 the target's type has.
 
+The two consumer buffers of a subemitter take one output buffer each: the source's
+`ParticleEmitter.EventBuffer` into `Emission.SourceEventBuffer`, its
+`ParticleEmitter.ParticleDataBuffer` into `Emission.SourceParticleDataBuffer`. Both are
+buffers, but the other one holds records of another layout (the usual slip: a copied binding
+whose Target or expression was not changed).
+
 Failing:
 
     <Binding target="Emission.SourceEventBuffer">{../Source/Emission.Rate}</Binding>
+    <Binding target="Emission.SourceParticleDataBuffer">{@../Source/ParticleEmitter.EventBuffer}</Binding>
 
 Passing:
 
     <Binding target="Emission.SourceEventBuffer">{@../Source/ParticleEmitter.EventBuffer}</Binding>
 """
 from kzplayer.diagnostics import Severity
-from kzplayer.validate.engine import from_pipeline
+from kzplayer.validate.context import CONSUMERS
+from kzplayer.validate.engine import Problem, from_pipeline
 
 CODE = "KZ106"
 RULE = "binding.type-mismatch"
@@ -23,4 +31,21 @@ SEVERITY = Severity.ERROR
 
 
 def check(context):
-    return from_pipeline(context, RULE)   # found while evaluating the bindings
+    yield from from_pipeline(context, RULE)   # found while evaluating the bindings
+    outputs = set(CONSUMERS.values())
+    for owner, b in context.bindings:
+        want = CONSUMERS.get(b.target)
+        if want is None:
+            continue
+        for name in sorted(_reads(context, b) & outputs - {want}):
+            yield Problem(b.target_span or b.span, f"{b.target} takes the source's {want}, not its {name}",
+                          f"make it read {want} (the {name} belongs in "
+                          f"{next(c for c, o in CONSUMERS.items() if o == name)})")
+
+
+def _reads(context, b) -> set[str]:
+    """The properties the binding means to read: its SourceExpression's (a BindingSourceItem
+    that disagrees with it is binding.source-mismatch), else what RawCode reads."""
+    shown = context.programs[id(b)][0]
+    named = {r.property for r in shown.references if r.kind != "index" and r.property}
+    return named or {name for _, name in context.reads(b)}
