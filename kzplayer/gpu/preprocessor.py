@@ -42,11 +42,21 @@ class Source:
     """Preprocessed GLSL ready for the driver, and the file of each source-string number."""
     text: str
     files: dict[int, str] = field(default_factory=dict)
+    lines: dict[int, list[str]] = field(default_factory=dict)    # each file's text, by number
 
     def locate(self, source_number: int, line: int) -> tuple[str, int]:
         """(file, line) of a line a driver reported."""
-        number = line // LINE_STRIDE if line >= LINE_STRIDE else source_number
-        return self.files.get(number, f"<source string {number}>"), line % LINE_STRIDE
+        return self.files.get(self._number(source_number, line), f"<source string {source_number}>"), line % LINE_STRIDE
+
+    def line_text(self, source_number: int, line: int) -> str | None:
+        """The text the user wrote on a line a driver reported (None if unknown)."""
+        lines = self.lines.get(self._number(source_number, line), [])
+        n = line % LINE_STRIDE
+        return lines[n - 1] if 1 <= n <= len(lines) else None
+
+    @staticmethod
+    def _number(source_number: int, line: int) -> int:
+        return line // LINE_STRIDE if line >= LINE_STRIDE else source_number
 
 
 def line_directive(line: int, file_id: int) -> str:
@@ -69,6 +79,7 @@ class _Preprocessor:
         self.ids: dict[Path, int] = {}
         self.included: set[Path] = set()
         self.out: list[str] = []
+        self.lines: dict[int, list[str]] = {}
 
     def run(self, path: Path, display_name: str | None, prelude: str) -> Source:
         main_lines = _read(path, None).splitlines()
@@ -81,14 +92,16 @@ class _Preprocessor:
             self.out.append(f"#define {name} {_glsl_literal(value)}".rstrip())
         if prelude:
             self.files[0] = "<prelude>"
+            self.lines[0] = prelude.splitlines()
             self.out.append(line_directive(1, 0))
             self._lines(prelude.splitlines(), Path.cwd() / "<prelude>", 0, [])
         main = path.resolve()
         self.included.add(main)
         fid = self._file_id(main, display_name or str(path))
+        self.lines[fid] = main_lines
         self.out.append(line_directive(first + 1, fid))
         self._lines(main_lines[first:], main, fid, [main], start=first + 1)
-        return Source("\n".join(self.out) + "\n", dict(self.files))
+        return Source("\n".join(self.out) + "\n", dict(self.files), self.lines)
 
     def _file_id(self, path: Path, name: str) -> int:
         if path not in self.ids:
@@ -114,8 +127,9 @@ class _Preprocessor:
                 continue
             self.included.add(target)
             tid = self._file_id(target, _library_name(target))
+            self.lines[tid] = _read(target, where).splitlines()
             self.out.append(line_directive(1, tid))
-            self._lines(_read(target, where).splitlines(), target, tid, [*chain, target])
+            self._lines(self.lines[tid], target, tid, [*chain, target])
             self.out.append(line_directive(number + 1, fid))
 
     @staticmethod

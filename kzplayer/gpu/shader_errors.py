@@ -7,6 +7,7 @@ stock or custom .glsl file and its line (see kzplayer.gpu.preprocessor).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import moderngl
 
@@ -32,7 +33,12 @@ def parse_log(log: str, source: Source) -> list[Diagnostic]:
         for pattern in _VENDOR_PATTERNS:
             m = pattern.match(raw)
             if m:
-                if m.group("sev").lower() == "error":
+                if m.group("sev").lower() != "error":
+                    pass
+                elif found and "candidates are:" in found[-1].message and re.search(r"error:\s{2,}", raw):
+                    # Mesa lists the candidates of a call on lines of their own
+                    found[-1] = replace(found[-1], message=f"{found[-1].message} {m.group('msg').strip()}")
+                else:
                     found.append(_diagnostic(m, source))
                 break
         else:
@@ -50,10 +56,36 @@ _NOISE = {"GLSL Compiler failed", "compute_shader", "GLSL Linker failed", "verte
 
 
 def _diagnostic(m: re.Match, source: Source) -> Diagnostic:
-    name, line = source.locate(int(m.group("file")), int(m.group("line")))
+    number, reported = int(m.group("file")), int(m.group("line"))
+    name, line = source.locate(number, reported)
     col = int(m.groupdict().get("col") or 1) or 1
+    text = source.line_text(number, reported)
+    if m.groupdict().get("col") and text is not None:
+        col = column_in_written_line(text, col)
     return Diagnostic("KZ801", "shader.compile", Severity.ERROR, m.group("msg").strip(),
                       Span(name, line, col))
+
+
+def column_in_written_line(text: str, col: int) -> int:
+    """Mesa counts columns after its preprocessor has folded every run of blanks and
+    comments into one space; map such a column (1-based) back to the line as written."""
+    origin, i = [], 0
+    while i < len(text):
+        if text[i] in " \t" or text.startswith(("/*", "//"), i):
+            start = i
+            while i < len(text) and (text[i] in " \t" or text.startswith(("/*", "//"), i)):
+                if text.startswith("//", i):
+                    i = len(text)
+                elif text.startswith("/*", i):
+                    end = text.find("*/", i + 2)
+                    i = len(text) if end < 0 else end + 2
+                else:
+                    i += 1
+            origin.append(start)
+        else:
+            origin.append(i)
+            i += 1
+    return origin[col - 1] + 1 if 1 <= col <= len(origin) else min(col, len(text) + 1)
 
 
 def compile_compute(ctx: moderngl.Context, source: Source) -> moderngl.ComputeShader:

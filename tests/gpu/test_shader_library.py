@@ -108,8 +108,29 @@ def test_custom_material_error_is_reported_at_its_own_file_and_line(simulate, tm
         simulate(_swirl_project(tmp_path, body))
     d = err.value.diagnostics[0]
     assert d.rule == "shader.compile" and d.severity.value == "error"
-    assert (d.span.file, d.span.line) == ("shaders/swirl.glsl", 4)
+    # the file as the user can open it (beside the project), the line and column written
+    assert Path(d.span.file) == tmp_path / "shaders" / "swirl.glsl"
+    assert (d.span.line, d.span.column) == (4, body.splitlines()[3].index("Swirl_Strengthh") + 1)
     assert "Swirl_Strengthh" in d.message
+
+
+@pytest.mark.parametrize("line, folded, expected", [
+    ("        float   a  =   1.0 +   bogus;", 18, "bogus"),     # Mesa: " float a = 1.0 + bogus;"
+    ("\tfloat b = /* note */ nope; // tail", 12, "nope"),       # a comment folds like a blank
+    ("x = y;", 5, "y"),
+])
+def test_mesa_columns_map_back_to_the_line_as_written(line, folded, expected):
+    from kzplayer.gpu.shader_errors import column_in_written_line
+    assert column_in_written_line(line, folded) == line.index(expected) + 1
+
+
+def test_mesa_call_candidates_stay_with_their_error():
+    from kzplayer.gpu.preprocessor import Source
+    log = ("0:3(2): error: no matching function for call to `f(int)'; candidates are:\n"
+           "0:3(2): error:    void f(vec3)\n0:3(2): error:    void f(vec2)\n0:4(1): error: other")
+    diags = parse_log(log, Source("", {0: "a.glsl"}))
+    assert [d.message for d in diags] == ["no matching function for call to `f(int)'; candidates are: "
+                                          "void f(vec3) void f(vec2)", "other"]
 
 
 def test_custom_material_runs_with_its_declared_property_as_uniform(simulate, tmp_path):
