@@ -16,7 +16,7 @@ Passing:
     <Property name="ParticleEmitter.EmissionMaterial">Emitter_Point</Property>
 """
 from kzplayer.diagnostics import Severity
-from kzplayer.validate.context import slotted_materials, value_span
+from kzplayer.validate.context import a_or_an, slotted_materials, value_span
 from kzplayer.validate.engine import Problem
 
 CODE = "KZ402"
@@ -32,9 +32,5 @@ def check(context):
         prop = item.properties[slot_property]
         choices = [m.name for m in context.catalog.materials_for_slot(want) if not m.legacy]
         hint = f"{want} materials: {', '.join(sorted(choices))}" if choices else None
-        yield Problem(value_span(prop), f"'{name}' is {_a(spec.slot)} material; {slot_property} takes {_a(want)} "
+        yield Problem(value_span(prop), f"'{name}' is {a_or_an(spec.slot)} material; {slot_property} takes {a_or_an(want)} "
                       "material", hint)
-
-
-def _a(slot: str) -> str:
-    return ("an " if slot[0] in "AEIOU" else "a ") + slot

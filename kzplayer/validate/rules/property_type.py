@@ -17,7 +17,7 @@ Passing:
     <Property name="ParticleSystem.IntegrationMethod">Verlet</Property>
 """
 from kzplayer.diagnostics import Severity
-from kzplayer.validate.context import did_you_mean, value_span
+from kzplayer.validate.context import a_or_an, did_you_mean, value_span
 from kzplayer.validate.engine import Problem
 from kzplayer.values import type_name
 
@@ -60,7 +60,7 @@ def _mismatch(context, name, spec, prop):
     if want == "enum" and have == "int" and not spec.enum:
         return None         # a Kanzi Studio enum stored as its number, words unknown here
     if have != want and have not in _ACCEPTS.get(want, ()):
-        return Problem(value_span(prop), f"{name} is {_a(want)}, not {_a(have)} ('{prop.text or value}')",
+        return Problem(value_span(prop), f"{name} is {a_or_an(want)}, not {a_or_an(have)} ('{prop.text or value}')",
                        _example(want))
     if want == "enum" and spec.enum:
         word = str(value)
@@ -77,7 +77,3 @@ _EXAMPLES = {"float": "2.5", "int": "100", "bool": "true", "string": '"text"', "
 
 def _example(want: str) -> str | None:
     return f"write it like {_EXAMPLES[want]}" if want in _EXAMPLES else None
-
-
-def _a(name: str) -> str:
-    return ("an " if name[0] in "aeiou" else "a ") + name
