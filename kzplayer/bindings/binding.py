@@ -109,8 +109,8 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
                              severity=Severity.NOTE))
         return cb, diags
     runs_raw = binding.raw_code is not None and not binding.short
-    text, span = (binding.raw_code, binding.raw_code_span) if runs_raw else (binding.expression, binding.expression_span)
-    cb.program = parse_program(text or "", span or binding.span)
+    span = (binding.raw_code_span if runs_raw else binding.expression_span) or binding.span
+    cb.program = parse_program(binding, "raw_code" if runs_raw else "expression")
     if cb.program.diagnostics:
         for d in cb.program.diagnostics:
             fail(d)
@@ -138,9 +138,17 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
     return cb, diags
 
 
-def parse_program(text: str, span):
+def parse_program(binding, which: str):
+    """The binding's `expression` or `raw_code` parsed, with positions exact in the file also
+    where the file spells characters as entities (`&lt;` is one character of the text)."""
     from kzplayer.expr import parse
-    return parse(text, span=span)
+    from kzplayer.project.model import text_position
+    text = getattr(binding, which) or ""
+    span = getattr(binding, f"{which}_span") or binding.span
+    # the loader records anchors for the expression; RawCode gets them once it records them too
+    anchors = getattr(binding, f"{which}_anchors", ())
+    position = (lambda offset: text_position(text, span, anchors, offset)) if anchors and span else None
+    return parse(text, span=span, position=position)
 
 
 def single_reference(program):
@@ -178,7 +186,7 @@ def source_mismatch(cb: CompiledBinding, project, lost: dict) -> list[Diagnostic
     `path.unresolved` in `lost`); a source reading another property, or a different program,
     is `binding.source-mismatch`."""
     b = cb.binding
-    shown = parse_program(b.expression, b.expression_span or b.span)
+    shown = parse_program(b, "expression")
     if shown.diagnostics:
         return []            # the expression's own errors are reported by the expression rules
     if _shape(shown) != _shape(cb.program):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from typing import Callable
 
 from kzplayer.diagnostics import Diagnostic, Span
 from kzplayer.expr.ast import Reference
@@ -78,11 +79,14 @@ def parse_reference(content: str, spelling: str, span: Span | None = None) -> Re
     return Reference(spelling, kind, path, prop, None, tracked, span)
 
 
-def tokenize(text: str, *, file: str | None = None, line: int = 1,
-             column: int = 1) -> tuple[list[Token], list[Diagnostic]]:
-    """Tokens (ending in EOF) and the lexical errors found; bad characters are skipped."""
+def tokenize(text: str, *, file: str | None = None, line: int = 1, column: int = 1,
+             position: Callable[[int], tuple[int, int]] | None = None
+             ) -> tuple[list[Token], list[Diagnostic]]:
+    """Tokens (ending in EOF) and the lexical errors found; bad characters are skipped.
+    `position(offset) -> (line, column)` maps offsets when the file does not spell the text
+    character for character (`&lt;` in XML); by default the text starts at (line, column)."""
     fname = file or "<expression>"
-    where = _Positions(text, line, column)
+    where = position or _Positions(text, line, column)
     tokens: list[Token] = []
     errors: list[Diagnostic] = []
     depth = 0

@@ -15,6 +15,8 @@ run reports every broken statement.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from kzplayer.diagnostics import Diagnostic, Span
 from kzplayer.expr import ast
 from kzplayer.expr.errors import diagnostic
@@ -32,14 +34,17 @@ class _Fail(Exception):
 
 
 def parse(text: str, *, file: str | None = None, line: int = 1, column: int = 1,
-          span: Span | None = None) -> ast.Program:
+          span: Span | None = None, position: Callable[[int], tuple[int, int]] | None = None
+          ) -> ast.Program:
     """Parse a binding program. (line, column) is where `text` starts in `file` (lines after
-    the first start at column 1); `span` may give the three at once. Never raises for bad
-    input: syntax errors are in `program.diagnostics` (rule `expr.syntax`)."""
+    the first start at column 1); `span` may give the three at once. Where the file spells
+    the text otherwise (XML entities: `a &lt; b`), `position(offset) -> (line, column)` maps
+    every offset of `text` into the file (`Binding.expression_position` does). Never raises
+    for bad input: syntax errors are in `program.diagnostics` (rule `expr.syntax`)."""
     if span is not None:
         file, line, column = span.file, span.line, span.column
     text = text or ""
-    tokens, errors = tokenize(text, file=file, line=line, column=column)
+    tokens, errors = tokenize(text, file=file, line=line, column=column, position=position)
     program = _Parser(tokens).parse_program()
     program.text = text
     program.diagnostics = sorted(errors + program.diagnostics, key=Diagnostic.sort_key)

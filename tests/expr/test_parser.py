@@ -188,3 +188,11 @@ def test_error_position_in_file_on_a_continuation_line():
     program = parse("A = 1\n  B = max(1,,2)", file="p.kzm", line=12, column=20)
     [err] = program.diagnostics
     assert (err.span.file, err.span.line, err.span.column) == ("p.kzm", 13, 13)
+
+
+def test_position_maps_offsets_where_the_file_spells_the_text_otherwise():
+    # the file holds `1 &lt; )`: offsets after the entity lie 3 columns further right
+    file_text = "1 &lt; )"
+    program = parse("1 < )", file="p.kzm", position=lambda offset: (4, 10 + offset + (3 if offset > 2 else 0)))
+    (d,) = program.diagnostics
+    assert (d.span.line, d.span.column, d.span.end_column) == (4, 10 + file_text.index(")"), 11 + file_text.index(")"))
