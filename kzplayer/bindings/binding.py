@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from kzplayer.bindings.conversions import ConversionError, normalize_field
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.sources import (OUTPUTS, Input, Unresolved, check_property, find_item,
-                                       node_label, resolve_reference, unresolved)
+                                       node_label, node_type, resolve_reference, unresolved)
 from kzplayer.diagnostics import Diagnostic, Severity
 
 ONE_WAY, TWO_WAY, TO_SOURCE = "ONE_WAY", "TWO_WAY", "TO_SOURCE"
@@ -126,6 +126,8 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         diags.extend(source_mismatch(cb, project, lost))
     for d in lost.values():
         fail(d)
+    for d in _check(cb, project):
+        fail(d)
     if cb.mode in (TWO_WAY, TO_SOURCE):
         ref = single_reference(cb.program)
         if ref is None:
@@ -136,6 +138,21 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         else:
             cb.back = cb.inputs.get(ref.key)
     return cb, diags
+
+
+def _check(cb: CompiledBinding, project) -> list[Diagnostic]:
+    """The type checker over the whole program, as Kanzi compiles a binding before it runs:
+    an unknown function or a type error is reported (and stops the binding) even in a branch
+    that the current values never take; engine-only functions are notes."""
+    from kzplayer.expr import check
+
+    def ref_type(ref):
+        src = cb.inputs.get(ref.key)
+        if src is None:
+            return None
+        return "float" if src.field else node_type(project, src.node)
+    target = "float" if cb.field else node_type(project, cb.target) if cb.item else None
+    return check(cb.program, ref_type, target_type=target)
 
 
 def parse_program(binding, which: str):

@@ -15,9 +15,8 @@ from collections import defaultdict
 from kzplayer.bindings.binding import TO_SOURCE, TWO_WAY, CompiledBinding, compile_binding
 from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
 from kzplayer.bindings.problems import problem
-from kzplayer.bindings.sources import (OUTPUTS, data_context_key, node_label, output_value)
+from kzplayer.bindings.sources import OUTPUTS, data_context_key, node_label, node_type, output_value
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
-from kzplayer.values import type_name
 
 
 def resolve(project, data_context: dict | None = None) -> "BindingGraph":
@@ -245,20 +244,13 @@ class BindingGraph:
         return True
 
     def _type_of(self, node: tuple) -> str | None:
-        """The declared type (catalog or custom PropertyType); else the type of the value the
-        item holds (a dynamic property, as Kanzi allows); None for DataContext inputs."""
-        item, name = node
-        if item is None:
-            return None
-        spec = self.project.property_spec(name)
-        if spec is not None:
-            return spec.type
-        prop = item.properties.get(name)
-        return type_name(prop.value) if prop is not None and prop.value is not None else None
+        return node_type(self.project, node)
 
     def _report(self, d: Diagnostic) -> None:
         if d.rule == "expr.not-evaluable":     # fine in Kanzi; kzplayer leaves the target as it is
             d = dataclasses.replace(d, severity=Severity.NOTE)
+            if d in self._static:               # the checker's note on the same call
+                return
         self._runtime.setdefault((d.rule, d.span, d.message), d)
 
     def _missing_data(self) -> list[Diagnostic]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from kzplayer.bindings.problems import problem
 from kzplayer.diagnostics import Diagnostic, Severity, Span
-from kzplayer.values import BufferHandle
+from kzplayer.values import BufferHandle, type_name
 
 # output property -> BufferHandle.kind
 OUTPUTS = {
@@ -29,6 +29,22 @@ def output_value(item, name: str):
     if kind is None or item is None or item.type != "ParticleEmitter":
         return None
     return BufferHandle(kind, item.path)
+
+
+def node_type(project, node: tuple) -> str | None:
+    """The type of a node's value: declared (catalog or custom PropertyType), an output's
+    "buffer", else the type of the value the item holds (a dynamic property, as Kanzi
+    allows); None where unknown (DataContext inputs, an undeclared property with no value)."""
+    item, name = node
+    if item is None:
+        return None
+    spec = project.property_spec(name)
+    if spec is not None:
+        return spec.type
+    if output_value(item, name) is not None:
+        return "buffer"
+    prop = item.properties.get(name)
+    return type_name(prop.value) if prop is not None and prop.value is not None else None
 
 
 def data_context_key(name: str) -> str | None:

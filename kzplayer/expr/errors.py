@@ -23,6 +23,11 @@ CODES = {
 }
 
 
+def not_evaluable(what: str) -> str:
+    """The message of expr.not-evaluable; one wording for the checker's note and the evaluator."""
+    return f"{what} is computed by the Kanzi engine; not evaluable in kzplayer"
+
+
 def diagnostic(rule: str, message: str, span: Span | None, *, hint: str | None = None,
                severity: Severity = Severity.ERROR) -> Diagnostic:
     return Diagnostic(CODES[rule], rule, severity, message, span, hint)

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from kzplayer.expr import ast
 from kzplayer.expr.arithmetic import BadValue, DivisionByZero, TypeMismatch, binary, truthy, unary
-from kzplayer.expr.errors import ExprError
+from kzplayer.expr.errors import ExprError, not_evaluable
 from kzplayer.expr.fields import FieldError, get_field, set_field
 from kzplayer.expr.functions import lookup
 from kzplayer.expr.suggest import unknown_function
@@ -120,7 +120,7 @@ class _Evaluator:
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, ast.View):
-            self.fail(node, "expr.not-evaluable", "range views are evaluated by the Kanzi engine only")
+            self.fail(node, "expr.not-evaluable", not_evaluable("a range view"))
         raise TypeError(f"cannot evaluate {node!r}")
 
     def call(self, node: ast.Call):
@@ -133,8 +133,7 @@ class _Evaluator:
             self.fail(node, "expr.arguments",
                       f"{spec.name}() takes {spec.arity_text()} argument(s), got {n}")
         if not spec.evaluable:
-            self.fail(node, "expr.not-evaluable", f"{spec.name}() is computed by the Kanzi engine; "
-                      "it is not evaluable in kzplayer")
+            raise ExprError.at("expr.not-evaluable", not_evaluable(f"{spec.name}()"), node.name_span or node.span)
         key = node.key
         if key == "continueif":
             if not self.guarded(node, truthy, self.eval(node.args[0]), "the condition of continueIf"):

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.expr import ast
 from kzplayer.expr.arithmetic import BadValue, DivisionByZero, TypeMismatch, binary, is_number, truthy, unary
-from kzplayer.expr.errors import diagnostic
+from kzplayer.expr.errors import diagnostic, not_evaluable
 from kzplayer.expr.fields import FieldError, get_field, set_field
 from kzplayer.expr.functions import lookup
 from kzplayer.expr.suggest import unknown_function
@@ -159,8 +159,7 @@ class _Checker:
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, ast.View):
-            self.report("expr.not-evaluable", "range views are evaluated by the Kanzi engine; "
-                        "not evaluable in kzplayer", node.span, severity=Severity.NOTE)
+            self.report("expr.not-evaluable", not_evaluable("a range view"), node.span, severity=Severity.NOTE)
         return UNKNOWN
 
     def ternary(self, node: ast.Ternary) -> Abstract:
@@ -192,8 +191,8 @@ class _Checker:
                         node.span)
             return UNKNOWN
         if not spec.evaluable:
-            self.report("expr.not-evaluable", f"{spec.name}() is computed by the Kanzi engine; "
-                        "not evaluable in kzplayer", node.name_span or node.span, severity=Severity.NOTE)
+            self.report("expr.not-evaluable", not_evaluable(f"{spec.name}()"), node.name_span or node.span,
+                        severity=Severity.NOTE)
             return Abstract(spec.result, SAMPLES[spec.result]) if spec.result else UNKNOWN
         key = node.key
         if key == "continueif":
