@@ -66,10 +66,12 @@ class Context:
         from kzplayer.expr.parser import parse
         out = {}
         for _, b in self.bindings:
-            shown = parse(b.expression or "", span=b.expression_span or b.span)
+            full = b.raw_code is not None and not b.short
+            ran = getattr(self._compiled.get(id(b)), "program", None)   # the graph parsed one already
+            shown = ran if ran is not None and not full else parse(b.expression or "", span=b.expression_span or b.span)
             raw = None
-            if b.raw_code is not None and not b.short:
-                raw = parse(b.raw_code, span=b.raw_code_span or b.span)
+            if full:
+                raw = ran if ran is not None else parse(b.raw_code, span=b.raw_code_span or b.span)
             out[id(b)] = (shown, raw)
         return out
 
