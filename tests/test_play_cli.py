@@ -313,3 +313,20 @@ def test_a_project_folder_plays_exactly_like_its_single_file(tmp_path):
     folder, single = np.load(tmp_path / "folder.npz"), np.load(tmp_path / "file.npz")
     assert folder.files == single.files
     assert all(np.array_equal(folder[k], single[k]) for k in single.files)
+
+
+def test_a_broken_custom_shader_is_reported_at_its_own_file_and_line(tmp_path):
+    (tmp_path / "shaders").mkdir()
+    shader = tmp_path / "shaders" / "swirl.glsl"
+    shader.write_text("// swirl\nvoid affectParticle(uint index) {\n"
+                      "    addParticleAcceleration(index, vec3(0.0, strength, 0.0));\n}\n")
+    materials = ('<Materials>\n    <MaterialType name="Swirl" slot="Affector" shader="shaders/swirl.glsl"/>\n'
+                 '  </Materials>')
+    project = variant(tmp_path, "swirl", lambda t: t.replace("<Materials/>", materials).replace(
+        '<Property name="ParticleAffector.AffectorMaterial">Gravity</Property>',
+        '<Property name="ParticleAffector.AffectorMaterial">Swirl</Property>'))
+    assert "Swirl</Property>" in project.read_text()
+    result = play(project, "--frames", 2, ok=False)
+    assert result.exit_code == 1
+    column = shader.read_text().splitlines()[2].index("strength") + 1
+    assert f"{shader}:3:{column}: error: `strength' undeclared [shader.compile]" in result.output

@@ -3,6 +3,8 @@
     from kzplayer.gpu import Simulation, create_context
     sim = Simulation(create_context(), project, graph, seed=None)
     sim.step_frame(1 / 60)
+    check_material_shaders(project) -> [Diagnostic]   # custom shaders compiled, not run
 """
 from kzplayer.gpu.context import create_context  # noqa: F401
 from kzplayer.gpu.simulation import Emitter, EmitterStats, Simulation  # noqa: F401
+from kzplayer.gpu.check import check_material_shaders  # noqa: F401

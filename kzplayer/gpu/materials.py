@@ -72,7 +72,7 @@ def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Mat
     if spec.custom:
         base = Path(project.path).parent if project.path else Path.cwd()
         shader = (base / spec.shader).resolve()
-        display = str(base / spec.shader) if project.path else spec.shader   # as the user can open it
+        display = str(shader)       # absolute: openable from anywhere, whatever the cwd
     else:
         shader = shader_dir() / (spec.shader or f"{spec.name}.glsl")
         display = f"shaders/{shader.name}"

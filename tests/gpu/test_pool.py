@@ -81,3 +81,27 @@ def test_zero_capacity_emits_nothing(simulate):
     sim.step_frame(0.1)
     assert len(sim.read_particles(sim.emitters[0])) == 0
     assert sim.stats[sim.emitters[0].path].alive == 0
+
+
+def test_a_binding_that_changes_maximum_amount_resizes_keeping_live_particles(simulate):
+    """The demo binds MaximumAmount to Rate x (Lifetime + LifetimeVariance): a new Rate set
+    at run time (the window's --set, an application) grows the pool through the binding,
+    and the particles alive before the change are still there, untouched."""
+    import kzplayer
+    from kzplayer.resources import samples_dir
+    project = kzplayer.load(str(samples_dir() / "demo_fountain.kzm"))
+    sim = simulate(project)
+    em = sim.emitters[0]
+    rate, life, var = (em.item.get(n) for n in ("Emission.Rate", "Emission.Lifetime", "Emission.LifetimeVariance"))
+    assert em.capacity == round(rate * (life + var))
+    for _ in range(12):
+        sim.step()
+    before = sim.read_particles(em)
+    assert len(before) == round(12 * rate / 60)
+    sim.set_value(em.item, "Emission.Rate", 3 * rate)
+    assert em.capacity == round(3 * rate * (life + var))
+    after = sim.read_particles(em)
+    for name in ("serial", "position", "velocity", "age", "hash"):
+        np.testing.assert_array_equal(after[name], before[name])
+    sim.step()
+    assert sim.stats[em.path].alive == len(before) + round(3 * rate / 60)
