@@ -101,7 +101,12 @@ def unresolved(error, span: Span | None, what: str) -> Diagnostic:
 
 
 def check_property(project, item, name: str | None, span: Span | None, what: str) -> None:
-    """Raise Unresolved when `item` can have no property `name` (a typo, or a missing one)."""
+    """Raise Unresolved when `item` can have no property `name` (a typo, a missing one, or an
+    emitter's output buffer asked of another kind of item)."""
+    if name in OUTPUTS and item.type != "ParticleEmitter":
+        raise Unresolved(problem(
+            "path.unresolved", f"{what}: {item.path} is a {item.type}; only a ParticleEmitter has "
+            f"the output {name}", span, hint="point the path at the source emitter"))
     if name and (name in item.properties or project.property_spec(name) is not None
                  or output_value(item, name) is not None):
         return

@@ -275,3 +275,13 @@ def test_expression_problems_come_with_their_rule(project_of):
     e = p.find("Screens/Screen/E")
     assert graph.value(e, "Emission.Seed") == 4                     # the TWO_WAY one still runs one way
     assert graph.value(e, "Emission.Density") == 4                  # the broken one does not run
+
+
+def test_an_output_buffer_of_something_not_an_emitter(project_of):
+    p = project_of('<ParticleSystem name="S"><ParticleAffector name="G"/>'
+                   + emitter("B", prop("Emission.SourceEventBuffer", ""),
+                             bind("Emission.SourceEventBuffer", "{../G/ParticleEmitter.EventBuffer}"))
+                   + "</ParticleSystem>")
+    (d,) = resolve(p).diagnostics
+    assert d.rule == "path.unresolved" and "ParticleAffector" in d.message
+    assert (d.span.line, d.span.column) == where(p.path, "{../G/ParticleEmitter.EventBuffer}")
