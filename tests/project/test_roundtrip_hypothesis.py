@@ -1,5 +1,5 @@
 """Random item trees (names with spaces and unicode, typed properties, bindings, aliases)
-survive save + load and convert in both directions unchanged."""
+survive save + load and convert in both directions unchanged, and every item's path finds it."""
 import tempfile
 from pathlib import Path
 
@@ -114,3 +114,9 @@ def test_random_trees_survive_save_load_and_convert(project):
         assert model_diff(project, kzplayer.load(tmp / "back.kzm")) == []
         loaded.save(tmp / "saved.kzm")            # save-as of an untouched project
         assert model_diff(project, kzplayer.load(tmp / "saved.kzm")) == []
+        for item in folder.walk():                # every path, absolute and relative, leads back
+            assert folder.find(item.path) is item
+            assert folder.find(f"{folder.name}/{item.path}") is item or folder.root.child(folder.name)
+            if item.parent.parent is not None:
+                assert folder.find(f"../{item.name}", relative_to=item) is item
+                assert folder.find(f"./{item.name}", relative_to=item.parent) is item
