@@ -38,3 +38,14 @@ def test_engine_only_function_is_one_note_and_the_binding_still_runs_its_other_b
     assert graph.value(p.find("Screens/Screen/E"), "ParticleEmitter.MaximumAmount") == 9
     graph.set_value(p.find("Screens/Screen/E"), "Emission.Rate", 1)      # now the engine branch runs
     assert len(graph.diagnostics) == 1                                    # the same note, once
+
+
+def test_value_errors_only_where_the_run_reaches_them(project_of):
+    p = project_of(emitter("E", prop("Emission.Rate", 5), bind(
+        "ParticleEmitter.MaximumAmount", "{./Emission.Rate} &gt; 3 || 1 / 0 == 0 ? 4 : 2")))
+    graph = resolve(p)
+    assert graph.diagnostics == []
+    assert graph.value(p.find("Screens/Screen/E"), "ParticleEmitter.MaximumAmount") == 4
+    graph.set_value(p.find("Screens/Screen/E"), "Emission.Rate", 1)
+    (d,) = graph.diagnostics
+    assert d.rule == "expr.division-by-zero"
