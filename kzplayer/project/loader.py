@@ -608,6 +608,17 @@ def load_project(path: str | os.PathLike) -> tuple[Project | None, list[Diagnost
     main, diags = find_project_file(path)
     if main is None:
         return None, diags
+    project, diags = read_kzm(main)
+    if project is None:
+        return None, diags
+    schema_diags = _schema_check(project.document)
+    if schema_diags:
+        project.diagnostics = sorted(project.diagnostics + schema_diags, key=Diagnostic.sort_key)
+    return project, project.diagnostics
+
+
+def read_kzm(main: str) -> tuple[Project | None, list[Diagnostic]]:
+    """Read a .kzm project (either layout) from its main file, without the schema check."""
     loader = _Loader(main)
     # Tens of thousands of new, linked objects would trigger full collections that scan every
     # live object again and again; nothing becomes cyclic garbage while loading.
@@ -620,9 +631,6 @@ def load_project(path: str | os.PathLike) -> tuple[Project | None, list[Diagnost
             gc.enable()
     if project is None:
         return None, sorted(loader.diagnostics, key=Diagnostic.sort_key)
-    schema_diags = _schema_check(loader.docs)
-    if schema_diags:
-        project.diagnostics = sorted(project.diagnostics + schema_diags, key=Diagnostic.sort_key)
     return project, project.diagnostics
 
 

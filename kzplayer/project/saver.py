@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 from kzplayer.diagnostics import KzError
 from kzplayer.project.literals import LiteralError, format_literal, parse_literal
 from kzplayer.project.loader import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX,
-                                     UNREADABLE, _diag, item_file_name, load_project)
+                                     UNREADABLE, _diag, item_file_name, read_kzm)
 from kzplayer.project.model import Binding, Item, Project, Property
 
 _INDENT = "  "
@@ -347,7 +347,7 @@ def _save_spliced(project: Project, layout: str, where: str, only_dirty: bool) -
 def _relink(project: Project, layout: str, where: str) -> None:
     """Point the model at the files just written (positions, elements), so that later saves
     work in place again. The model objects the caller holds stay the same objects."""
-    fresh, _ = load_project(where if layout == "file" else _project_file(where))
+    fresh, _ = read_kzm(where if layout == "file" else _project_file(where))   # checked before
     if fresh is None:
         return
     for old, new in zip(project.root.walk(), fresh.root.walk()):
