@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from kzplayer.expr.arithmetic import (
-    BadValue, DivisionByZero, TypeMismatch, arithmetic, as_matrix, cos_deg, elementwise as _elementwise,
+    DivisionByZero, TypeMismatch, arithmetic, as_matrix, cos_deg, elementwise as _elementwise,
     idiv, is_components, number as _number, sin_deg, srt_of)
 from kzplayer.expr.registry import FUNCTIONS, FunctionSpec, define as _define, lookup  # noqa: F401
 from kzplayer.values import Color4, Matrix, Srt2D, Srt3D, Vector, type_name
@@ -258,125 +258,8 @@ for _n, _srt, _fields, _build in (
         _srt_ctor(_n, _srt, _build))
 
 
-def format_value(v) -> str:
-    """How `string()` and `format("{}")` write a value."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        if v.is_integer() and abs(v) < 1e16:
-            return str(int(v))
-        return repr(v)
-    if isinstance(v, str):
-        return v
-    if is_components(v):
-        return "(" + ", ".join(format_value(c) for c in v) + ")"
-    return repr(v) if isinstance(v, (Matrix, Srt2D, Srt3D)) else str(v)
-
-
-@_define("bool", 1, 'cast; bool("True") is true')
-def f_bool(v):
-    if isinstance(v, str):
-        word = v.strip().lower()
-        if word in ("true", "false"):
-            return word == "true"
-        try:
-            return float(word) != 0
-        except ValueError:
-            raise BadValue(f'cannot convert "{v}" to bool') from None
-    return bool(_number(v, "the argument of bool"))
-
-
-@_define("int", 1, "cast; floats truncate toward zero")
-def f_int(v):
-    if isinstance(v, str):
-        try:
-            return int(v.strip())
-        except ValueError:
-            try:
-                v = float(v.strip())
-            except ValueError:
-                raise BadValue(f'cannot convert "{v}" to int') from None
-    v = _number(v, "the argument of int")
-    if isinstance(v, float) and not math.isfinite(v):
-        raise BadValue(f"cannot convert {v} to int")
-    return int(v)
-
-
-@_define("float", 1, "cast")
-def f_float(v):
-    if isinstance(v, str):
-        try:
-            return float(v.strip())
-        except ValueError:
-            raise BadValue(f'cannot convert "{v}" to float') from None
-    return float(_number(v, "the argument of float"))
-
-
-@_define("string", 1, "cast; string(5) is \"5\", string(2.0) is \"2\", string(true) is \"true\"")
-def f_string(v):
-    return format_value(v)
-
-
-# -- text ------------------------------------------------------------------------------------
-
-def _format_one(v, spec: str) -> str:
-    if not spec:
-        return format_value(v)
-    if isinstance(v, bool):
-        v = format_value(v)
-    elif isinstance(v, int) and "." in spec:
-        v = float(v)
-    if isinstance(v, float) and spec[-1:].isdigit():
-        spec += "g"                 # fmt's `{:.2}` is 2 significant digits, 1.0 -> "1"
-    try:
-        return format(v, spec)
-    except (ValueError, TypeError):
-        raise BadValue(f"format spec '{spec}' does not apply to {type_name(v)}") from None
-
-
-@_define("format", (1, None), 'format("{} of {:.2}", a, b): fmt-style placeholders')
-def f_format(fmt, *args):
-    if not isinstance(fmt, str):
-        raise TypeMismatch(f"the format must be a string, not {type_name(fmt)}")
-    out, i, auto = [], 0, 0
-    while i < len(fmt):
-        ch = fmt[i]
-        if ch in "{}" and fmt[i + 1:i + 2] == ch:
-            out.append(ch)
-            i += 2
-            continue
-        if ch == "}":
-            raise BadValue("single '}' in a format string")
-        if ch != "{":
-            out.append(ch)
-            i += 1
-            continue
-        end = fmt.find("}", i)
-        if end < 0:
-            raise BadValue("'{' without '}' in a format string")
-        index, _, spec = fmt[i + 1:end].partition(":")
-        if index.strip():
-            if not index.strip().isdigit():
-                raise BadValue(f"bad placeholder '{{{index}}}'")
-            n = int(index)
-        else:
-            n, auto = auto, auto + 1
-        if n >= len(args):
-            raise BadValue(f"the format wants argument {n + 1} but has {len(args)}")
-        out.append(_format_one(args[n], spec))
-        i = end + 1
-    return "".join(out)
-
-
-@_define("splitString", (2, 3), "splitString(s, delim, index=0): the index-th piece ('' past the end)")
-def f_split_string(s, delim, index=0):
-    if not isinstance(s, str) or not isinstance(delim, str):
-        raise TypeMismatch("splitString takes a string and a delimiter string")
-    if not delim:
-        raise BadValue("splitString needs a non-empty delimiter")
-    parts = s.split(delim)
-    i = int(_number(index, "the index"))
-    return parts[i] if 0 <= i < len(parts) else ""
+# Casts and text live in their own module; importing it here keeps the table's order.
+from kzplayer.expr import strings  # noqa: E402,F401
 
 
 # -- evaluated by the evaluator itself ---------------------------------------------------------
