@@ -47,6 +47,13 @@ class Diagnostic:
     hint: str | None = None
     related: tuple[Span, ...] = field(default=())
 
+    def __post_init__(self) -> None:
+        # The code always comes from the one table (kzplayer/codes.py), whatever a stage passed.
+        from kzplayer.codes import CODES
+        code = CODES.get(self.rule)
+        if code is not None and code != self.code:
+            object.__setattr__(self, "code", code)
+
     def sort_key(self):
         s = self.span
         return (s.file, s.line, s.column, self.rule) if s else ("", 0, 0, self.rule)

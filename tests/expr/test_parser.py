@@ -165,7 +165,7 @@ def test_syntax_error_positions(text, line, column, end_column, message):
     errors = parse(text).diagnostics
     assert errors, text
     err = errors[0]
-    assert err.rule == "expr.syntax" and err.code == "KZ301"
+    assert err.rule == "expr.syntax" and err.code == "KZ201"
     assert message in err.message
     assert (err.span.line, err.span.column, err.span.end_column) == (line, column, end_column)
 

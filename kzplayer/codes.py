@@ -1,0 +1,79 @@
+"""The one table of diagnostic codes: rule slug -> stable code.
+
+Every stage (loader, expressions, bindings, validator, player) names a rule; the code comes
+from here, so `kzplayer play`, `inspect` and `validate` show the same code for the same
+problem. Ranges: KZ0xx files and structure, KZ1xx paths and bindings, KZ2xx expressions,
+KZ3xx properties, KZ4xx materials, KZ5xx emitters, events and subemitters, KZ6xx shaders,
+KZ9xx the command line and the machine. Codes are never reused for another rule.
+"""
+from __future__ import annotations
+
+CODES: dict[str, str] = {
+    "internal.error": "KZ000",
+    # files and structure
+    "file.unreadable": "KZ001",
+    "xml.malformed": "KZ002",
+    "xml.entities": "KZ003",
+    "schema.invalid": "KZ004",
+    "item.unknown-type": "KZ005",
+    "item.duplicate-name": "KZ006",
+    "item.name": "KZ007",
+    "path.outside-project": "KZ008",
+    "file.missing": "KZ009",
+    "file.orphan": "KZ010",
+    # paths and bindings
+    "path.unresolved": "KZ101",
+    "path.stale": "KZ102",
+    "binding.target-undeclared": "KZ103",
+    "binding.push-target": "KZ104",
+    "binding.cycle": "KZ105",
+    "binding.type-mismatch": "KZ106",
+    "binding.source-mismatch": "KZ107",
+    "binding.mode": "KZ108",
+    "binding.data-context": "KZ109",
+    "binding.output-target": "KZ110",
+    # expressions
+    "expr.syntax": "KZ201",
+    "expr.unknown-function": "KZ202",
+    "expr.arguments": "KZ203",
+    "expr.type": "KZ204",
+    "expr.field": "KZ205",
+    "expr.unassigned": "KZ206",
+    "expr.self-reference": "KZ207",
+    "expr.not-evaluable": "KZ208",
+    "expr.division-by-zero": "KZ209",
+    "expr.value": "KZ210",
+    "expr.reference": "KZ211",
+    # properties
+    "property.unknown": "KZ301",
+    "property.type": "KZ302",
+    "property.range": "KZ303",
+    # materials
+    "material.unknown": "KZ401",
+    "material.slot": "KZ402",
+    "material.deprecated": "KZ403",
+    "material.not-in-kanzi": "KZ404",
+    "material.unsupported": "KZ405",
+    # emitters, events, subemitters
+    "subemitter.not-event-driven": "KZ501",
+    "subemitter.unbound": "KZ502",
+    "subemitter.no-particle-material": "KZ503",
+    "emitter.maximum-amount": "KZ504",
+    "events.cycle": "KZ505",
+    "events.no-generator": "KZ506",
+    "subemitter.mixed-sources": "KZ507",
+    "subemitter.other-system": "KZ508",
+    "emitter.outside-system": "KZ509",
+    # shaders
+    "shader.compile": "KZ601",
+    # command line and machine
+    "gpu.context": "KZ901",
+    "play.window": "KZ902",
+    "cli.override": "KZ903",
+    "cli.option": "KZ904",
+}
+
+
+def code_for(rule: str, fallback: str | None = None) -> str:
+    """The code of a rule; `fallback` (or KZ999) for a rule not in the table."""
+    return CODES.get(rule, fallback or "KZ999")
