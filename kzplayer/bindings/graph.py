@@ -171,9 +171,14 @@ class BindingGraph:
                        span, hint="use getCurrentValue() to modify the current value")
 
     def _cycle(self, walk: list[CompiledBinding], others: list[CompiledBinding]) -> Diagnostic:
-        message = "binding cycle: " + " -> ".join(b.label for b in walk + walk[:1])
+        one_item = len({b.writes[0] for b in walk + others}) == 1    # its path once, then properties
+
+        def name(b: CompiledBinding) -> str:
+            return b.writes[1] if one_item else b.label
+        message = f"binding cycle on {walk[0].writes[0].path}: " if one_item else "binding cycle: "
+        message += " -> ".join(name(b) for b in walk + walk[:1])
         if others:
-            message += " (also on the loop: " + ", ".join(b.label for b in others) + ")"
+            message += " (also on the loop: " + ", ".join(name(b) for b in others) + ")"
         first = walk[0]
         return problem("binding.cycle", message, first.span,
                        related=tuple(b.span for b in walk[1:] + others),

@@ -167,3 +167,12 @@ def test_continue_if_false_leaves_the_target(project_of):
     assert graph.value(e, "Emission.Lifetime") == 8
     assert graph.set_value(e, "Emission.Rate", -1) == {(e, "Emission.Rate")}
     assert graph.value(e, "Emission.Lifetime") == 8
+
+
+def test_cycle_on_one_item_names_the_item_once(project_of):
+    p = project_of(emitter("N", bind("Emission.Rate", "{./Emission.Lifetime} * 2"),
+                           bind("Emission.Lifetime", "{./ParticleEmitter.MaximumAmount} / 100"),
+                           bind("ParticleEmitter.MaximumAmount", "{./Emission.Rate} + 1")))
+    [d] = resolve(p).diagnostics
+    assert d.message == ("binding cycle on Screens/Screen/N: Emission.Rate -> ParticleEmitter.MaximumAmount"
+                         " -> Emission.Lifetime -> Emission.Rate")
