@@ -197,8 +197,7 @@ class Item:
         """Set property `name`, checked against its declared type and range (ValueError
         otherwise). A string for a non-string property is read as a literal (`"(0, 1, 0)"`).
         `project.save()` writes the change, touching only this property's text."""
-        from kzplayer.project.literals import format_literal
-        from kzplayer.project.literals import check_value
+        from kzplayer.project.literals import check_value, format_literal
         project = self.project
         spec = project.property_spec(name) if project else None
         value = check_value(value, spec, name)
