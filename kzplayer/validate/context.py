@@ -8,6 +8,7 @@ import bisect
 import difflib
 from functools import cached_property
 
+from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.project.model import Binding, Item, Project
 
@@ -18,7 +19,6 @@ CONSUMERS = {SOURCE_EVENTS: EVENT_BUFFER, SOURCE_DATA: DATA_BUFFER}
 # the slots whose materials must read the consumer buffers of a subemitter
 EVENT_SLOTS = ("ParticleEmitter.EmissionMaterial", "ParticleEmitter.EmissionCountMaterial")
 PARTICLE_MATERIAL = "ParticleEmitter.ParticleMaterial"
-INTERNAL = ("KZ000", "internal.error")
 
 
 class Context:
@@ -235,7 +235,7 @@ def spot(d: Diagnostic) -> tuple:
 
 def internal_error(doing: str, exc: Exception, span) -> Diagnostic:
     """A bug in kzplayer met while validating: said, not raised, so the rest still gets checked."""
-    return Diagnostic(INTERNAL[0], INTERNAL[1], Severity.ERROR,
+    return Diagnostic(code_for("internal.error"), "internal.error", Severity.ERROR,
                       f"internal error while {doing}: {type(exc).__name__}: {exc}", span,
                       "this is a bug in kzplayer, not in the project; please report it")
 

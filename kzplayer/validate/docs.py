@@ -55,8 +55,8 @@ warnings too); 2: a path that cannot be read, or a wrong command line.
   rule or stage it happened in, and the other rules still run.
 * Codes are stable and grouped by range: KZ0xx structure, KZ1xx paths and bindings, KZ2xx
   expressions, KZ3xx properties, KZ4xx materials, KZ5xx emitters, events and subemitters,
-  KZ6xx shaders. The loader's own checks (`item.unknown-type`, `item.duplicate-name`,
-  `file.missing`, ...) appear with the loader's codes.
+  KZ6xx shaders. Every stage takes its codes from one table (`kzplayer/codes.py`), so
+  `validate`, `play` and `inspect` show the same code for the same problem.
 
 ## Rules
 

@@ -2,7 +2,8 @@
 
 A rule is a module under `kzplayer/validate/rules/` with `CODE`, `RULE`, `SEVERITY`, a
 docstring (the user documentation) and `check(context)`, which yields `Problem`s. The engine
-stamps each problem with its rule's code, slug and default severity, adds what the loader
+makes each problem a Diagnostic of its rule (the code comes from kzplayer/codes.py, the
+severity is the rule's default unless the problem says otherwise), adds what the loader
 found, drops repeats and sorts everything by position: one pass, each problem once.
 """
 from __future__ import annotations
@@ -15,10 +16,11 @@ from functools import cache
 from types import ModuleType
 from typing import Iterable, NamedTuple
 
+from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, Severity, Span
 
-# The loader's rule for a path that cannot be read (exit code 2), not a rule module.
-UNREADABLE_CODE, UNREADABLE_RULE = "KZ001", "file.unreadable"
+# The loader's rule for a path that cannot be read (exit code 2).
+UNREADABLE = "file.unreadable"
 
 
 class Problem(NamedTuple):
@@ -92,7 +94,7 @@ def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = ()) -> 
     # The loader, the binding graph and the expression parser find problems while they work;
     # what no rule re-reported (or said better at the same spot) is added as it is.
     seen = {spot(d) for d in found}
-    found += [_normalise(d) for d in context.pipeline_diagnostics if spot(d) not in seen]
+    found += [d for d in context.pipeline_diagnostics if spot(d) not in seen]
     found = [d for d in found if not _said_better(d, superseded)]
     return _dedupe_and_sort(_without_follow_ons(found))
 
@@ -111,8 +113,7 @@ def _without_follow_ons(found: list[Diagnostic]) -> list[Diagnostic]:
         return found
     kept = [d for d in found if d.rule not in _FOLLOW_ONS]
     if len(kept) < len(found):
-        module = rule_by_slug("path.unresolved")
-        kept.append(Diagnostic(module.CODE if module else "KZ101", "path.unresolved", Severity.NOTE,
+        kept.append(Diagnostic(code_for("path.unresolved"), "path.unresolved", Severity.NOTE,
                                f"{len(found) - len(kept)} path problem(s) not shown: part of the project "
                                "did not load, so paths into it cannot be checked", losses[0].span,
                                "fix the file above and validate again"))
@@ -127,20 +128,20 @@ def _said_better(d: Diagnostic, superseded: dict[str, set]) -> bool:
 def _validate_one(path: str) -> tuple[list[str], list[Diagnostic], bool]:
     if not os.path.exists(path) or (os.path.isfile(path) and not os.access(path, os.R_OK)):
         why = "no such file or folder" if not os.path.exists(path) else "permission denied"
-        return [], [Diagnostic(UNREADABLE_CODE, UNREADABLE_RULE, Severity.ERROR,
+        return [], [Diagnostic(code_for(UNREADABLE), UNREADABLE, Severity.ERROR,
                                f"cannot read {path}: {why}", Span(path, 0, 0))], True
     from kzplayer.project.loader import load_project
     try:
         project, loaded = load_project(path)
     except OSError as exc:   # the loader should not raise; an I/O error still is not a traceback
-        return [], [Diagnostic(UNREADABLE_CODE, UNREADABLE_RULE, Severity.ERROR,
+        return [], [Diagnostic(code_for(UNREADABLE), UNREADABLE, Severity.ERROR,
                                f"cannot read {path}: {exc.strerror or exc}", Span(path, 0, 0))], True
     loaded = list(loaded)
     if project is None:
-        unreadable = any(d.rule == UNREADABLE_RULE for d in loaded)
+        unreadable = any(d.rule == UNREADABLE for d in loaded)
         # a problem of the path as a whole still names it (line 0: no line in particular)
         loaded = [replace(d, span=Span(path, 0, 0)) if d.span is None else d for d in loaded]
-        return [] if unreadable else [path], _dedupe_and_sort(_normalise(d) for d in loaded), unreadable
+        return [] if unreadable else [path], _dedupe_and_sort(loaded), unreadable
     files = list(project.files) or [path]
     return files, validate_project(project, loaded), False
 
@@ -148,14 +149,6 @@ def _validate_one(path: str) -> tuple[list[str], list[Diagnostic], bool]:
 def _stamp(module: ModuleType, p: Problem) -> Diagnostic:
     return Diagnostic(module.CODE, module.RULE, p.severity or module.SEVERITY, p.message,
                       p.span, p.hint, tuple(p.related))
-
-
-def _normalise(d: Diagnostic) -> Diagnostic:
-    """A loader diagnostic under a rule the validator knows gets that rule's code."""
-    module = rule_by_slug(d.rule)
-    if module is None or module.CODE == d.code:
-        return d
-    return Diagnostic(module.CODE, d.rule, d.severity, d.message, d.span, d.hint, d.related)
 
 
 def _dedupe_and_sort(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
