@@ -27,6 +27,7 @@ from kzplayer.diagnostics import Diagnostic
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.buffers import EmitterBuffers
 from kzplayer.gpu.materials import Material, ProgramCache, project_catalog, resolve_material, uniform_values
+from kzplayer.gpu.properties import PropertyReader
 from kzplayer.transforms import world_matrix
 
 DUMP_FIELDS = ("position", "velocity", "age", "lifetime", "scale", "mass")
@@ -118,7 +119,7 @@ class Simulation:
         self.graph = graph
         self.seed = seed
         self.catalog = project_catalog(project)
-        self._slot_properties = [p.name for p in self.catalog.properties.values() if p.slot]
+        self.values = PropertyReader(graph, self.catalog)
         self.programs = ProgramCache(ctx)
         self.systems: list[System] = []
         self.emitters: list[Emitter] = []
@@ -220,7 +221,7 @@ class Simulation:
         def place(em, trail):
             if em in placed or em in trail:      # a cycle is the validator's events.cycle
                 return
-            handle = self._value(em.item, "Emission.SourceEventBuffer")
+            handle = self.values.value(em.item, "Emission.SourceEventBuffer")
             source = by_path.get(getattr(handle, "owner", None))
             if source is not None:
                 place(source, trail | {em})
@@ -235,85 +236,47 @@ class Simulation:
         """Re-read everything the GPU side derives from property values."""
         for system in self.systems:
             item = system.item
-            system.framerate = max(float(self._value(item, "ParticleSystem.Framerate") or 60.0), 1e-3)
-            system.verlet = str(self._value(item, "ParticleSystem.IntegrationMethod")) == "Verlet"
-            system.local_space = self._value(item, "ParticleSystem.LocalSpace") is True
-            system_world = world_matrix(item, self._value)
+            system.framerate = max(float(self.values.value(item, "ParticleSystem.Framerate") or 60.0), 1e-3)
+            system.verlet = str(self.values.value(item, "ParticleSystem.IntegrationMethod")) == "Verlet"
+            system.local_space = self.values.value(item, "ParticleSystem.LocalSpace") is True
+            system_world = world_matrix(item, self.values.value)
             system.simulation_to_world = system_world if system.local_space else np.eye(4)
             to_sim = np.linalg.inv(system.simulation_to_world)
             for em in system.emitters:
                 self._refresh_emitter(em, to_sim)
             for aff in system.affectors:
                 aff.material = self._material(aff.item, "ParticleAffector.AffectorMaterial", "Affector")
-                aff.transform = to_sim @ world_matrix(aff.item, self._value)
+                aff.transform = to_sim @ world_matrix(aff.item, self.values.value)
                 aff.uniforms = self._uniforms(aff.item, aff.material)
 
     def _refresh_emitter(self, em: Emitter, to_sim: np.ndarray) -> None:
         item = em.item
-        em.buffers.resize(int(self._value(item, "ParticleEmitter.MaximumAmount") or 0))
+        em.buffers.resize(int(self.values.value(item, "ParticleEmitter.MaximumAmount") or 0))
         em.count = self._material(item, "ParticleEmitter.EmissionCountMaterial", "EmissionCount")
         em.emission = self._material(item, "ParticleEmitter.EmissionMaterial", "Emission")
         em.self_affect = self._material(item, "ParticleEmitter.SelfAffectMaterial", "Affector")
-        em.seed = int(self.seed if self.seed is not None else (self._value(item, "Emission.Seed") or 0))
-        em.transform = to_sim @ world_matrix(item, self._value)
+        em.seed = int(self.seed if self.seed is not None else (self.values.value(item, "Emission.Seed") or 0))
+        em.transform = to_sim @ world_matrix(item, self.values.value)
         em.uniforms = {slot: self._uniforms(item, mat) for slot, mat in
                        (("count", em.count), ("emission", em.emission), ("self", em.self_affect))}
 
     def _material(self, item, slot_property: str, slot: str) -> Material | None:
-        ref = self._value(item, slot_property)
+        ref = self.values.value(item, slot_property)
         if ref is None or str(ref) == "":
             return None
         found = resolve_material(self.project, self.catalog, ref, slot, f"{item.path}: {slot_property}",
-                                 span=self._span(item, slot_property))
+                                 span=self.values.span(item, slot_property))
         if isinstance(found, Diagnostic):
             if found not in self.diagnostics:
                 self.diagnostics.append(found)
             return None
         return found
 
-    def _span(self, item, name: str):
-        """Where the file gives the property its value: the value text of its <Property>,
-        else the binding that writes it, else the item."""
-        prop = getattr(item, "properties", {}).get(name)
-        for cb in self.graph.bindings:
-            if cb.item is item and cb.name == name and getattr(cb.binding, "span", None):
-                return cb.binding.span
-        return getattr(prop, "value_span", None) or getattr(prop, "span", None) or getattr(item, "span", None)
-
     def _uniforms(self, item, material: Material | None) -> list:
         if material is None:
             return []
-        return uniform_values(self.programs.material(material), material, lambda name: self._value(item, name),
+        return uniform_values(self.programs.material(material), material, lambda name: self.values.value(item, name),
                               known=lambda name: self.catalog.property(name) is not None)
-
-    def _value(self, item, name: str):
-        """A property after bindings and overrides; where the node has no value of its own,
-        `catalog.default_for` (a legacy material's preset, else the catalog default); the
-        catalog's clamp applied where the catalog asks the player to clamp."""
-        value = self._graph_value(item, name)
-        spec = self.catalog.property(name)
-        plain_default = spec.default if spec is not None else None
-        if value is None or (value == plain_default and not self._authored(item, name)):
-            value = self.catalog.default_for(name, self._slot_materials(item))
-        if spec is not None and spec.clamped and value is not None:
-            value = spec.clamp(value)
-        return value
-
-    def _graph_value(self, item, name: str):
-        try:
-            return self.graph.value(item, name)
-        except (AttributeError, KeyError, LookupError, TypeError, ValueError):
-            prop = getattr(item, "properties", {}).get(name)
-            return None if prop is None else prop.value
-
-    def _authored(self, item, name: str) -> bool:
-        # A --set override equal to the catalog default is indistinguishable from no value
-        # here (the graph has no public "was set" query), so a legacy preset still fills it.
-        return name in getattr(item, "properties", {}) or self.graph.is_bound(item, name)
-
-    def _slot_materials(self, item) -> list:
-        """The materials named in the item's slots (legacy names included: their presets)."""
-        return [self._graph_value(item, name) for name in self._slot_properties if self._authored(item, name)]
 
     # -- one step ---------------------------------------------------------------------------
 

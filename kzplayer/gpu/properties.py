@@ -1,0 +1,52 @@
+"""Property values as the simulation reads them, and where the file gives them.
+
+One rule for a value (`PropertyReader.value`): the value after bindings and run-time
+overrides; where the node has none of its own, `catalog.default_for` (a legacy material's
+preset, e.g. Emitter_Cone's 30 degrees, else the catalog default); then the catalog's clamp
+where the catalog asks the player to clamp.
+"""
+from __future__ import annotations
+
+_READ_ERRORS = (AttributeError, KeyError, LookupError, TypeError, ValueError)
+
+
+class PropertyReader:
+    def __init__(self, graph, catalog):
+        self.graph = graph
+        self.catalog = catalog
+        self._slot_properties = [p.name for p in catalog.properties.values() if p.slot]
+
+    def value(self, item, name: str):
+        value = self._graph_value(item, name)
+        spec = self.catalog.property(name)
+        plain_default = spec.default if spec is not None else None
+        if value is None or (value == plain_default and not self.authored(item, name)):
+            value = self.catalog.default_for(name, self._slot_materials(item))
+        if spec is not None and spec.clamped and value is not None:
+            value = spec.clamp(value)
+        return value
+
+    def authored(self, item, name: str) -> bool:
+        # A run-time override equal to the catalog default is indistinguishable from no
+        # value (the graph has no public "was set" query), so a legacy preset still fills it.
+        return name in getattr(item, "properties", {}) or self.graph.is_bound(item, name)
+
+    def span(self, item, name: str):
+        """Where the file gives the property its value: the binding that writes it, else the
+        value text of its <Property>, else the item."""
+        for cb in self.graph.bindings:
+            if cb.item is item and cb.name == name and getattr(cb.binding, "span", None):
+                return cb.binding.span
+        prop = getattr(item, "properties", {}).get(name)
+        return getattr(prop, "value_span", None) or getattr(prop, "span", None) or getattr(item, "span", None)
+
+    def _graph_value(self, item, name: str):
+        try:
+            return self.graph.value(item, name)
+        except _READ_ERRORS:
+            prop = getattr(item, "properties", {}).get(name)
+            return None if prop is None else prop.value
+
+    def _slot_materials(self, item) -> list:
+        """The materials named in the item's slots (legacy names included: their presets)."""
+        return [self._graph_value(item, n) for n in self._slot_properties if self.authored(item, n)]
