@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import re
 from functools import cached_property
+from pathlib import Path
 
 from kzplayer.codes import code_for
-from kzplayer.diagnostics import Diagnostic, Severity
+from kzplayer.diagnostics import Diagnostic, Severity, Span
 from kzplayer.project.model import Binding, Item, Project
 
 EVENT_BUFFER, DATA_BUFFER = "ParticleEmitter.EventBuffer", "ParticleEmitter.ParticleDataBuffer"
@@ -25,6 +27,7 @@ class Context:
     def __init__(self, project: Project, loader_diagnostics: list[Diagnostic] | None = None):
         self.project = project
         self.loader_diagnostics = loader_diagnostics or []
+        self._lines: dict[str, list[str]] = {}      # file -> its lines, read when a rule asks
 
     # -- the catalog and the tree ----------------------------------------------------------
     @cached_property
@@ -221,6 +224,31 @@ class Context:
                     if name == output and item.type == "ParticleEmitter":
                         out.setdefault(consumer, []).append((item, b))
         return out
+
+    # -- positions -------------------------------------------------------------------------
+    def name_span(self, prop):
+        """Where a property's name is written (the caret goes under `Emission.Rat` in
+        `<Property name="Emission.Rat">`), else its element (a .kzproj entry, an entity)."""
+        s = prop.span
+        if s is None:
+            return None
+        line = self._source_line(s.file, s.line)
+        pattern = r"""\bname\s*=\s*(["'])""" + re.escape(prop.name) + r"\1"
+        m = re.compile(pattern).search(line, s.column - 1)
+        if m is None or (s.end_line == s.line and m.end() > s.end_column - 1):
+            return s
+        column = m.start(1) + 2          # 1-based, after the quote
+        return Span(s.file, s.line, column, s.line, column + len(prop.name))
+
+    def _source_line(self, file: str, number: int) -> str:
+        if file not in self._lines:
+            try:
+                text = Path(file).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+            self._lines[file] = text.splitlines()
+        lines = self._lines[file]
+        return lines[number - 1] if 0 < number <= len(lines) else ""
 
     def suggest(self, word: str, options) -> str | None:
         close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)

@@ -43,7 +43,7 @@ def test_folder_project_problems_point_into_the_item_files(tmp_path):
     found = [(d["rule"], Path(d["file"]).name, d["line"], d["column"]) for d in doc["diagnostics"]]
     push = ("binding.push-target", "Subemitter.kzm", *position(sub, 'BindingItem.PushTarget">'))
     typo_line, typo_col = position(source, '<Property name="Emission.Lifetim">')
-    typo = ("property.unknown", "Source.kzm", typo_line, typo_col - len('<Property name="Emission.Lifetim">'))
+    typo = ("property.unknown", "Source.kzm", typo_line, typo_col - len('Emission.Lifetim">'))   # under the name
     assert sorted(found) == sorted([push, typo])
     assert [d["file"] for d in doc["diagnostics"]] == sorted(d["file"] for d in doc["diagnostics"])
     assert len(doc["files"]) == len(written)

@@ -44,10 +44,10 @@ def check(context):
             spec = cat.property(name)
             if spec is None:
                 if _checked(name, families):
-                    yield _unknown(context, name, prop.span, f"{item.type} '{item.name}'")
+                    yield _unknown(context, name, context.name_span(prop), f"{item.type} '{item.name}'")
             elif spec.item_types and not cat.carries(item.type, name):
                 carriers = ", ".join(sorted(spec.item_types))
-                yield Problem(prop.span, f"{name} is not a property of {item.type} '{item.name}': "
+                yield Problem(context.name_span(prop), f"{name} is not a property of {item.type} '{item.name}': "
                               "nothing on it reads the value", f"it belongs on: {carriers}")
     for owner, binding in context.bindings:
         if binding.target and cat.property(binding.target) is None and _checked(binding.target, families):
