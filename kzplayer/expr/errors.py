@@ -1,26 +1,18 @@
-"""The expression rules (stable slugs and codes) and ExprError.
+"""The expression rules and ExprError.
 
 Parse and check collect Diagnostics; only evaluation raises, with `ExprError`, because a
 binding whose evaluation fails leaves its target unchanged and the caller must know.
 """
 from __future__ import annotations
 
+from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
 
-# rule slug -> stable code. The first four are the rules of cli.md.
-CODES = {
-    "expr.syntax": "KZ301",
-    "expr.unknown-function": "KZ302",
-    "expr.arguments": "KZ303",
-    "expr.type": "KZ304",
-    "expr.field": "KZ305",            # not a valid field of the value
-    "expr.unassigned": "KZ306",       # identifier used before assignment
-    "expr.self-reference": "KZ307",   # the target property read in its own binding
-    "expr.not-evaluable": "KZ308",    # engine-only construct (note)
-    "expr.division-by-zero": "KZ309",
-    "expr.value": "KZ310",           # a value the operation cannot take ("abc" to int)
-    "expr.reference": "KZ311",       # a reference the environment cannot resolve
-}
+# The rules: expr.syntax, expr.unknown-function, expr.arguments, expr.type, expr.field (not a
+# field of the value), expr.unassigned (used before assignment), expr.self-reference (the
+# target read in its own binding), expr.not-evaluable (engine-only, a note),
+# expr.division-by-zero, expr.value ("abc" to int), expr.reference (the environment cannot
+# resolve one). Their codes are in kzplayer/codes.py, the one table.
 
 
 def not_evaluable(what: str) -> str:
@@ -30,7 +22,7 @@ def not_evaluable(what: str) -> str:
 
 def diagnostic(rule: str, message: str, span: Span | None, *, hint: str | None = None,
                severity: Severity = Severity.ERROR) -> Diagnostic:
-    return Diagnostic(CODES[rule], rule, severity, message, span, hint)
+    return Diagnostic(code_for(rule), rule, severity, message, span, hint)
 
 
 class ExprError(KzError):
