@@ -248,6 +248,7 @@ class _Loader:
         self.real_folders: dict[str, str] = {}
         self.listed: list[str] = []          # item files a <Child> names, read or not
         self.depth = 0
+        self.follow_children = True          # False: <Child> lines become placeholders
 
     # ---- files
     def source(self, path: str) -> SourceFile | None:
@@ -418,6 +419,8 @@ class _Loader:
         """`<Child name="X"/>`: the item stored in `<parent's folder>/X.kzm`."""
         self.uses_child_files = True
         name = el.get("name")
+        if not self.follow_children:
+            return Item("Child", name or "")
         nspan = src.attribute_span(el, "name")
         if name is None:
             self.diagnostics.append(_diag(STRUCTURE, "<Child> needs a name attribute", src.element_span(el)))
@@ -632,6 +635,17 @@ def read_kzm(main: str) -> tuple[Project | None, list[Diagnostic]]:
     if project is None:
         return None, sorted(loader.diagnostics, key=Diagnostic.sort_key)
     return project, project.diagnostics
+
+
+def read_item_file(path: str, root_dir: str) -> tuple[Item, SourceFile] | None:
+    """One item file of a folder project on its own (values untyped, <Child> lines as
+    placeholders without element): what the saver needs to refresh positions after writing."""
+    loader = _Loader(os.path.join(root_dir, "_"))
+    loader.follow_children = False
+    src = loader.source(path)
+    if src is None:
+        return None
+    return loader.item(Item("Project", ""), src.tree.getroot(), src), src
 
 
 def _schema_check(docs: Documents) -> list[Diagnostic]:

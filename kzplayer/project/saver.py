@@ -15,7 +15,8 @@ from xml.sax.saxutils import escape, quoteattr
 from kzplayer.diagnostics import KzError
 from kzplayer.project.literals import LiteralError, format_literal, parse_literal
 from kzplayer.project.loader import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX,
-                                     UNREADABLE, _diag, item_file_name, read_kzm)
+                                     UNREADABLE, _diag, item_file_name, read_item_file,
+                                     read_kzm)
 from kzplayer.project.model import Binding, Item, Project, Property
 
 _INDENT = "  "
@@ -315,6 +316,9 @@ def save_project(project: Project, path: str | None = None) -> list[str]:
     in_place = docs is not None and layout == project.layout and structure_unchanged(project)
     if in_place:
         written = _save_spliced(project, layout, where, only_dirty=path is None)
+        if path is None and layout == "folder":
+            _relink_files(project, written)      # only the files written are read again
+            return written
     elif layout == "file":
         written = write_single(project, where)
     else:
@@ -350,24 +354,50 @@ def _relink(project: Project, layout: str, where: str) -> None:
     fresh, _ = read_kzm(where if layout == "file" else _project_file(where))   # checked before
     if fresh is None:
         return
-    for old, new in zip(project.root.walk(), fresh.root.walk()):
-        old.span, old.element = new.span, new.element
-        for name, p in old.properties.items():
-            q = new.properties.get(name)
-            if q is not None:
-                p.span, p.value_span, p.element, p.text = q.span, q.value_span, q.element, q.text
-        for b, c in zip(old.bindings, new.bindings):
-            for attr in ("span", "expression_span", "target_span", "push_target_span",
-                         "raw_code_span", "element", "expression_anchors", "as_loaded"):
-                setattr(b, attr, getattr(c, attr))
-            for s, t in zip(b.sources, c.sources):
-                s.span, s.item_span, s.element = t.span, t.item_span, t.element
-        for name, a in old.aliases.items():
-            if name in new.aliases:
-                a.span, a.element = new.aliases[name].span, new.aliases[name].element
+    _take_positions(project.root, fresh.root)
     project.document, project.files, project.layout = fresh.document, fresh.files, fresh.layout
     project.path = fresh.path
     project.changed = []
+
+
+def _relink_files(project: Project, paths: list[str]) -> None:
+    """_relink for an in-place save of a folder project: read only the item files written,
+    each on its own (its <Child> lines are not followed), and take their positions."""
+    docs = project.document
+    roots = {id(src.tree.getroot()): path for path, src in docs.sources.items()}
+    owners = {roots[id(i.element)]: i for i in project.root.walk() if id(i.element) in roots}
+    for path in paths:
+        fresh = read_item_file(path, docs.root_dir)
+        if fresh is None:                 # cannot happen for a file just written; be safe
+            return _relink(project, "folder", docs.root_dir)
+        item, src = fresh
+        old = owners[path]
+        _take_positions(old, item)
+        docs.sources[path] = src
+    project.changed = []
+
+
+def _take_positions(old: Item, new: Item) -> None:
+    """Copy positions and elements from a freshly read twin of `old`'s subtree. Children
+    that the fresh read left as <Child> placeholders (no element) keep theirs."""
+    old.span, old.element = new.span, new.element
+    for name, p in old.properties.items():
+        q = new.properties.get(name)
+        if q is not None:
+            p.span, p.value_span, p.element, p.text = q.span, q.value_span, q.element, q.text
+    for b, c in zip(old.bindings, new.bindings):
+        for attr in ("span", "expression_span", "target_span", "push_target_span",
+                     "raw_code_span", "element", "expression_anchors"):
+            setattr(b, attr, getattr(c, attr))
+        b.as_loaded = b.key()              # the file now says exactly this binding
+        for s, t in zip(b.sources, c.sources):
+            s.span, s.item_span, s.element = t.span, t.item_span, t.element
+    for name, a in old.aliases.items():
+        if name in new.aliases:
+            a.span, a.element = new.aliases[name].span, new.aliases[name].element
+    for oc, nc in zip(old.children, new.children):
+        if nc.element is not None:
+            _take_positions(oc, nc)
 
 
 def _project_file(folder: str) -> str:

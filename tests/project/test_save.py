@@ -194,3 +194,22 @@ def test_after_a_rewrite_saves_are_in_place_again(single):
     p.find(NOZZLE).set("Emission.Rate", 900)
     p.save()                                         # in place: one value
     assert single.read_bytes() == before.replace(b'"Emission.Rate">500<', b'"Emission.Rate">900<')
+
+
+def test_folder_saves_in_a_row_keep_positions_right(folder, position_of):
+    p = kzplayer.load(folder)
+    n = p.find(NOZZLE)
+    item_file = folder / (NOZZLE + ".kzm")
+    n.set("Emission.Rate", 600)
+    p.save()
+    n.set("Emission.Seed", 11)                    # a new line above the binding
+    assert p.save() == [str(item_file)]
+    assert (n.bindings[0].span.file, n.bindings[0].span.line, n.bindings[0].span.column) == \
+        (str(item_file), *position_of(item_file, "<Binding target"))
+    assert (n.properties["Emission.Seed"].span.line, n.properties["Emission.Seed"].span.column) == \
+        position_of(item_file, '<Property name="Emission.Seed">')
+    n.set("Emission.Seed", 12)
+    p.save()
+    q = kzplayer.load(folder)
+    assert (q.find(NOZZLE).get("Emission.Rate"), q.find(NOZZLE).get("Emission.Seed")) == (600.0, 12)
+    assert canonical(q) == canonical(p)
