@@ -170,10 +170,6 @@ class Program:
             seen.setdefault(ref.key, ref)
         return list(seen.values())
 
-    @property
-    def calls(self) -> list[Call]:
-        return [n for n in walk(self) if isinstance(n, Call)]
-
 
 def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Unary):
