@@ -262,10 +262,10 @@ def _fit(value, kind: str, want: str | None, start: int, end: int, text: str):
         if want in _COMPOUND:
             counts = _expected_count(want)
             if n not in counts:
-                raise LiteralError(f"a {want} needs {' or '.join(map(str, counts))} numbers, "
+                raise LiteralError(f"{a_or_an(want)} needs {' or '.join(map(str, counts))} numbers, "
                                    f"this has {n}", start, end)
             return _build(want, value, start, end)
-        raise LiteralError(f"expected a {want}, found a tuple of {n} numbers", start, end)
+        raise LiteralError(f"expected {a_or_an(want)}, found a tuple of {n} numbers", start, end)
     if want is None or want == kind:
         return value
     if want == "float" and kind == "int":
@@ -274,7 +274,12 @@ def _fit(value, kind: str, want: str | None, start: int, end: int, text: str):
         raise LiteralError(f"expected an int, found {text[start:end]}", start, end)
     if want == "color4" and kind == "vector4":
         return Color4(value)
-    raise LiteralError(f"expected a {want}, found a {kind} ({text[start:end]})", start, end)
+    raise LiteralError(f"expected {a_or_an(want)}, found {a_or_an(kind)} ({text[start:end]})", start, end)
+
+
+def a_or_an(type_name: str) -> str:
+    """"a float", "an int": for messages."""
+    return ("an " if type_name[0] in "aeiou" else "a ") + type_name
 
 
 def _enum(text: str, words) -> EnumValue:

@@ -25,7 +25,7 @@ from pathlib import Path
 from lxml import etree
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
-from kzplayer.project.literals import LiteralError, parse_literal
+from kzplayer.project.literals import LiteralError, a_or_an, parse_literal
 from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
 
 FORMAT_VERSION = "1"
@@ -574,7 +574,7 @@ class _Loader:
             except LiteralError as e:
                 raw = src.text[start:start + len(prop.text)]
                 where = src.span(start + e.start, start + e.end) if raw == prop.text else prop.value_span
-                what = f"{prop.name} is a {spec.type}: " if spec else f"{prop.name}: "
+                what = f"{prop.name} is {a_or_an(spec.type)}: " if spec else f"{prop.name}: "
                 self.diagnostics.append(_diag(PROPERTY_TYPE, what + e.message, where))
                 continue
         self.pending = []
