@@ -278,7 +278,7 @@ def _fit(value, kind: str, want: str | None, start: int, end: int, text: str):
 
 
 def a_or_an(type_name: str) -> str:
-    """"a float", "an int": for messages."""
+    """The type name with its article (a float, an int), for messages."""
     return ("an " if type_name[0] in "aeiou" else "a ") + type_name
 
 
