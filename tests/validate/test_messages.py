@@ -32,7 +32,9 @@ def test_deprecated_count_material_names_replacement_and_preset(tmp_path):
       <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_PerSecond</Property>
     </ParticleEmitter>"""), "material.deprecated")
     assert d.message == ("EmissionCount_PerSecond is deprecated: use EmissionCount_Schedule with "
-                         "Rate = R, OnDuration = 0, OffDuration = 0")
+                         "OnDuration = 0, OffDuration = 0")     # Rate carries over as it is
+    assert d.hint == ("set ParticleEmitter.EmissionCountMaterial to EmissionCount_Schedule and add "
+                      "Emission.OnDuration = 0, Emission.OffDuration = 0 (kzplayer applies this preset meanwhile)")
     assert d.severity.value == "warning"
 
 

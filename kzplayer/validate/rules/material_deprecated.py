@@ -24,7 +24,6 @@ from kzplayer.validate.engine import Problem
 CODE = "KZ403"
 RULE = "material.deprecated"
 SEVERITY = Severity.WARNING
-RATE = "Emission.Rate"
 
 
 def check(context):
@@ -36,21 +35,15 @@ def check(context):
         short = ", ".join(f"{k.split('.', 1)[1]} = {v}" for k, v in settings)
         use = f"{replacement} with {short}" if settings else replacement
         hint = f"set {slot_property} to {replacement}"
-        preset = [(k, v) for k, v in settings if k in spec.preset]
-        if preset:
-            hint += " and add " + ", ".join(f"{k} = {v}" for k, v in preset) + \
+        if settings:
+            hint += " and add " + ", ".join(f"{k} = {v}" for k, v in settings) + \
                 " (kzplayer applies this preset meanwhile)"
         yield Problem(value_span(item.properties[slot_property]), f"{name} is deprecated: use {use}", hint)
 
 
 def _settings(context, item, spec) -> list[tuple[str, str]]:
-    """What to write instead: the count's Rate (the node's value, else R), then the preset
-    values the node does not set itself (those it sets already win over the preset)."""
+    """The preset values the node does not set itself (those it sets already win over the
+    preset). Properties both materials read (a count's Rate) carry over and are not listed."""
     from kzplayer.project.literals import format_literal
-    out = []
-    if spec.slot == "EmissionCount" and RATE in spec.properties and RATE not in spec.preset:
-        prop = item.properties.get(RATE)
-        out.append((RATE, prop.text.strip() if prop is not None and prop.text.strip() else "R"))
-    out += [(k, format_literal(v, getattr(context.catalog.property(k), "type", None)))
+    return [(k, format_literal(v, getattr(context.catalog.property(k), "type", None)))
             for k, v in spec.preset.items() if k not in item.properties]
-    return out
