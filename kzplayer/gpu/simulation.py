@@ -63,6 +63,7 @@ class Emitter:
     seed: int = 0
     transform: np.ndarray = field(default_factory=lambda: np.eye(4))   # emitter -> simulation
     totals: np.ndarray | None = None                  # emitter state at the last frame's end
+    visible: bool = True                              # Node.Visible of it and its ancestors
 
     @property
     def path(self) -> str:
@@ -87,6 +88,7 @@ class Affector:
     material: Material
     uniforms: list = field(default_factory=list)
     transform: np.ndarray = field(default_factory=lambda: np.eye(4))   # affector -> simulation
+    visible: bool = True
 
 
 @dataclass(eq=False)
@@ -101,6 +103,7 @@ class System:
     simulation_to_world: np.ndarray = field(default_factory=lambda: np.eye(4))
     steps: int = 0
     clock: float = 0.0          # frame time handed to this system, in steps (may be fractional)
+    visible: bool = True        # a hidden system is frozen: its clock stops too
 
     @property
     def step_length(self) -> float:
@@ -143,6 +146,8 @@ class Simulation:
         any system). Fixed steps of 1/Framerate; a remainder waits for the next frame."""
         most = 0
         for system in self.systems:
+            if not system.visible:
+                continue
             # Counted in steps, not seconds, so a Framerate change applies from now on.
             system.clock += max(float(dt), 0.0) * system.framerate
             due = math.floor(system.clock + _STEP_EPSILON) - system.steps
@@ -156,8 +161,9 @@ class Simulation:
     def step(self) -> None:
         """Exactly one fixed step of every system (tests, benchmarks)."""
         for system in self.systems:
-            system.clock += 1.0
-            self._step(system)
+            if system.visible:
+                system.clock += 1.0
+                self._step(system)
         self._collect_stats()
 
     def read_particles(self, emitter: Emitter) -> np.ndarray:
@@ -239,6 +245,7 @@ class Simulation:
             system.framerate = max(float(self.values.value(item, "ParticleSystem.Framerate") or 60.0), 1e-3)
             system.verlet = str(self.values.value(item, "ParticleSystem.IntegrationMethod")) == "Verlet"
             system.local_space = self.values.value(item, "ParticleSystem.LocalSpace") is True
+            system.visible = self._visible(item)
             system_world = world_matrix(item, self.values.value)
             system.simulation_to_world = system_world if system.local_space else np.eye(4)
             to_sim = np.linalg.inv(system.simulation_to_world)
@@ -248,6 +255,7 @@ class Simulation:
                 aff.material = self._material(aff.item, "ParticleAffector.AffectorMaterial", "Affector")
                 aff.transform = to_sim @ world_matrix(aff.item, self.values.value)
                 aff.uniforms = self._uniforms(aff.item, aff.material)
+                aff.visible = self._visible(aff.item)
 
     def _refresh_emitter(self, em: Emitter, to_sim: np.ndarray) -> None:
         item = em.item
@@ -259,6 +267,17 @@ class Simulation:
         em.transform = to_sim @ world_matrix(item, self.values.value)
         em.uniforms = {slot: self._uniforms(item, mat) for slot, mat in
                        (("count", em.count), ("emission", em.emission), ("self", em.self_affect))}
+        em.visible = self._visible(item)
+
+    def _visible(self, item) -> bool:
+        """False when the node or an ancestor has Node.Visible = false (the catalog: a hidden
+        node and everything below it is neither simulated nor drawn)."""
+        node = item
+        while node is not None:
+            if self.values.value(node, "Node.Visible") is False:
+                return False
+            node = node.parent
+        return True
 
     def _material(self, item, slot_property: str, slot: str) -> Material | None:
         ref = self.values.value(item, slot_property)
@@ -285,7 +304,7 @@ class Simulation:
         h = system.step_length
         frame = {"kz_dt": h, "kz_time": system.steps * h, "kz_step": system.steps,
                  "kz_worldToSimulation": np.linalg.inv(system.simulation_to_world)[:3, :3]}
-        live = [em for em in system.emitters if em.capacity > 0]
+        live = [em for em in system.emitters if em.capacity > 0 and em.visible]
         for em in live:                                           # 1. count, emit
             if em.count is None or em.emission is None:
                 continue
@@ -303,7 +322,7 @@ class Simulation:
                 em.buffers.bind()
                 self._run(em.self_affect, em, em.uniforms["self"], frame)
         for aff in system.affectors:                              # 4. affectors
-            if aff.material is None:
+            if aff.material is None or not aff.visible:
                 continue
             for em in live:
                 em.buffers.bind()

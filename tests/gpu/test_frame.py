@@ -284,3 +284,33 @@ def test_a_loaded_project_with_a_bound_pool_size(simulate, tmp_path):
     for _ in range(40):
         sim.step_frame(1 / 60)
     assert sim.stats[em.path].alive == 4 * 29 and sim.stats[em.path].stalled == 0
+
+
+def test_a_hidden_node_is_frozen_and_resumes_when_shown(simulate):
+    """Catalog, Node.Visible: a hidden node and everything below it is not simulated."""
+    moving = burst_emitter("Emitter_Point", 5, **{"Emission.InitialVelocityOuterAngle": 0.0})
+    project = make_project(emitters={"Shown": moving, "Hidden": dict(moving)},
+                           affectors={"Gravity": {"ParticleAffector.AffectorMaterial": "Gravity"}})
+    sim = simulate(project)
+    shown, hidden = sim.emitters
+    sim.step()
+    assert len(sim.read_particles(shown)) == 5 and len(sim.read_particles(hidden)) == 5
+    frozen = sim.read_particles(hidden)
+    sim.set_value(hidden.item, "Node.Visible", False)
+    for _ in range(3):
+        sim.step()
+    np.testing.assert_array_equal(sim.read_particles(hidden)["position"], frozen["position"])
+    np.testing.assert_array_equal(sim.read_particles(hidden)["age"], frozen["age"])
+    assert sim.read_particles(shown)["age"] == pytest.approx(4 / 60)
+    sim.set_value(hidden.item, "Node.Visible", True)
+    sim.step()
+    assert sim.read_particles(hidden)["age"] == pytest.approx(2 / 60)
+
+    system = shown.system
+    sim.set_value(system.item, "Node.Visible", False)       # the whole system, clock included
+    steps = system.steps
+    sim.step_frame(0.5)
+    assert system.steps == steps and sim.read_particles(shown)["age"] == pytest.approx(5 / 60)
+    sim.set_value(system.item, "Node.Visible", True)
+    sim.step_frame(1 / 60)
+    assert system.steps == steps + 1
