@@ -80,3 +80,13 @@ def test_event_wiring_loop_names_every_member_once(tmp_path):
     assert "'A' -> 'B' -> 'A'" in d.message
     assert len(d.related) == 1
     assert (d.related[0].line, d.related[0].column) == (d.span.line + 10, d.span.column)   # B's binding
+
+
+def test_a_value_the_loader_cannot_read_gets_an_example_of_its_type(tmp_path):
+    found = [d for d in diagnostics(tmp_path, """<ParticleEmitter name="E">
+      <Property name="Emission.Lifetime">(1, 2)</Property>
+      <Property name="Emission.InitialVelocityDirection">up</Property>
+    </ParticleEmitter>""") if d.rule == "property.type"]
+    # under the values, as the loader put them
+    assert [(d.span.line, d.span.column, d.hint) for d in found] == [
+        (5, 42, "write it like 2.5"), (6, 58, "write it like (0, 1, 0)")]

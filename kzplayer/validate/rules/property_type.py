@@ -18,7 +18,7 @@ Passing:
 """
 from kzplayer.diagnostics import Severity
 from kzplayer.validate.context import a_or_an, did_you_mean, value_span
-from kzplayer.validate.engine import Problem
+from kzplayer.validate.engine import Problem, from_pipeline
 from kzplayer.values import type_name
 
 CODE = "KZ302"
@@ -36,14 +36,24 @@ _ACCEPTS = {            # declared type -> value types that may stand for it
 
 
 def check(context):
+    unparsed = {}       # (file, line) -> declared type of a value the loader could not read
     for item in context.items:
         for name, prop in item.properties.items():
             spec = context.catalog.property(name)
-            if spec is None or prop.value is None:
+            if spec is None:
+                continue
+            if prop.value is None:
+                if prop.text.strip() and prop.span is not None:
+                    unparsed[(prop.span.file, prop.span.line)] = spec.type
                 continue
             problem = _mismatch(context, name, spec, prop)
             if problem:
                 yield problem
+    # The loader reports a literal it cannot read (at the exact spot inside it); the rule
+    # adds how to write one.
+    for p in from_pipeline(context, RULE):
+        want = unparsed.get((p.span.file, p.span.line)) if p.span else None
+        yield p._replace(hint=p.hint or (_example(want) if want else None))
 
 
 def _mismatch(context, name, spec, prop):
