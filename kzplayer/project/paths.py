@@ -66,14 +66,28 @@ def is_relative(path: str) -> bool:
 
 def resolve(project: "Project", path: str, relative_to: "Item | None" = None) -> "Item | PathError":
     """The item `path` names. Relative paths and aliases need `relative_to`; an absolute
-    path that fails is also tried below `relative_to` (so `Child/Grandchild` works there)."""
+    path that fails is also tried below `relative_to` (so `Child/Grandchild` works there).
+    A path whose `@` or `#` prefix leads nowhere is tried once more as written, for item
+    names that start with those characters."""
     text = path.strip()
+    if not text.startswith(("@", "#")):
+        return _plain(project, text, path, relative_to)
     if text.startswith("@"):
-        text = text[1:]
+        found = _plain(project, text[1:], path, relative_to) if not text.startswith("@#") \
+            else _resolve_alias(project, path, text[2:], relative_to)
+    else:
+        found = _resolve_alias(project, path, text[1:], relative_to)
+    if not found:
+        literal = _plain(project, text, path, relative_to)
+        if literal:
+            return literal
+    return found
+
+
+def _plain(project, text: str, path: str, relative_to) -> "Item | PathError":
+    """An absolute or relative path without prefix."""
     if not text:
         return PathError(path, "the path is empty")
-    if text.startswith("#"):
-        return _resolve_alias(project, path, text[1:], relative_to)
     if is_relative(text):
         if relative_to is None:
             return PathError(path, f"the relative path '{path}' needs an item to start from")

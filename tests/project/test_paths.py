@@ -97,3 +97,16 @@ def test_relative_path_between_items(project):
     assert rel == "../../Camera"
     assert project.find(rel, relative_to=nozzle) is camera
     assert relative_path(nozzle, nozzle) == "."
+
+
+def test_names_that_start_with_at_or_hash(tmp_path):
+    f = tmp_path / "odd.kzm"
+    f.write_text('<Project name="@Odd"><Screens><Scene name="#Tag"><EmptyNode name="@Home"/></Scene>'
+                 '</Screens></Project>')
+    p = kzplayer.load(f)
+    assert p.find("Screens/#Tag/@Home").name == "@Home"
+    assert p.find("@Odd/Screens/#Tag").name == "#Tag"             # project name that starts with @
+    scene = p.find("Screens/#Tag")
+    assert p.find("@Home", relative_to=scene).name == "@Home"     # not an @-tracked 'Home'
+    assert p.find("#Tag", relative_to=p.find("Screens")).name == "#Tag"   # not an alias
+    assert p.find("@#Nope", relative_to=scene) is None
