@@ -114,8 +114,8 @@ class Context:
         graph = self.graph.diagnostics if self.graph is not None else []
         first = [*self.loader_diagnostics, *self.expression_diagnostics,
                  *(d for d in graph if not _evaluation_error(d))]
-        broken = {self._binding_at(d.span) for d in first if d.severity is Severity.ERROR} - {None}
-        later = [d for d in graph if _evaluation_error(d) and self._binding_at(d.span) not in broken]
+        broken = {self.binding_at(d.span) for d in first if d.severity is Severity.ERROR} - {None}
+        later = [d for d in graph if _evaluation_error(d) and self.binding_at(d.span) not in broken]
         out: dict[tuple, Diagnostic] = {}
         for d in (*first, *later):
             out.setdefault(spot(d), d)
@@ -142,7 +142,7 @@ class Context:
             out[file] = ([e[0] for e in extents], extents)
         return out
 
-    def _binding_at(self, span) -> int | None:
+    def binding_at(self, span) -> int | None:
         """id() of the binding whose text holds `span`."""
         if span is None or span.file not in self._extents:
             return None

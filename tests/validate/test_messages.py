@@ -90,3 +90,9 @@ def test_a_value_the_loader_cannot_read_gets_an_example_of_its_type(tmp_path):
     # under the values, as the loader put them
     assert [(d.span.line, d.span.column, d.hint) for d in found] == [
         (5, 42, "write it like 2.5"), (6, 58, "write it like (0, 1, 0)")]
+
+
+def test_a_float_bound_into_a_consumer_buffer_says_which_buffer_to_read():
+    found = validate_paths([str(CASES / "binding.type-mismatch" / "float_into_buffer.kzm")]).diagnostics
+    d = only(found, "binding.type-mismatch")
+    assert d.hint == "make it read the source emitter's ParticleEmitter.EventBuffer"

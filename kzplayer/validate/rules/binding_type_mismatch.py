@@ -31,7 +31,11 @@ SEVERITY = Severity.ERROR
 
 
 def check(context):
-    yield from from_pipeline(context, RULE)   # found while evaluating the bindings
+    by_id = {id(b): b for _, b in context.bindings}
+    for p in from_pipeline(context, RULE):      # found while evaluating the bindings
+        b = by_id.get(context.binding_at(p.span))
+        want = CONSUMERS.get(b.target) if b is not None else None
+        yield p._replace(hint=p.hint or (want and f"make it read the source emitter's {want}"))
     outputs = set(CONSUMERS.values())
     for owner, b in context.bindings:
         want = CONSUMERS.get(b.target)
