@@ -96,3 +96,11 @@ def test_a_float_bound_into_a_consumer_buffer_says_which_buffer_to_read():
     found = validate_paths([str(CASES / "binding.type-mismatch" / "float_into_buffer.kzm")]).diagnostics
     d = only(found, "binding.type-mismatch")
     assert d.hint == "make it read the source emitter's ParticleEmitter.EventBuffer"
+
+
+def test_a_buffer_binding_without_push_target_is_an_error():
+    # the events page: the PushTarget is load-bearing; without it Kanzi's subemitter never fires
+    found = validate_paths([str(CASES / "binding.push-target" / "no_push_target.kzm")]).diagnostics
+    d = only(found, "binding.push-target")
+    assert d.severity.value == "error"
+    assert d.hint.startswith("set BindingItem.PushTarget to ") and d.hint.endswith("/On Death/Subemitter")

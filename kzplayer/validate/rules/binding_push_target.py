@@ -6,8 +6,9 @@ from the source emitter and push into the subemitter's own `Emission.SourceEvent
 itself. Pointing it at the source (an easy mix-up, since the source is what the binding
 reads) writes the buffer handle into the wrong node and the subemitter never fires.
 
-A BindingItem without any PushTarget is a warning: Kanzi delivers the handle nowhere
-("load-bearing", says the page), while kzplayer pushes into the binding's own item.
+A BindingItem without any PushTarget is an error too: Kanzi delivers the handle nowhere
+("load-bearing", says the page), so the effect is broken in Kanzi even though kzplayer,
+more forgiving, pushes into the binding's own item and plays it.
 
 Failing (a binding on Subemitter):
 
@@ -35,7 +36,8 @@ def check(context):
         fix = f"set BindingItem.PushTarget to {owner.path}"
         if not b.push_target:
             yield Problem(b.span, f"this {b.target} binding has no PushTarget: Kanzi delivers the buffer "
-                          "handle nowhere (kzplayer pushes into the binding's own item)", fix, Severity.WARNING)
+                          "handle nowhere and the subemitter never fires (kzplayer, more forgiving, pushes into the "
+                          "binding's own item)", fix)
             continue
         target = context.find(b.push_target, owner)
         if target is not None and target is not owner:
