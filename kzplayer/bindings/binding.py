@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from kzplayer.bindings.conversions import ConversionError, normalize_field
+from kzplayer.bindings.conversions import ConversionError, normalize_field, read_field, with_article
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.sources import (OUTPUTS, Input, Unresolved, check_property, find_item,
                                        node_label, node_type, resolve_reference, unresolved)
@@ -94,6 +94,8 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         cb.item = found or None
         if not found:
             fail(unresolved(found, binding.push_target_span or binding.span, "PushTarget"))
+    if cb.field and cb.item and (problem_ := _field_problem(cb, project)):
+        fail(problem_)
     if cb.name in OUTPUTS:
         fail(problem("binding.output-target", f"{cb.name} is an output of the emitter: "
                      "a binding reads it, it cannot write it", binding.target_span or binding.span))
@@ -138,6 +140,24 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         else:
             cb.back = cb.inputs.get(ref.key)
     return cb, diags
+
+
+def _field_problem(cb: CompiledBinding, project) -> Diagnostic | None:
+    """TargetPropertyAttribute names a field the target's type does not have (VECTOR_X of a
+    float): the binding cannot run, whatever its expression gives."""
+    from kzplayer.expr.fields import field_names
+    from kzplayer.expr.types import SAMPLES
+    kind = node_type(project, cb.target)
+    if kind not in SAMPLES:
+        return None
+    try:
+        read_field(SAMPLES[kind], cb.field)
+    except ConversionError:
+        names = field_names(SAMPLES[kind])
+        return problem("binding.type-mismatch", f"TargetPropertyAttribute {cb.field}: {cb.name} is "
+                       f"{with_article(kind)}, which has no such field", cb.span,
+                       hint=f"{kind} has {', '.join(names)}" if names else "bind the WHOLE_PROPERTY")
+    return None
 
 
 def _check(cb: CompiledBinding, project) -> list[Diagnostic]:

@@ -38,10 +38,10 @@ def coerce(value, target_type: str | None):
     if have == "string" and target_type in ("enum", "item", "material"):
         from kzplayer.values import EnumValue, ItemRef, MaterialRef
         return {"enum": EnumValue, "item": ItemRef, "material": MaterialRef}[target_type](value)
-    raise ConversionError(f"cannot bind {_a(have)} to {_a(target_type)} property: only like types bind")
+    raise ConversionError(f"cannot bind {with_article(have)} to {with_article(target_type)} property: only like types bind")
 
 
-def _a(name: str) -> str:
+def with_article(name: str) -> str:
     return ("an " if name[0] in "aeiou" else "a ") + name
 
 

@@ -282,14 +282,23 @@ class _Env:
 
     def lookup(self, ref):
         src = self.b.inputs[ref.key]
-        try:
-            return read_field(self.graph.value(*src.node), src.field)
-        except ConversionError as exc:
-            from kzplayer.expr import ExprError
-            raise ExprError(problem("binding.type-mismatch", f"{ref.spelling}: {exc}", ref.span)) from None
+        return self._read(src.node, src.field, ref.spelling, ref.span)
 
     def current_value(self):
-        return read_field(self.graph.value(self.b.item, self.b.name), self.b.field)
+        return self._read(self.b.target, self.b.field, "getCurrentValue()", self.b.span)
+
+    def _read(self, node: tuple, field: str | None, what: str, span):
+        """A node's value (one field of it); an empty property (a consumer buffer or a dynamic
+        property declared without a value) has none to compute with."""
+        from kzplayer.expr import ExprError
+        value = self.graph.value(*node)
+        if value is None:
+            raise ExprError(problem("expr.value", f"{what}: {node_label(node)} has no value", span,
+                                    hint="give the property a value in the file, or bind it"))
+        try:
+            return read_field(value, field)
+        except ConversionError as exc:
+            raise ExprError(problem("binding.type-mismatch", f"{what}: {exc}", span)) from None
 
 
 def _cycles(stuck: list[CompiledBinding], succ: dict) -> list[list[CompiledBinding]]:

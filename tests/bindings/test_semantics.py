@@ -200,6 +200,33 @@ def test_field_that_the_type_does_not_have(project_of):
     assert d.rule == "binding.type-mismatch" and "VECTOR_X" in d.message
 
 
+@pytest.mark.parametrize("target, field", [("Emission.Lifetime", "VECTOR_X"),
+                                           ("Emission.InitialVelocityDirection", "TRANSLATION_Y")])
+def test_field_the_target_lacks_stops_the_binding_before_it_runs(project_of, target, field):
+    # getCurrentValue() reads that field of the target: a diagnostic, never a traceback
+    p = project_of(emitter("E", bind(target, "getCurrentValue() + 1", field=field)))
+    graph = resolve(p)
+    [d] = graph.diagnostics
+    assert d.rule == "binding.type-mismatch" and field in d.message
+    assert (d.span.line, d.span.column) == where(p.path, f'{target}" field')
+    assert graph.evaluations == 0 and not graph.order
+
+
+@pytest.mark.parametrize("field", [{}, {"field": "VECTOR_X"}])
+def test_get_current_value_of_nothing(project_of, field):
+    # a dynamic property with no value has no type and nothing to compute with
+    p = project_of(emitter("E", bind("My.Dynamic", "getCurrentValue() + 1", **field)))
+    [d] = resolve(p).diagnostics
+    assert d.rule == "expr.value" and "getCurrentValue()" in d.message and "no value" in d.message
+
+
+def test_reading_an_empty_dynamic_property(project_of):
+    p = project_of(emitter("E", '<Property name="My.Empty"/>', bind("Emission.Rate", "{./My.Empty} * 2")))
+    [d] = resolve(p).diagnostics
+    assert d.rule == "expr.value" and "My.Empty has no value" in d.message
+    assert (d.span.line, d.span.column) == where(p.path, "{./My.Empty}")
+
+
 # -- enabling, types, errors -------------------------------------------------------------------
 
 def test_disabled_binding_does_nothing(project_of):
