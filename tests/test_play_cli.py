@@ -330,3 +330,19 @@ def test_a_broken_custom_shader_is_reported_at_its_own_file_and_line(tmp_path):
     assert result.exit_code == 1
     column = shader.read_text().splitlines()[2].index("strength") + 1
     assert f"{shader}:3:{column}: error: `strength' undeclared [shader.compile]" in result.output
+
+
+def test_simulation_warnings_are_shown_with_their_place_in_the_file(monkeypatch):
+    monkeypatch.setattr("kzplayer.gpu.simulation.max_pool", lambda ctx: 64)
+    result = play("--frames", 30)
+    line = next(n for n, text in enumerate(DEMO.read_text().splitlines(), 1)
+                if 'target="ParticleEmitter.MaximumAmount"' in text)
+    assert f"demo_fountain.kzm:{line}:" in result.output and "[emitter.pool-limit]" in result.output
+    assert "; 64 particles alive at the end" in result.output
+
+
+def test_a_material_set_on_the_command_line_is_not_blamed_on_the_file():
+    result = play("--frames", 1, "--set", f"{NOZZLE}:ParticleEmitter.EmissionMaterial=Gravity", ok=False)
+    assert result.exit_code == 1
+    assert result.output.startswith(f"error: {NOZZLE}: ParticleEmitter.EmissionMaterial: 'Gravity' is an "
+                                     "Affector material, not an Emission one [material.slot]")

@@ -150,6 +150,7 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
     sim = renderer = writer = None
     try:
         sim = Simulation(ctx, proj, graph, seed=seed)
+        _print_warnings(sim.diagnostics)
         camera = how = None
         if output:
             renderer = Renderer(ctx, size)

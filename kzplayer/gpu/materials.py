@@ -67,8 +67,8 @@ def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Mat
     if spec.legacy:      # its preset is the simulation's business (catalog.default_for)
         spec = cat.material(spec.replacement)
     if spec.slot != slot:
-        raise _material_error("material.slot", f"{where}: '{spec.name}' is a {spec.slot} material, "
-                                               f"not {slot}", span)
+        raise _material_error("material.slot", f"{where}: '{spec.name}' is {_a(spec.slot)} material, "
+                                               f"not {_a(slot)} one", span)
     if spec.custom:
         base = Path(project.path).parent if project.path else Path.cwd()
         shader = (base / spec.shader).resolve()
@@ -83,6 +83,10 @@ def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Mat
         return Diagnostic("KZ803", "material.unsupported", Severity.WARNING,
                           f"{where}: kzplayer does not run '{spec.name}' yet; the slot is ignored", span)
     return Material(spec.name, slot, shader, display, tuple(spec.properties))
+
+
+def _a(word: str) -> str:
+    return f"{'an' if word[:1] in 'AEIOU' else 'a'} {word}"
 
 
 def _material_error(rule: str, message: str, span) -> KzError:

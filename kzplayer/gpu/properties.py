@@ -33,11 +33,14 @@ class PropertyReader:
 
     def span(self, item, name: str):
         """Where the file gives the property its value: the binding that writes it, else the
-        value text of its <Property>, else the item."""
+        value text of its <Property>, else the item; None when the value was set at run time
+        (--set): the file does not say it."""
         for cb in self.graph.bindings:
             if cb.item is item and cb.name == name and getattr(cb.binding, "span", None):
                 return cb.binding.span
         prop = getattr(item, "properties", {}).get(name)
+        if self._graph_value(item, name) != (prop.value if prop is not None else item.get(name)):
+            return None
         return getattr(prop, "value_span", None) or getattr(prop, "span", None) or getattr(item, "span", None)
 
     def _graph_value(self, item, name: str):

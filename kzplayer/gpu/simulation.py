@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import moderngl
 import numpy as np
 
-from kzplayer.diagnostics import Diagnostic
+from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.buffers import EmitterBuffers
 from kzplayer.gpu.materials import Material, ProgramCache, project_catalog, resolve_material, uniform_values
@@ -123,11 +123,12 @@ class Simulation:
         self.seed = seed
         self.catalog = project_catalog(project)
         self.values = PropertyReader(graph, self.catalog)
+        self.max_pool = max_pool(ctx)
         self.programs = ProgramCache(ctx)
         self.systems: list[System] = []
         self.emitters: list[Emitter] = []
         self.stats: dict[str, EmitterStats] = {}
-        self.diagnostics: list[Diagnostic] = []   # warnings: slots skipped (stock shader not yet built)
+        self.diagnostics: list[Diagnostic] = []   # warnings: slots skipped, pools capped
         self.frames = 0
         try:
             self._build()
@@ -259,7 +260,7 @@ class Simulation:
 
     def _refresh_emitter(self, em: Emitter, to_sim: np.ndarray) -> None:
         item = em.item
-        em.buffers.resize(int(self.values.value(item, "ParticleEmitter.MaximumAmount") or 0))
+        em.buffers.resize(self._pool_size(item))
         em.count = self._material(item, "ParticleEmitter.EmissionCountMaterial", "EmissionCount")
         em.emission = self._material(item, "ParticleEmitter.EmissionMaterial", "Emission")
         em.self_affect = self._material(item, "ParticleEmitter.SelfAffectMaterial", "Affector")
@@ -268,6 +269,22 @@ class Simulation:
         em.uniforms = {slot: self._uniforms(item, mat) for slot, mat in
                        (("count", em.count), ("emission", em.emission), ("self", em.self_affect))}
         em.visible = self._visible(item)
+
+    def _pool_size(self, item) -> int:
+        """MaximumAmount, at most what one dispatch can cover (a warning says so)."""
+        asked = max(int(self.values.value(item, "ParticleEmitter.MaximumAmount") or 0), 0)
+        if asked <= self.max_pool:
+            return asked
+        self._warn(Diagnostic(
+            "KZ804", "emitter.pool-limit", Severity.WARNING,
+            f"{item.path}: ParticleEmitter.MaximumAmount = {asked:,} is more than one compute dispatch "
+            f"of this OpenGL covers; the pool holds {self.max_pool:,} particles",
+            self.values.span(item, "ParticleEmitter.MaximumAmount")))
+        return self.max_pool
+
+    def _warn(self, diagnostic: Diagnostic) -> None:
+        if diagnostic not in self.diagnostics:
+            self.diagnostics.append(diagnostic)
 
     def _visible(self, item) -> bool:
         """False when the node or an ancestor has Node.Visible = false (the catalog: a hidden
@@ -286,8 +303,7 @@ class Simulation:
         found = resolve_material(self.project, self.catalog, ref, slot, f"{item.path}: {slot_property}",
                                  span=self.values.span(item, slot_property))
         if isinstance(found, Diagnostic):
-            if found not in self.diagnostics:
-                self.diagnostics.append(found)
+            self._warn(found)
             return None
         return found
 
@@ -371,6 +387,13 @@ class Simulation:
                 stalled=int(state["total_stalled"] - before["total_stalled"]) & 0xFFFFFFFF,
             )
             em.totals = state
+
+
+def max_pool(ctx) -> int:
+    """The most particles one emitter can hold: one dispatch of WORKGROUP_SIZE-wide groups
+    covers every slot, and the driver caps the group count (65,535 at least)."""
+    groups = ctx.info.get("GL_MAX_COMPUTE_WORK_GROUP_COUNT", (65535,))[0]
+    return int(groups) * L.WORKGROUP_SIZE
 
 
 def _members(system_item):

@@ -105,3 +105,14 @@ def test_a_binding_that_changes_maximum_amount_resizes_keeping_live_particles(si
         np.testing.assert_array_equal(after[name], before[name])
     sim.step()
     assert sim.stats[em.path].alive == len(before) + round(3 * rate / 60)
+
+
+def test_a_pool_beyond_one_dispatch_is_capped_with_a_warning(simulate, monkeypatch):
+    monkeypatch.setattr("kzplayer.gpu.simulation.max_pool", lambda ctx: 64)
+    sim = simulate(make_project(emitters={"E": _stream(1000, 6000.0, 1.0)}))
+    em = sim.emitters[0]
+    [d] = sim.diagnostics
+    assert d.rule == "emitter.pool-limit" and d.severity.value == "warning" and "1,000" in d.message
+    assert em.capacity == 64
+    sim.step()
+    assert sim.stats[em.path].alive == 64 and sim.stats[em.path].stalled == 100 - 64
