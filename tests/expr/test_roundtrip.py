@@ -75,7 +75,7 @@ def py_div(a, b):
 
 
 def py_round(x):
-    if isinstance(x, int):
+    if isinstance(x, int) or x.is_integer():     # large floats are integers (and past Decimal's precision)
         return x
     return float(decimal.Decimal(x).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP))
 
