@@ -54,9 +54,6 @@ class Camera:
     def projection(self, aspect: float) -> np.ndarray:
         return perspective(self.fov_y, aspect, self.near, self.far)
 
-    def view_projection(self, width: int, height: int) -> np.ndarray:
-        return self.projection(width / height) @ self.view
-
     @property
     def position(self) -> np.ndarray:
         return self.world[:3, 3].copy()

@@ -134,10 +134,6 @@ class GifWriter(_Writer):
                    loop=0, optimize=False, disposal=1)
         self._frames = []
 
-    @property
-    def frames_kept(self) -> int:
-        return len(self._times_cs)
-
 
 class Mp4Writer(_Writer):
     """H.264 (libx264, yuv420p: plays everywhere) through the ffmpeg that imageio-ffmpeg
