@@ -93,8 +93,10 @@ def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = ()) -> 
                 superseded.setdefault(slug, set()).update((d.span, *d.related))
     # The loader, the binding graph and the expression parser find problems while they work;
     # what no rule re-reported (or said better at the same spot) is added as it is.
+    # A rule with OWNS_PIPELINE reports (or merges) everything found under its slug itself.
     seen = {spot(d) for d in found}
-    found += [d for d in context.pipeline_diagnostics if spot(d) not in seen]
+    owned = {m.RULE for m in all_rules() if getattr(m, "OWNS_PIPELINE", False)}
+    found += [d for d in context.pipeline_diagnostics if spot(d) not in seen and d.rule not in owned]
     found = [d for d in found if not _said_better(d, superseded)]
     return _dedupe_and_sort(_without_follow_ons(found))
 

@@ -241,6 +241,15 @@ def test_real_kanzi_projects_have_no_errors(kanzi39, name):
     assert code == 0, [d for d in doc["diagnostics"] if d["severity"] == "error"][:3]
     assert doc["summary"]["errors"] == 0 and doc["summary"]["warnings"] == 0
     assert {d["rule"] for d in doc["diagnostics"]} <= {"expr.not-evaluable"}
+    assert len(doc["diagnostics"]) <= 1, "material bindings: one note per file, not one per uniform"
+
+
+def test_material_bindings_of_a_kanzi_project_are_one_note(kanzi39):
+    code, out = validate("--format", "json", kanzi39 / "Indicator.kzproj")
+    [note] = json.loads(out)["diagnostics"]
+    # Indicator's material types bind nine uniforms, among them the projection matrix
+    assert note["severity"] == "note" and "9 material uniforms" in note["message"]
+    assert note["message"].startswith("the bindings of 9 material uniforms (Width, ")
 
 
 # -- the caret (kzplayer/commands/report.py) ---------------------------------------------------

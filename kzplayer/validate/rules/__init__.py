@@ -1,6 +1,9 @@
 """One module per rule, named after the rule's slug. Each holds `CODE` (stable, grouped by
 range), `RULE` (the slug of cli.md), `SEVERITY`, `check(context)` yielding Problems, and a
 docstring that is the rule's documentation with a failing and a passing example.
+What the loader, the expression checker or the binding graph found under a rule's slug is
+shown as found, unless the module sets `OWNS_PIPELINE = True` and reports it itself
+(`from_pipeline`), merged or reworded.
 
 Ranges: KZ0xx structure, XML and schema; KZ1xx paths and bindings; KZ2xx expressions;
 KZ3xx properties; KZ4xx materials; KZ5xx emitters, events and subemitters; KZ6xx shaders.
