@@ -60,8 +60,8 @@ def _diagnostic(m: re.Match, source: Source) -> Diagnostic:
     name, line = source.locate(number, reported)
     col = int(m.groupdict().get("col") or 1) or 1
     text = source.line_text(number, reported)
-    if m.groupdict().get("col") and text is not None:
-        col = column_in_written_line(text, col)
+    if text is not None:      # a driver without columns: the line's first character
+        col = column_in_written_line(text, col) if m.groupdict().get("col") else len(text) - len(text.lstrip()) + 1
     return Diagnostic("KZ801", "shader.compile", Severity.ERROR, m.group("msg").strip(),
                       Span(name, line, col))
 

@@ -67,6 +67,13 @@ def test_vendor_logs_map_to_files_and_lines(log, file, line, column, message):
     assert (d.span.file, d.span.line, d.span.column, d.message) == (file, line, column, message)
 
 
+def test_without_a_column_the_caret_goes_to_the_start_of_the_line():
+    from kzplayer.gpu.preprocessor import Source
+    source = Source("", {1: "swirl.glsl"}, {1: ["// swirl", "void f() {", "    x = 1;"]})
+    [d] = parse_log('1(3) : error C1008: undefined variable "x"', source)
+    assert (d.span.line, d.span.column) == (3, 5)
+
+
 def test_warnings_are_not_errors():
     from kzplayer.gpu.preprocessor import Source
     diags = parse_log("0:3(1): warning: unused\n0:4(2): error: bad", Source("", {0: "a.glsl"}))
