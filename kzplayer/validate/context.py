@@ -287,6 +287,12 @@ def did_you_mean(suggestion: str | None) -> str | None:
     return f"did you mean '{suggestion}'?" if suggestion else None
 
 
+def on_material(item: Item) -> bool:
+    """A material type's bindings are evaluated by Kanzi for each node drawn with it (`./` is
+    that node), never by kzplayer."""
+    return item.type.endswith("MaterialType")
+
+
 def particle_system(item: Item) -> Item | None:
     """The ParticleSystem an emitter, affector or collider runs in (None: it runs in none)."""
     node = item.parent

@@ -65,7 +65,8 @@ def test_a_file_that_does_not_load_hides_the_paths_into_it(tmp_path):
     found = [(d["rule"], d["severity"], Path(d["file"]).name) for d in doc["diagnostics"]]
     # the XML error, then one note instead of the bindings' paths to the lost Source emitter
     assert found == [("xml.malformed", "error", "Source.kzm"), ("path.unresolved", "note", "Source.kzm")]
-    assert doc["diagnostics"][1]["message"].startswith("2 path problem(s) not shown")
+    # each of the two buffer bindings names Source twice: its SourceExpression, its BindingSourceItem
+    assert doc["diagnostics"][1]["message"].startswith("4 path problem(s) not shown")
 
 
 def test_a_missing_item_file(tmp_path):

@@ -19,6 +19,7 @@ Passing (nothing to note):
     <Binding target="Particle.Size">{./Emission.Lifetime} * 0.1</Binding>
 """
 from kzplayer.diagnostics import Severity
+from kzplayer.validate.context import on_material
 from kzplayer.validate.engine import Problem, from_pipeline
 
 CODE = "KZ208"
@@ -28,7 +29,7 @@ OWNS_PIPELINE = True      # material-binding notes are merged here, not shown on
 
 
 def check(context):
-    on_materials = {id(b): b for owner, b in context.bindings if owner.type.endswith("MaterialType")}
+    on_materials = {id(b): b for owner, b in context.bindings if on_material(owner)}
     by_file: dict[str, list] = {}
     for p in from_pipeline(context, RULE):      # found while checking the expressions
         b = on_materials.get(context.binding_at(p.span))

@@ -8,6 +8,10 @@ name. The message names the nearest item that does exist on the way, which is us
 a name is misspelt or an item was renamed. (Where the rest of the binding shows what a stale
 absolute path meant, `path.stale` reports it instead.)
 
+A full BindingItem runs its RawCode (`{0}`, read through BindingSourceItems), but its
+SourceExpression is what Kanzi Studio shows and edits: a path there that leads nowhere is
+reported too, though the binding still runs.
+
 Failing:
 
     <Binding target="Emission.Rate">{../Nozle/Emission.Rate} * 2</Binding>
@@ -17,7 +21,8 @@ Passing:
     <Binding target="Emission.Rate">{../Nozzle/Emission.Rate} * 2</Binding>
 """
 from kzplayer.diagnostics import Severity
-from kzplayer.validate.engine import from_pipeline
+from kzplayer.validate.context import on_material
+from kzplayer.validate.engine import Problem, from_pipeline
 
 CODE = "KZ101"
 RULE = "path.unresolved"
@@ -25,4 +30,23 @@ SEVERITY = Severity.ERROR
 
 
 def check(context):
-    return from_pipeline(context, RULE)   # found while resolving the bindings
+    yield from from_pipeline(context, RULE)   # found while resolving the bindings
+    # The graph runs RawCode; the SourceExpression's own paths are checked here.
+    from kzplayer.bindings.sources import Unresolved, resolve_reference
+    for owner, b in context.bindings:
+        if b.raw_code is None or b.short or on_material(owner):
+            continue            # a material's `./` is the node drawn with it: Kanzi's business
+        shown = context.programs[id(b)][0]
+        if shown.diagnostics:
+            continue            # the expression rules report what is wrong with its text
+        for ref in shown.references:
+            if ref.kind == "index":
+                continue
+            try:
+                resolve_reference(context.project, ref, owner)
+            except Unresolved as exc:
+                d = exc.diagnostic
+                if d.severity is Severity.ERROR:
+                    yield Problem(d.span, f"SourceExpression {d.message}",
+                                  "Kanzi Studio shows and rewrites the binding from its SourceExpression: "
+                                  "fix the path there (RawCode and the BindingSourceItems still run)")
