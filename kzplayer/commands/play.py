@@ -93,19 +93,19 @@ def load_for_play(project: str | None, overrides=()):
 
     path = project if project is not None else str(samples_dir() / DEMO)
     proj = kzplayer.load(path)
-    _print_warnings(proj.diagnostics)
+    print_warnings(proj.diagnostics)
     graph = resolve(proj)
     errors = [d for d in graph.diagnostics if d.severity == Severity.ERROR]
     if errors:
         raise KzError(errors, exit_code=1)
-    _print_warnings(graph.diagnostics)
+    print_warnings(graph.diagnostics)
     for text in overrides:
         item, name, new_value = parse_override(text, proj)
         graph.set_value(item, name, new_value)
     return proj, graph
 
 
-def _print_warnings(diagnostics) -> None:
+def print_warnings(diagnostics) -> None:
     from kzplayer.commands.report import print_diagnostics
     shown = [d for d in diagnostics if d.severity != Severity.NOTE]
     if shown:
@@ -150,7 +150,7 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
     sim = renderer = writer = None
     try:
         sim = Simulation(ctx, proj, graph, seed=seed)
-        _print_warnings(sim.diagnostics)
+        print_warnings(sim.diagnostics)
         camera = how = None
         if output:
             renderer = Renderer(ctx, size)

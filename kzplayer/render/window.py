@@ -69,8 +69,8 @@ def play_in_window(project, graph, value, size, *, fps: float = 60.0, seed=None)
         glfw.swap_interval(1)
         ctx = create_context(headless=False, window=win)
         state = _State(lambda: Simulation(ctx, project, graph, seed=seed))
-        from kzplayer.commands.play import _print_warnings, content_probe
-        _print_warnings(state.sim.diagnostics)
+        from kzplayer.commands.play import print_warnings, content_probe
+        print_warnings(state.sim.diagnostics)
         glfw.set_key_callback(win, state.on_key)
         renderer = Renderer(ctx, size)
         seen = content_probe(ctx, project, graph, seed, PROBE_SECONDS)
