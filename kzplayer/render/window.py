@@ -69,7 +69,7 @@ def play_in_window(project, graph, value, size, *, fps: float = 60.0, seed=None)
         glfw.swap_interval(1)
         ctx = create_context(headless=False, window=win)
         state = _State(lambda: Simulation(ctx, project, graph, seed=seed))
-        from kzplayer.commands.play import print_warnings, content_probe
+        from kzplayer.commands.play import content_probe, print_warnings
         print_warnings(state.sim.diagnostics)
         glfw.set_key_callback(win, state.on_key)
         renderer = Renderer(ctx, size)
