@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from kzplayer.bindings.conversions import ConversionError, normalize_field, read_field, with_article
+from kzplayer.bindings.conversions import ConversionError, coerce, normalize_field, read_field, with_article
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.sources import (OUTPUTS, Input, Unresolved, check_property, find_item,
                                        node_label, node_type, resolve_reference, unresolved)
@@ -162,10 +162,12 @@ def _field_problem(cb: CompiledBinding, project) -> Diagnostic | None:
 
 def _check(cb: CompiledBinding, project) -> list[Diagnostic]:
     """The type checker over the whole program, as Kanzi compiles a binding before it runs:
-    an unknown function, a wrong argument count, a type or field error or an unassigned
-    variable is reported (and stops the binding) even in a branch that the current values
-    never take; engine-only functions are notes. Value errors are left to the run."""
-    from kzplayer.expr import check
+    an unknown function, a wrong argument count, a type or field error, an unassigned
+    variable or a result the target cannot take ("invalid result type") is reported (and
+    stops the binding) even in a branch that the current values never take; engine-only
+    functions are notes. Value errors are left to the run."""
+    from kzplayer.expr import infer
+    from kzplayer.expr.types import SAMPLES
 
     def ref_type(ref):
         src = cb.inputs.get(ref.key)
@@ -173,8 +175,16 @@ def _check(cb: CompiledBinding, project) -> list[Diagnostic]:
             return None
         return "float" if src.field else node_type(project, src.node)
     target = "float" if cb.field else node_type(project, cb.target) if cb.item else None
+    result, found = infer(cb.program, ref_type, target_type=target)
     # a constant 1/0 or int("x") is a problem only if the run reaches it (`false && 1/0`)
-    return [d for d in check(cb.program, ref_type, target_type=target) if d.rule not in _RUNTIME]
+    found = [d for d in found if d.rule not in _RUNTIME]
+    if cb.ok and result and target and cb.mode != TO_SOURCE and not any(d.severity is Severity.ERROR for d in found):
+        try:
+            coerce(SAMPLES[result], target)
+        except ConversionError as exc:
+            found.append(problem("binding.type-mismatch", f"binding of {cb.label}: {exc}",
+                                 cb.binding.expression_span or cb.span))
+    return found
 
 
 _RUNTIME = ("expr.division-by-zero", "expr.value")

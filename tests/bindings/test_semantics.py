@@ -289,7 +289,7 @@ def test_expression_problems_come_with_their_rule(project_of):
     p = project_of(emitter("E", prop("Emission.Rate", 3), prop("Emission.Density", 4),
                            bind("Emission.Lifetime", "mx({./Emission.Rate}, 2)"),
                            bind("Emission.Seed", "{./Emission.Rate} + 1", mode="TWO_WAY"),
-                           bind("Emission.Scale", "getWorldMatrix()"),
+                           bind("Emission.Scale", "getCameraPosition()"),
                            bind("Emission.Density", "1 +* 2")))
     graph = resolve(p)
     got = {d.rule: d for d in graph.diagnostics}
@@ -312,3 +312,14 @@ def test_an_output_buffer_of_something_not_an_emitter(project_of):
     (d,) = resolve(p).diagnostics
     assert d.rule == "path.unresolved" and "ParticleAffector" in d.message
     assert (d.span.line, d.span.column) == where(p.path, "{../G/ParticleEmitter.EventBuffer}")
+
+
+def test_invalid_result_type_is_found_before_the_binding_runs(project_of):
+    # continueIf stops the run today; Kanzi still refuses the binding (invalid result type)
+    p = project_of(emitter("E", prop("Emission.Rate", 3), bind(
+        "Emission.Lifetime", "continueIf({./Emission.Rate} &lt; 0)\nMatrix3(1, 0, 0, 0, 1, 0, 0, 0, 1)")))
+    graph = resolve(p)
+    [d] = graph.diagnostics
+    assert d.rule == "binding.type-mismatch" and "matrix3" in d.message and "float" in d.message
+    assert (d.span.line, d.span.column) == where(p.path, "continueIf(")
+    assert graph.evaluations == 0
