@@ -240,6 +240,19 @@ class Context:
         column = m.start(1) + 2          # 1-based, after the quote
         return Span(s.file, s.line, column, s.line, column + len(prop.name))
 
+    def property_value_span(self, start, name: str, value: str):
+        """Where `<Property name="NAME">VALUE` is written in the lines from `start` on (a
+        BindingSourceItem's Source, whose position the loader does not keep), else `start`."""
+        if start is None or not value:
+            return start
+        pattern = re.compile(r"""name\s*=\s*(["'])""" + re.escape(name) + r"\1\s*>\s*(" + re.escape(value) + ")")
+        for number in range(start.line, start.line + 12):      # the element's own few lines
+            m = pattern.search(self._source_line(start.file, number))
+            if m:
+                column = m.start(2) + 1
+                return Span(start.file, number, column, number, column + len(value))
+        return start
+
     def _source_line(self, file: str, number: int) -> str:
         if file not in self._lines:
             try:

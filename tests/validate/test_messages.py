@@ -104,3 +104,16 @@ def test_a_buffer_binding_without_push_target_is_an_error():
     d = only(found, "binding.push-target")
     assert d.severity.value == "error"
     assert d.hint.startswith("set BindingItem.PushTarget to ") and d.hint.endswith("/On Death/Subemitter")
+
+
+def test_a_misspelt_binding_source_property_is_pointed_at_where_it_is_written(tmp_path):
+    text = (CASES / "recipe_ok.kzm").read_text(encoding="utf-8")
+    typo = '<Property name="BindingSourceItem.Source">ParticleEmitter.ParticleDataBufer</Property>'
+    text = text.replace('<Property name="BindingSourceItem.Source">ParticleEmitter.ParticleDataBuffer</Property>', typo)
+    path = tmp_path / "recipe.kzm"
+    path.write_text(text, encoding="utf-8")
+    line = next(n for n, s in enumerate(text.splitlines(), 1) if typo in s)
+    column = text.splitlines()[line - 1].index("ParticleEmitter.ParticleDataBufer") + 1
+    d = only(validate_paths([str(path)]).diagnostics, "property.unknown")
+    assert (d.span.line, d.span.column, d.span.end_column) == (line, column, column + 33)
+    assert d.hint == "did you mean 'ParticleEmitter.ParticleDataBuffer'?"

@@ -55,7 +55,8 @@ def check(context):
                            "the binding's target")
         for source in binding.sources:
             if source.source and cat.property(source.source) is None and _checked(source.source, families):
-                yield _unknown(context, source.source, source.span, f"BindingSourceItem '{source.name}'")
+                where = context.property_value_span(source.span, "BindingSourceItem.Source", source.source)
+                yield _unknown(context, source.source, where, f"BindingSourceItem '{source.name}'")
 
 
 def _checked_families(context):
