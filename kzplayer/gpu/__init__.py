@@ -5,6 +5,7 @@
     sim.step_frame(1 / 60)
     check_material_shaders(project) -> [Diagnostic]   # custom shaders compiled, not run
 """
-from kzplayer.gpu.context import create_context  # noqa: F401
-from kzplayer.gpu.simulation import Emitter, EmitterStats, Simulation  # noqa: F401
 from kzplayer.gpu.check import check_material_shaders  # noqa: F401
+from kzplayer.gpu.context import create_context  # noqa: F401
+from kzplayer.gpu.nodes import Emitter, EmitterStats  # noqa: F401
+from kzplayer.gpu.simulation import Simulation  # noqa: F401

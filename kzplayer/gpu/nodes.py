@@ -1,0 +1,87 @@
+"""The simulation's records of the project's nodes: one per ParticleSystem, ParticleEmitter
+and ParticleAffector, holding what the GPU side derived from their properties (materials,
+uniforms, transforms, pool), and the per-frame stats of an emitter."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import moderngl
+import numpy as np
+
+from kzplayer.gpu.buffers import EmitterBuffers
+from kzplayer.gpu.materials import Material
+
+
+@dataclass
+class EmitterStats:
+    """What happened to one emitter during the last frame (cli.md, play --stats)."""
+    emitter: str
+    alive: int = 0
+    emitted: int = 0
+    died: int = 0
+    events_written: int = 0
+    events_dropped: int = 0
+    stalled: int = 0
+
+
+@dataclass(eq=False)
+class Emitter:
+    """One ParticleEmitter on the GPU. `particles` is its Particle Data Buffer (PARTICLE_DTYPE
+    records, one per pool slot, live ones flagged FLAG_ALIVE) in simulation space;
+    `simulation_to_world` maps that space to the world (identity unless local space)."""
+    item: object
+    index: int
+    system: "System"
+    buffers: EmitterBuffers
+    count: Material | None = None
+    emission: Material | None = None
+    self_affect: Material | None = None
+    uniforms: dict = field(default_factory=dict)      # slot -> [(uniform, value)]
+    seed: int = 0
+    transform: np.ndarray = field(default_factory=lambda: np.eye(4))   # emitter -> simulation
+    totals: np.ndarray | None = None                  # emitter state at the last frame's end
+    visible: bool = True                              # Node.Visible of it and its ancestors
+
+    @property
+    def path(self) -> str:
+        return self.item.path
+
+    @property
+    def particles(self) -> moderngl.Buffer:
+        return self.buffers.particles
+
+    @property
+    def capacity(self) -> int:
+        return self.buffers.capacity
+
+    @property
+    def simulation_to_world(self) -> np.ndarray:
+        return self.system.simulation_to_world
+
+
+@dataclass(eq=False)
+class Affector:
+    item: object
+    material: Material
+    uniforms: list = field(default_factory=list)
+    transform: np.ndarray = field(default_factory=lambda: np.eye(4))   # affector -> simulation
+    visible: bool = True
+
+
+@dataclass(eq=False)
+class System:
+    """A ParticleSystem: its emitters (in dependency order), affectors (tree order), clock."""
+    item: object
+    emitters: list[Emitter] = field(default_factory=list)
+    affectors: list[Affector] = field(default_factory=list)
+    framerate: float = 60.0
+    verlet: bool = False
+    local_space: bool = False
+    simulation_to_world: np.ndarray = field(default_factory=lambda: np.eye(4))
+    steps: int = 0
+    clock: float = 0.0          # frame time handed to this system, in steps (may be fractional)
+    visible: bool = True        # a hidden system is frozen: its clock stops too
+
+    @property
+    def step_length(self) -> float:
+        return 1.0 / self.framerate
