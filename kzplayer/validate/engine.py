@@ -66,7 +66,10 @@ def validate_paths(paths: Iterable[str]) -> Result:
     files: list[str] = []
     diagnostics: list[Diagnostic] = []
     unreadable = False
-    for path in dict.fromkeys(paths):       # a path named twice is checked once
+    named: dict[str, str] = {}      # a file named twice (`a.kzm ./a.kzm`) is checked once,
+    for path in paths:              # shown as first named
+        named.setdefault(os.path.realpath(path), path)
+    for path in named.values():
         found_files, found, bad = _validate_one(path)
         files.extend(f for f in found_files if f not in files)
         diagnostics.extend(found)

@@ -270,3 +270,11 @@ def test_file_level_problem_names_the_file_without_a_line(tmp_path):
     from kzplayer.diagnostics import Diagnostic, Severity, Span
     d = Diagnostic("KZ001", "file.unreadable", Severity.ERROR, "gone", Span("a.kzm", 0, 0))
     assert format_diagnostic(d) == "a.kzm: error: gone [file.unreadable]"
+
+
+def test_a_file_named_twice_is_checked_once(monkeypatch):
+    monkeypatch.chdir(GOTCHA2.parent)
+    code, out = validate("--format", "json", GOTCHA2.name, f"./{GOTCHA2.name}", GOTCHA2)
+    doc = json.loads(out)
+    assert [d["rule"] for d in doc["diagnostics"]] == ["binding.push-target"]
+    assert doc["files"] == [GOTCHA2.name]       # shown as first named
