@@ -39,6 +39,7 @@ class CompiledBinding:
     inputs: dict[tuple, Input] = field(default_factory=dict)   # Reference.key -> what it reads
     back: Input | None = None       # the single source reference that TWO_WAY/TO_SOURCE write
     ok: bool = True                 # False: a problem keeps it from running (reported)
+    mismatched: bool = False        # SourceExpression and RawCode read different properties (reported)
 
     @property
     def target(self) -> tuple:
@@ -125,7 +126,9 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         except Unresolved as exc:
             lost[ref.key] = exc.diagnostic
     if runs_raw and (binding.expression or "").strip():
-        diags.extend(source_mismatch(cb, project, lost))
+        mismatches = source_mismatch(cb, project, lost)
+        cb.mismatched = any(d.rule == "binding.source-mismatch" for d in mismatches)
+        diags.extend(mismatches)
     for d in lost.values():
         fail(d)
     for d in _check(cb, project):

@@ -15,7 +15,7 @@ from collections import defaultdict
 from kzplayer.bindings.binding import TO_SOURCE, TWO_WAY, CompiledBinding, compile_binding
 from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
 from kzplayer.bindings.problems import problem
-from kzplayer.bindings.sources import OUTPUTS, data_context_key, node_label, node_type, output_value
+from kzplayer.bindings.sources import CONSUMERS, OUTPUTS, data_context_key, node_label, node_type, output_value
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
 
 
@@ -232,6 +232,14 @@ class BindingGraph:
         except (ConversionError, TypeError) as exc:
             self._report(problem("binding.type-mismatch", f"binding of {node_label(node)}: {exc}",
                                  b.binding.expression_span or b.span))
+            return False
+        want = CONSUMERS.get(node[1])
+        if want and getattr(value, "kind", want) != want:
+            # both are buffers, but records of another layout: the player would misread them
+            if not b.mismatched:    # else binding.source-mismatch has said so, where the fix goes
+                self._report(problem("binding.type-mismatch", f"{node[1]} takes the source's "
+                                     f"ParticleEmitter.{want}, not its ParticleEmitter.{value.kind}", b.span,
+                                     hint=f"make it read the source emitter's ParticleEmitter.{want}"))
             return False
         return self._store(node, value)
 

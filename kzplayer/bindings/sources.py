@@ -20,6 +20,11 @@ OUTPUTS = {
     "ParticleEmitter.EventBuffer": "EventBuffer",
     "ParticleEmitter.ParticleDataBuffer": "ParticleDataBuffer",
 }
+# a subemitter's consumer property -> the kind of output buffer it takes
+CONSUMERS = {
+    "Emission.SourceEventBuffer": "EventBuffer",
+    "Emission.SourceParticleDataBuffer": "ParticleDataBuffer",
+}
 DATA_CONTEXT = "DataContext"
 
 

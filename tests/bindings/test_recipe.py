@@ -123,3 +123,17 @@ def test_push_target_elsewhere_unresolved(tmp_path):
     [d] = graph.diagnostics
     assert d.rule == "path.unresolved" and "PushTarget" in d.message and "did you mean 'Subemitter'" in d.message
     assert (d.span.line, d.span.column) == where(f, "Screens/Screen/RootNode/Viewport 2D/Scene/Exhibit 6/Particle System/On Hit/Subemiter")
+
+
+def test_each_consumer_takes_its_own_kind_of_buffer(tmp_path):
+    # a copied binding: Target still says SourceParticleDataBuffer, the source is the event buffer
+    f = broken_copy(tmp_path, "{@../Source/ParticleEmitter.ParticleDataBuffer}", "{@../Source/ParticleEmitter.EventBuffer}")
+    f.write_text(f.read_text().replace(">ParticleEmitter.ParticleDataBuffer<", ">ParticleEmitter.EventBuffer<"))
+    project = kzplayer.load(f)
+    graph = resolve(project)
+    [d] = graph.diagnostics
+    assert d.rule == "binding.type-mismatch" and "ParticleEmitter.ParticleDataBuffer" in d.message
+    assert (d.span.line, d.span.column) == where(f, "Emission.SourceParticleDataBuffer</Property>")
+    sub = project.find(f"{GROUP}/Subemitter")
+    assert graph.value(sub, "Emission.SourceParticleDataBuffer") is None
+    assert graph.value(sub, "Emission.SourceEventBuffer").kind == "EventBuffer"     # the other one is fine
