@@ -174,3 +174,8 @@ def test_syntax_errors_refuse_to_evaluate():
 def test_function_names_are_case_insensitive():
     assert ev("CLAMP(0, 1, 5)") == ev("clamp(0, 1, 5)") == ev("Clamp(0, 1, 5)") == 1
     assert ev("CreateRotationZ(5)") == ev("createRotationZ(5)")
+
+
+def test_variables_are_case_sensitive_fields_are_not():
+    assert fails("A = 1\na").rule == "expr.unassigned"
+    assert ev("v = Vector3(1, 2, 3)\nv.Y = 7\nv.y") == 7
