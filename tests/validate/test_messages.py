@@ -117,3 +117,19 @@ def test_a_misspelt_binding_source_property_is_pointed_at_where_it_is_written(tm
     d = only(validate_paths([str(path)]).diagnostics, "property.unknown")
     assert (d.span.line, d.span.column, d.span.end_column) == (line, column, column + 33)
     assert d.hint == "did you mean 'ParticleEmitter.ParticleDataBuffer'?"
+
+
+def test_an_angle_written_in_degrees_gets_its_value_in_radians(tmp_path):
+    d = only(diagnostics(tmp_path, """<ParticleEmitter name="E">
+      <Property name="Emission.InitialVelocityOuterAngle">45</Property>
+    </ParticleEmitter>"""), "property.range")
+    assert d.message.endswith("the player clamps it to π")
+    assert d.hint == "angles are in radians: 45° is 0.7854"      # 45 * pi / 180
+
+
+def test_a_negative_rate_says_the_bound(tmp_path):
+    d = only(diagnostics(tmp_path, """<ParticleEmitter name="E">
+      <Property name="Emission.Rate">-5</Property>
+    </ParticleEmitter>"""), "property.range")
+    assert (d.severity.value, d.message, d.hint) == (
+        "error", "Emission.Rate = -5 is outside [0, ∞)", "use a value ≥ 0")

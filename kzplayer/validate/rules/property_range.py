@@ -4,7 +4,8 @@ The catalog gives some properties a range. Where the player clamps the value (th
 velocity angles are clamped to [0, π], as the emission page says; probabilities to [0, 1]),
 an outside value is a warning that says what the player uses instead; elsewhere it is an
 error (a negative `Emission.Rate` or `ParticleEmitter.MaximumAmount`). Vector values are
-checked component by component. Angles are radians.
+checked component by component. Angles are radians; a value that reads as degrees (`45`)
+gets a hint with the value in radians.
 
 Failing:
 
@@ -31,13 +32,30 @@ def check(context):
             spec = context.catalog.property(name)
             if spec is None or prop.value is None or not spec.out_of_range(prop.value):
                 continue
-            band = f"[{'-∞' if spec.min is None else _num(spec.min)}, {_num(spec.max)}]"
+            band = _band(spec)
             shown = prop.text.strip() or str(prop.value)
+            wanted = (f"≥ {_num(spec.min)}" if spec.max is None else f"≤ {_num(spec.max)}" if spec.min is None
+                      else f"in {band}")
+            hint = _degrees_hint(spec, prop.value) or f"use a value {wanted}"
             if spec.clamped:
                 yield Problem(value_span(prop), f"{name} = {shown} is outside {band}; the player clamps it to "
-                              f"{_show(spec.clamp(prop.value))}", f"use a value in {band}", Severity.WARNING)
+                              f"{_show(spec.clamp(prop.value))}", hint, Severity.WARNING)
             else:
-                yield Problem(value_span(prop), f"{name} = {shown} is outside {band}", f"use a value in {band}")
+                yield Problem(value_span(prop), f"{name} = {shown} is outside {band}", hint)
+
+
+def _degrees_hint(spec, value) -> str | None:
+    """An angle above its range and above 2π that reads as degrees (45, 90, 180) most likely is."""
+    if spec.unit != "rad" or not isinstance(value, (int, float)) or spec.max is None:
+        return None
+    if max(spec.max, 2 * math.pi) < value <= 360:
+        return f"angles are in radians: {value:g}° is {math.radians(value):.4g}"
+    return None
+
+
+def _band(spec) -> str:
+    return ("(-∞" if spec.min is None else f"[{_num(spec.min)}") + ", " + \
+        ("∞)" if spec.max is None else f"{_num(spec.max)}]")
 
 
 def _show(value) -> str:
@@ -47,8 +65,6 @@ def _show(value) -> str:
 
 
 def _num(x) -> str:
-    if x is None:
-        return "∞"
     for k, s in ((1, "π"), (0.5, "π/2"), (2, "2π")):
         if math.isclose(x, k * math.pi, rel_tol=1e-9):
             return s
