@@ -111,7 +111,8 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
                              "does not evaluate material bindings", binding.target_span or binding.span,
                              severity=Severity.NOTE))
         return cb, diags
-    runs_raw = binding.raw_code is not None and not binding.short
+    # an empty RawCode (hand-written files) is derived from the expression, as the short form's is
+    runs_raw = bool((binding.raw_code or "").strip()) and not binding.short
     span = (binding.raw_code_span if runs_raw else binding.expression_span) or binding.span
     cb.program = parse_program(binding, "raw_code" if runs_raw else "expression")
     if cb.program.diagnostics:

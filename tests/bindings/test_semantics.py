@@ -323,3 +323,11 @@ def test_invalid_result_type_is_found_before_the_binding_runs(project_of):
     assert d.rule == "binding.type-mismatch" and "matrix3" in d.message and "float" in d.message
     assert (d.span.line, d.span.column) == where(p.path, "continueIf(")
     assert graph.evaluations == 0
+
+
+def test_empty_raw_code_runs_the_source_expression(project_of):
+    p = project_of(emitter("E", prop("Emission.Rate", 4),
+                           binding_item("Emission.Lifetime", "{./Emission.Rate} * 2", "")))
+    graph = resolve(p)
+    assert graph.diagnostics == []
+    assert graph.value(p.find("Screens/Screen/E"), "Emission.Lifetime") == 8
