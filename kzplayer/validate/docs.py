@@ -7,6 +7,7 @@ tests/validate/test_docs.py fails when the page is not current.
 from __future__ import annotations
 
 import inspect
+import re
 
 from kzplayer.validate.engine import all_rules
 
@@ -78,6 +79,7 @@ def render() -> str:
         for m in group:
             doc = inspect.cleandoc(m.__doc__ or "")
             body = doc.split("\n", 1)[1].strip("\n") if "\n" in doc else ""
+            body = re.sub(r"^To fix:", "**To fix:**", body, flags=re.M)
             out += ["", f"### {m.CODE} `{m.RULE}` ({m.SEVERITY.value})", "", _summary(m), "", body]
     return "\n".join(out).rstrip() + "\n"
 

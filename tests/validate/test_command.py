@@ -207,12 +207,13 @@ def test_every_contract_rule_exists_once_with_a_code_in_its_range():
         assert int(m.CODE[2]) == expected, m.RULE
 
 
-def test_every_rule_documents_a_failing_and_a_passing_example():
+def test_every_rule_documents_how_to_fix_it_and_a_failing_and_a_passing_example():
     for m in all_rules():
         doc = m.__doc__ or ""
         assert doc.splitlines()[0].strip(), m.RULE
         assert re.search(r"^(Failing|Noted)", doc, re.M), m.RULE
         assert re.search(r"^Passing", doc, re.M), m.RULE
+        assert re.search(r"^To fix: \S", doc, re.M), m.RULE
 
 
 # -- the shipped samples ---------------------------------------------------------------------

@@ -5,6 +5,9 @@ there is no order: Kanzi re-evaluates them forever or not at all. kzplayer runs 
 bindings on the loop and names each member. To make a binding adjust its own target, read
 `getCurrentValue()` instead of the target property.
 
+To fix: remove one binding of the loop, or make one of them read a property no binding of
+the loop writes.
+
 Failing:
 
     <ParticleEmitter name="A">

@@ -4,6 +4,9 @@ In Kanzi the application supplies data-context values at run time. kzplayer take
 the command line (`kzplayer play --set DataContext.gauges.battery=39`); without one the
 binding leaves its target at its own value.
 
+To fix: give the value when playing (`kzplayer play --set DataContext.NAME=VALUE`), or read
+a property instead.
+
 Failing (when played without --set):
 
     <Binding target="Emission.Rate">{DataContext.gauges.battery} * 10</Binding>

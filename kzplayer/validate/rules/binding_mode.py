@@ -5,6 +5,9 @@
 to: its expression must be exactly one reference. A TWO_WAY binding with a computed
 expression still works one way (a warning); a TO_SOURCE one does nothing (an error).
 
+To fix: write `ONE_WAY`, `TWO_WAY` or `TO_SOURCE`; a binding that writes back needs an
+expression that is exactly one reference.
+
 Failing:
 
     <Binding target="Emission.Rate" mode="TWO_WAY">{../A/Emission.Rate} * 2</Binding>

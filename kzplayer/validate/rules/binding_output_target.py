@@ -4,6 +4,9 @@
 engine; bindings read them (to feed a subemitter) and can never write them. Usually the
 binding's Target and source are swapped.
 
+To fix: bind the consumer property of the subemitter instead (`Emission.SourceEventBuffer`,
+`Emission.SourceParticleDataBuffer`), reading the output.
+
 Failing:
 
     <Binding target="ParticleEmitter.EventBuffer">{../Sub/Emission.SourceEventBuffer}</Binding>

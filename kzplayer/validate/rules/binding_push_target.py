@@ -10,6 +10,9 @@ A BindingItem without any PushTarget is an error too: Kanzi delivers the handle 
 ("load-bearing", says the page), so the effect is broken in Kanzi even though kzplayer,
 more forgiving, pushes into the binding's own item and plays it.
 
+To fix: set `BindingItem.PushTarget` to the absolute path of the subemitter that holds the
+binding.
+
 Failing (a binding on Subemitter):
 
     <Property name="BindingItem.Target">Emission.SourceEventBuffer</Property>

@@ -7,6 +7,9 @@ the same program and each reference must read the same item and property. A copi
 whose BindingSourceItem.Source still names the other buffer, or a RawCode `{1}` without a
 BindingSourceItem named 1, is caught here. (A stale absolute Item path is `path.stale`.)
 
+To fix: make the two say the same: edit the BindingSourceItem (its `Source` or `Item`) or
+the SourceExpression so both read the same item and property.
+
 Failing:
 
     <Property name="BindingItem.SourceExpression">{@../Source/ParticleEmitter.ParticleDataBuffer}</Property>

@@ -9,6 +9,9 @@ kzplayer applies this to every buffer-typed property, the only kind that exists 
 to be bound. Other properties need no declaration: a binding to `Emission.Rate` or to
 `ParticleEmitter.MaximumAmount` creates the value.
 
+To fix: declare the property on the item, empty: `<Property
+name="Emission.SourceEventBuffer"/>`.
+
 Failing (on the subemitter, no `<Property name="Emission.SourceEventBuffer"/>`):
 
     <BindingItem name="Events">

@@ -12,6 +12,9 @@ The two consumer buffers of a subemitter take one output buffer each: the source
 buffers, but the other one holds records of another layout (the usual slip: a copied binding
 whose Target or expression was not changed).
 
+To fix: bind a value of the target's type: for a consumer buffer, the source emitter's
+matching output buffer; for a field, one the target type has.
+
 Failing:
 
     <Binding target="Emission.SourceEventBuffer">{../Source/Emission.Rate}</Binding>

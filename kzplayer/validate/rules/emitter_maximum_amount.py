@@ -18,6 +18,9 @@ after bindings. An emitter whose MaximumAmount is bound to an expression reading
 properties that set the peak (`{./Emission.Rate} * {./Emission.Lifetime}`) tracks it and is
 not checked; the hint suggests that binding.
 
+To fix: raise `ParticleEmitter.MaximumAmount` to the peak, or bind it to the expression the
+hint gives so it follows the settings.
+
 Failing:
 
     <Property name="Emission.Rate">500</Property>

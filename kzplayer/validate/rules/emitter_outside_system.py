@@ -4,6 +4,8 @@ Emitters, affectors and colliders run as part of the ParticleSystem above them (
 through EmptyNodes that group them): the system steps the simulation and draws it. One that
 sits elsewhere in the scene, dragged out of its system by accident, never runs.
 
+To fix: move the item under a ParticleSystem.
+
 Failing:
 
     <Scene name="Scene">

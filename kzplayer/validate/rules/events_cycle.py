@@ -5,6 +5,9 @@ own), every event can cause another: the effect either explodes until the pools 
 depends on the order the emitters run in each frame. Kanzi gives no warning; the loop is
 reported once, on the first emitter of the loop in tree order, naming every member.
 
+To fix: break the loop: at least one emitter of it must spawn from something else than the
+others' events.
+
 Failing (or an emitter bound to its own `{@./ParticleEmitter.EventBuffer}`):
 
     A: Emission.SourceEventBuffer bound to {@../B/ParticleEmitter.EventBuffer}

@@ -5,6 +5,9 @@ An emitter writes events only when it has a GenerateEventsMaterial (`Event_Lifet
 bound to the `ParticleEmitter.EventBuffer` of an emitter without one reads an event buffer
 that stays empty, and never spawns: the wiring looks right and nothing happens.
 
+To fix: give the source emitter a `ParticleEmitter.GenerateEventsMaterial` (`Event_Lifetime`
+for deaths), or bind the subemitter to the emitter that has one.
+
 Failing (Source has no `ParticleEmitter.GenerateEventsMaterial`):
 
     <ParticleEmitter name="Source">

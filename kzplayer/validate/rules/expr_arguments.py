@@ -3,6 +3,8 @@
 `clamp(low, high, value)` takes three (value last), `min`/`max`/`pow` two, `Vector3` three,
 `Srt3D` nine and so on; the message says how many the function takes.
 
+To fix: pass as many arguments as the message says the function takes.
+
 Failing:
 
     <Binding target="Emission.Rate">clamp(0, 100)</Binding>

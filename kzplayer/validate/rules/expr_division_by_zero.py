@@ -3,6 +3,9 @@
 The binding leaves its target unchanged (as Kanzi does when a binding fails). Guard the
 divisor, for example with `max()` or `continueIf()`.
 
+To fix: guard the divisor (`max({./A}, 0.001)`) or skip the binding while it is zero
+(`continueIf(...)`).
+
 Failing:
 
     <Binding target="Emission.Rate">100 / {./Emission.OffDuration}</Binding>   <!-- OffDuration 0 -->

@@ -4,6 +4,9 @@ Fields after a reference or variable: `x y z w` (also `vectorX`...) on vectors, 
 on colours, `translationX/Y/Z`, `scaleX/Y/Z`, `rotation...` on SRTs. A Vector2 has no `z`,
 a float has no fields at all.
 
+To fix: use a field the value's type has (`x`, `y` on a Vector2; `r`, `g`, `b`, `a` on a
+colour).
+
 Failing:
 
     <Binding target="Emission.Rate">{./Emission.Lifetime}.x</Binding>

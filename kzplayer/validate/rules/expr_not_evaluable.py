@@ -10,6 +10,9 @@ evaluated by Kanzi for each node drawn with the material; kzplayer evaluates non
 That is one note per file, at the first such binding, naming the uniforms: a real Kanzi
 project has dozens, and one line says all there is to say.
 
+To fix: nothing to do for Kanzi; to see the effect in kzplayer, compute the value from
+properties instead.
+
 Noted:
 
     <Binding target="Particle.Size">length(getCameraPosition())</Binding>

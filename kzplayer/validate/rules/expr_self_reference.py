@@ -3,6 +3,9 @@
 A binding cannot depend on the value it produces. To modify the current value rather than
 replace it, use `getCurrentValue()`.
 
+To fix: read another property, or keep the value in a property of its own that the binding
+reads.
+
 Failing:
 
     <Binding target="Emission.Rate">{./Emission.Rate} * 2</Binding>

@@ -4,6 +4,9 @@ The position is inside the expression text, mapped into the file. Common slips: 
 (use `mod()` or `rem()`), `if`/`else` (use `cond ? a : b`), an unclosed `{` or `(`, two
 statements on one line. Remember that `<` and `&` must be written `&lt;` and `&amp;` in XML.
 
+To fix: correct the expression at the caret (an unclosed bracket or brace, a missing
+operand).
+
 Failing:
 
     <Binding target="Emission.Rate">{./Emission.Lifetime} % 2</Binding>

@@ -4,6 +4,8 @@ A binding program may set variables on earlier lines (`A = {./Emission.Rate}`) a
 later; a name that was never assigned is an error (a misspelt variable, or a function call
 without parentheses).
 
+To fix: assign the variable before its first use, or correct its spelling.
+
 Failing:
 
     <Binding target="Emission.Rate">Rate * 2</Binding>

@@ -4,6 +4,8 @@ Function names are case-insensitive (`CLAMP` and `clamp` are the same); the hint
 closest function (`mx()`: did you mean `max()`?). Engine-only functions of Kanzi materials
 (`getWorldMatrix()`, `createView<N>()`, ...) are known but not evaluated: `expr.not-evaluable`.
 
+To fix: use the function the hint names, or one of the expression language's functions.
+
 Failing:
 
     <Binding target="Emission.Rate">mx({./Emission.Lifetime}, 2)</Binding>

@@ -3,6 +3,9 @@
 Casts and functions check their input when the binding runs: `int("abc")`, `sqrt(-1)`.
 The binding leaves its target unchanged.
 
+To fix: give the operation a value it takes (a number string to `int()`, a non-negative
+number to `sqrt()`).
+
 Failing:
 
     <Binding target="Emission.Rate">float("fast")</Binding>

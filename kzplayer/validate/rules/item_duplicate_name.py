@@ -3,6 +3,8 @@
 Sibling names are unique: a ProjectItemPath names one item. With two `Nozzle`s, a path to
 `../Nozzle` would be ambiguous (kzplayer takes the first).
 
+To fix: rename one of the two items, then update the paths that should lead to it.
+
 Failing:
 
     <ParticleEmitter name="Nozzle"/>

@@ -3,6 +3,8 @@
 Every item needs a `name`; names may contain spaces but not `/` (it separates the names of
 a path), and cannot be empty.
 
+To fix: give the item a non-empty `name` without `/`.
+
 Failing:
 
     <ParticleEmitter name="Sparks/Left"/>

@@ -4,6 +4,8 @@ An item's tag is its type: `ParticleSystem`, `ParticleEmitter`, `ParticleAffecto
 `ParticleCollider`, `EmptyNode`, `Scene`, `Camera`, `Viewport2D`, `Screen`, ... A misspelt
 tag makes the whole subtree something the player does not run.
 
+To fix: correct the tag to the item type meant (the hint names the closest one).
+
 Failing:
 
     <ParticleEmiter name="Nozzle"/>

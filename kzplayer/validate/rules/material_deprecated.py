@@ -7,6 +7,8 @@ became presets of `EmissionCount_Schedule`; `Emitter_DiscSurface` became `Emitte
 loads a legacy name as its replacement with that preset, so the effect still plays; this
 warning names the replacement and the settings to write instead.
 
+To fix: set the slot to the replacement and add the preset values the message lists.
+
 Failing:
 
     <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_PerSecond</Property>

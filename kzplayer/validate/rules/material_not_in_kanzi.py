@@ -6,6 +6,9 @@ never entered for any non-zero `Events.AccelerationMin`. kzplayer resets acceler
 the affectors instead, so the material fires here; an effect that relies on it looks right
 in kzplayer and publishes no events in Kanzi.
 
+To fix: where the effect must also run in Kanzi, use a material Kanzi ships (the hint names
+them).
+
 Failing:
 
     <Property name="ParticleEmitter.GenerateEventsMaterial">Event_AccelerationRange</Property>

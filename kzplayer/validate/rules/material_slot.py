@@ -7,6 +7,9 @@ colliders bounce them, event generators (`Event_Lifetime`, ...) publish events, 
 materials draw them. A material in the wrong slot has none of the inputs or outputs that
 slot's pass provides, so it cannot run there.
 
+To fix: put a material of the slot's kind there (the hint lists them), and this material in
+the slot it is made for.
+
 Failing:
 
     <Property name="ParticleEmitter.EmissionMaterial">Gravity</Property>

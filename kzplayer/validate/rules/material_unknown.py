@@ -6,6 +6,9 @@ A material slot (`ParticleEmitter.EmissionMaterial`, `.EmissionCountMaterial`,
 asset-package path (`ParticlesAssetPackage/Materials/Particles/Gravity`), or the path of a
 `<MaterialType>` in the project's `<Materials>` library. The hint names the closest one.
 
+To fix: correct the material's name (the hint names the closest one), or add the
+`<MaterialType>` to `<Materials>`.
+
 Failing:
 
     <Property name="ParticleAffector.AffectorMaterial">Gravty</Property>

@@ -3,6 +3,9 @@
 A custom material's shader and the item files of a folder project must lie inside the
 project's folder: a project is self-contained and cannot read arbitrary files.
 
+To fix: copy the file into the project folder and name it by a path relative to the project
+file.
+
 Failing:
 
     <MaterialType name="Swirl" slot="Affector" shader="../../elsewhere/swirl.glsl"/>

@@ -11,6 +11,9 @@ the path to write.
 A PushTarget is stale when it leads nowhere and differs from the path of the binding's own
 item in exactly one name (that item or one above it was renamed).
 
+To fix: write the path the hint gives: the absolute path of the item the binding's relative
+path names now.
+
 Failing (the source emitter was renamed from "Source" to "Primary"):
 
     <Property name="BindingItem.SourceExpression">{@../Primary/ParticleEmitter.EventBuffer}</Property>

@@ -12,6 +12,9 @@ A full BindingItem runs its RawCode (`{0}`, read through BindingSourceItems), bu
 SourceExpression is what Kanzi Studio shows and edits: a path there that leads nowhere is
 reported too, though the binding still runs.
 
+To fix: correct the misspelt name (the message names the nearest item that exists), or point
+the path at the item where it now lives.
+
 Failing:
 
     <Binding target="Emission.Rate">{../Nozle/Emission.Rate} * 2</Binding>

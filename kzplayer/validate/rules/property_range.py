@@ -7,6 +7,8 @@ error (a negative `Emission.Rate` or `ParticleEmitter.MaximumAmount`). Vector va
 checked component by component. Angles are radians; a value that reads as degrees (`45`)
 gets a hint with the value in radians.
 
+To fix: write a value inside the range the message gives; angles are radians.
+
 Failing:
 
     <Property name="Emission.InitialVelocityOuterAngle">4</Property>   <!-- > π: clamped -->

@@ -6,6 +6,8 @@ accepted where a float is expected (`500` for `Emission.Rate`), nothing else con
 enum value must be one of its words. A buffer property (`Emission.SourceEventBuffer`)
 never has a literal value: declare it empty and bind it.
 
+To fix: write a literal of the property's type (the hint shows one), or a word the enum has.
+
 Failing:
 
     <Property name="Emission.InitialVelocityDirection">1.5</Property>

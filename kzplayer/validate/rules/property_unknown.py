@@ -14,6 +14,9 @@ Items of a type kzplayer does not model are not checked (the loader reports the 
 a Kanzi Studio project (`.kzproj`), which carries every Kanzi property, only names of the
 families kzplayer knows (`Emission.`, `ParticleEmitter.`, ...) are checked.
 
+To fix: correct the name (the hint names the closest property), move the property to an item
+that reads it, or declare a custom property in `<PropertyTypes>`.
+
 Failing:
 
     <Property name="Emission.Lifetim">2</Property>

@@ -5,6 +5,9 @@ The structure of a project is fixed by `kzm_schema/kzm.rng`: a `<Project>` root 
 tag is their type and whose `name` is unique among their siblings, `<Property name=...>`,
 `<Binding target=...>` and `<BindingItem>` elements. Names may not contain `/`.
 
+To fix: move or rename the element as the hint says (it lists what the parent element may
+hold).
+
 Failing:
 
     <ParticleEmitter>                       <!-- no name -->

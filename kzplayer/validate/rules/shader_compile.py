@@ -7,6 +7,9 @@ the driver's errors at the line of the material's own file (or of the file it in
 This needs an OpenGL 4.3 context (a GPU, or Mesa's llvmpipe through EGL); without one the
 shaders are not compiled and a note says so. Stock materials are compiled by kzplayer's tests.
 
+To fix: correct the shader at the reported line of the GLSL file; the message is the
+driver's.
+
 Failing (`shaders/swirl.glsl`):
 
     void affectParticle(uint index) {

@@ -6,6 +6,8 @@ source's particle data, so FromEvents reads that slot to place the child. With e
 one emitter and particle data from another, children spawn at the positions of unrelated
 particles (or of empty slots). Usually one binding was copied and its path not changed.
 
+To fix: bind both consumer buffers to the same source emitter.
+
 Failing:
 
     <Binding target="Emission.SourceEventBuffer">{@../Source/ParticleEmitter.EventBuffer}</Binding>

@@ -5,6 +5,9 @@ the particles exist but are invisible, which is easy to misread as "the binding 
 firing". kzplayer draws them with a default billboard, so the effect looks right here and
 wrong in Kanzi. Assign a rendering material (`ParticlesDefault`, `ParticlesColorOverLife`, ...).
 
+To fix: set `ParticleEmitter.ParticleMaterial` on the subemitter (`ParticlesColorOverLife`,
+`ParticlesDefault`, ...).
+
 Failing:
 
     <ParticleEmitter name="Subemitter">

@@ -8,6 +8,9 @@ if nothing were connected. The pairings that work out of the box are `Emitter_Fr
 or `Emitter_Sparks_FromHit` with `EmissionCount_FromEvents` (or `EmissionCount_PerEvent`);
 a custom material is event-driven when it declares `Emission.SourceEventBuffer`.
 
+To fix: use an event-driven pair: `Emitter_FromEvents` (or `Emitter_Sparks_FromHit`) with
+`EmissionCount_FromEvents`.
+
 Failing (the buffers are bound):
 
     <Property name="ParticleEmitter.EmissionMaterial">Emitter_Point</Property>

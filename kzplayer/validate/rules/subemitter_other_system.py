@@ -8,6 +8,8 @@ events may arrive a frame late or in another space.
 
 Reported once per subemitter and source.
 
+To fix: move the subemitter (or its source) so that both are in the same ParticleSystem.
+
 Failing:
 
     <ParticleSystem name="Rockets">

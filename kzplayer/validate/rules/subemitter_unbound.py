@@ -6,6 +6,9 @@ fill `Emission.SourceEventBuffer` (and, for the emission materials,
 `Emission.SourceParticleDataBuffer`) from the source's `ParticleEmitter.EventBuffer` and
 `ParticleEmitter.ParticleDataBuffer`, the emitter never spawns anything.
 
+To fix: add the two BindingItems of the events page that bind the consumer buffers to the
+source emitter's outputs.
+
 Failing:
 
     <ParticleEmitter name="Subemitter">

@@ -3,6 +3,8 @@
 Project files are data: kzplayer never expands entities and never loads anything from
 outside the project (no network, no external DTD), so a file that needs them is refused.
 
+To fix: remove the `<!DOCTYPE ...>` declaration and write the text the entity stood for.
+
 Failing:
 
     <!DOCTYPE Project [ <!ENTITY rate "500"> ]>

@@ -5,6 +5,9 @@ as `&amp;` and `<` inside binding expressions as `&lt;` (or inside `<![CDATA[ ..
 The position is where the XML parser gave up; the mistake is often just before it.
 Nothing else in such a file can be checked.
 
+To fix: look at the reported position and just before it: close the element, quote the
+attribute, write `&` as `&amp;` and `<` as `&lt;`.
+
 Failing:
 
     <Property name="Emission.Rate">500</Propery>
