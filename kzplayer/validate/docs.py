@@ -50,8 +50,13 @@ warnings too); 2: a path that cannot be read, or a wrong command line.
   lead to them are not reported one by one (one note says how many), until the file loads.
 * A consumer-buffer binding counts for the subemitter that holds it, so a wrong PushTarget
   is one `binding.push-target` error, not also "unbound" and "not event-driven".
-* Paths are shown as given on the command line. At one position, errors come before
-  warnings before notes.
+* Paths are shown as given on the command line; a file named twice (`a.kzm ./a.kzm`) is
+  checked once. At one position, errors come before warnings before notes.
+* The caret goes under the value at fault: a property's value, or its name when the name
+  is the mistake (`property.unknown`), a path inside an expression, a BindingSourceItem's
+  `Source`. Where the mistake is something missing, it goes under the element that lacks it.
+* A Kanzi Studio project's material bindings, which Kanzi evaluates per node drawn, are one
+  note per file, not one per uniform: a working Kanzi project validates quietly.
 * A bug in kzplayer met while validating is reported as `internal.error` (KZ000) with the
   rule or stage it happened in, and the other rules still run.
 * Codes are stable and grouped by range: KZ0xx structure, KZ1xx paths and bindings, KZ2xx
