@@ -2,6 +2,7 @@
 line with a caret under the span, and the hint. (kzplayer validate adds JSON and GitHub.)"""
 from __future__ import annotations
 
+import os
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -47,8 +48,13 @@ def format_diagnostic(d: Diagnostic, *, color: bool = False) -> str:
     return "\n".join(out)
 
 
+def wants_color(stream) -> bool:
+    """Colour on a terminal, unless NO_COLOR is set (https://no-color.org)."""
+    return hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
+
+
 def print_diagnostics(diags, stream=None) -> None:
     stream = stream or sys.stderr
-    color = hasattr(stream, "isatty") and stream.isatty()
+    color = wants_color(stream)
     for d in sorted(diags, key=Diagnostic.sort_key):
         print(format_diagnostic(d, color=color), file=stream)

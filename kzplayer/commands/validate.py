@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 
+from kzplayer.commands.report import wants_color
 from kzplayer.diagnostics import Severity
 from kzplayer.validate.engine import Result, validate_paths
 from kzplayer.validate.formats import render_github, render_json, render_text
@@ -27,7 +28,7 @@ def run(projects, fmt: str = "text", strict: bool = False, stream=None) -> int:
     elif fmt == "github":
         out = render_github(result)
     else:
-        out = render_text(result, color=hasattr(stream, "isatty") and stream.isatty())
+        out = render_text(result, color=wants_color(stream))
     stream.write(out)
     stream.flush()
     return exit_code(result, strict)

@@ -279,3 +279,15 @@ def test_a_file_named_twice_is_checked_once(monkeypatch):
     doc = json.loads(out)
     assert [d["rule"] for d in doc["diagnostics"]] == ["binding.push-target"]
     assert doc["files"] == [GOTCHA2.name]       # shown as first named
+
+
+def test_colour_on_a_terminal_unless_no_color(monkeypatch):
+    from kzplayer.commands.report import wants_color
+
+    class Terminal:
+        def isatty(self):
+            return True
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert wants_color(Terminal())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not wants_color(Terminal())
