@@ -245,7 +245,10 @@ def source_mismatch(cb: CompiledBinding, project, lost: dict) -> list[Diagnostic
     shown = parse_program(b, "expression")
     if shown.diagnostics:
         return []            # the expression's own errors are reported by the expression rules
-    if _shape(shown) != _shape(cb.program):
+    def source_field(ref):
+        src = cb.inputs.get(ref.key) if ref.kind == "index" else None
+        return src.field if src is not None else None
+    if _shape(shown) != _shape(cb.program, source_field):
         return [problem("binding.source-mismatch", f"SourceExpression {b.expression.strip()!r} and "
                         f"RawCode {b.raw_code.strip()!r} are different programs",
                         b.expression_span or b.span, related=(b.raw_code_span,),
@@ -286,16 +289,28 @@ def source_mismatch(cb: CompiledBinding, project, lost: dict) -> list[Diagnostic
     return out
 
 
-def _shape(node):
-    """A program's structure with every reference replaced by a placeholder."""
-    from kzplayer.expr.ast import Node, Program, Reference
+def _shape(node, source_field=lambda ref: None):
+    """A program's structure with every reference replaced by a placeholder. A field read
+    after a reference (`{../Src/Node3D.RenderTransformation}.translationY`) and a `{N}` whose
+    BindingSourceItem takes that field are the same shape: both read one component."""
+    from kzplayer.expr.ast import Field, Node, Program, Ref
     if isinstance(node, Program):
-        return tuple(_shape(s) for s in node.statements)
-    if isinstance(node, Reference):
-        return "REF"
+        return tuple(_shape(s, source_field) for s in node.statements)
+    if isinstance(node, Field) and isinstance(node.value, Ref) and not source_field(node.value.reference):
+        return ("REF", _field_key(node.field))
+    if isinstance(node, Ref):
+        fld = source_field(node.reference)
+        return ("REF", fld) if fld else "REF"
     if isinstance(node, Node) and dataclasses.is_dataclass(node):
         return (type(node).__name__,) + tuple(
-            _shape(getattr(node, f.name)) for f in dataclasses.fields(node) if f.compare)
+            _shape(getattr(node, f.name), source_field) for f in dataclasses.fields(node) if f.compare)
     if isinstance(node, tuple):
-        return tuple(_shape(n) for n in node)
+        return tuple(_shape(n, source_field) for n in node)
     return node
+
+
+def _field_key(name: str) -> str:
+    try:
+        return normalize_field(name) or name
+    except ConversionError:
+        return name.lower()

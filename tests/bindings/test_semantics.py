@@ -191,7 +191,25 @@ def test_source_item_field_reads_one_component(project_of):
                                                  "{0}", [("Screens/Screen/Src", "Node3D.RenderTransformation",
                                                           "TRANSLATION_Y")])))
     graph = resolve(p)
+    assert graph.diagnostics == []          # `.translationY` in the expression is the source item's field
     assert graph.value(p.find("Screens/Screen/Dst"), "Emission.Rate") == 6
+
+
+def test_source_item_field_and_a_field_in_raw_code_say_the_same(project_of):
+    p = project_of(emitter("Src", prop("Node3D.RenderTransformation", "Srt3D(1,1,1, 0,0,0, 5,6,7)"))
+                   + emitter("Dst", binding_item("Emission.Rate", "{../Src/Node3D.RenderTransformation}.translationY",
+                                                 "{0}.translationY", [("Screens/Screen/Src", "Node3D.RenderTransformation")])))
+    graph = resolve(p)
+    assert graph.diagnostics == [] and graph.value(p.find("Screens/Screen/Dst"), "Emission.Rate") == 6
+
+
+def test_source_item_field_other_than_the_expression_field(project_of):
+    p = project_of(emitter("Src", prop("Node3D.RenderTransformation", "Srt3D(1,1,1, 0,0,0, 5,6,7)"))
+                   + emitter("Dst", binding_item("Emission.Rate", "{../Src/Node3D.RenderTransformation}.translationX",
+                                                 "{0}", [("Screens/Screen/Src", "Node3D.RenderTransformation",
+                                                          "TRANSLATION_Y")])))
+    [d] = resolve(p).diagnostics
+    assert d.rule == "binding.source-mismatch"
 
 
 def test_field_that_the_type_does_not_have(project_of):
