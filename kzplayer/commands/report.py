@@ -10,10 +10,21 @@ from pathlib import Path
 from kzplayer.diagnostics import Diagnostic
 
 
-@lru_cache(maxsize=64)
-def _lines(path: str) -> list[str]:
+def source_lines(path: str) -> list[str]:
+    """The lines of a project file as the loader read them (a BOM or the XML declaration's
+    encoding, else UTF-8), so that columns count alike; re-read when the file changes."""
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+        st = os.stat(path)
+    except OSError:
+        return []
+    return _read_lines(path, st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=64)
+def _read_lines(path: str, mtime_ns: int, size: int) -> list[str]:
+    from kzplayer.project.loader import _decode     # the loader's own decoding
+    try:
+        return _decode(Path(path).read_bytes())[0].splitlines()
     except OSError:
         return []
 
@@ -34,7 +45,7 @@ def format_diagnostic(d: Diagnostic, *, color: bool = False) -> str:
         where = _paint(f"{d.span.file}: " if not d.span.line else f"{d.span}: ", "1", color)
     out = [f"{where}{_paint(sev, _COLOURS[sev], color)}: {d.message} {_paint(f'[{d.rule}]', '2', color)}"]
     if d.span and d.span.line:
-        lines = _lines(d.span.file)
+        lines = source_lines(d.span.file)
         if 0 < d.span.line <= len(lines):
             src = lines[d.span.line - 1].expandtabs(1)      # one column per character, as spans count
             if d.span.end_line == d.span.line and d.span.end_column:

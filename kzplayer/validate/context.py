@@ -8,7 +8,6 @@ import bisect
 import difflib
 import re
 from functools import cached_property
-from pathlib import Path
 
 from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, Severity, Span
@@ -27,7 +26,6 @@ class Context:
     def __init__(self, project: Project, loader_diagnostics: list[Diagnostic] | None = None):
         self.project = project
         self.loader_diagnostics = loader_diagnostics or []
-        self._lines: dict[str, list[str]] = {}      # file -> its lines, read when a rule asks
 
     # -- the catalog and the tree ----------------------------------------------------------
     @cached_property
@@ -254,13 +252,8 @@ class Context:
         return start
 
     def _source_line(self, file: str, number: int) -> str:
-        if file not in self._lines:
-            try:
-                text = Path(file).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                text = ""
-            self._lines[file] = text.splitlines()
-        lines = self._lines[file]
+        from kzplayer.commands.report import source_lines
+        lines = source_lines(file)
         return lines[number - 1] if 0 < number <= len(lines) else ""
 
     def suggest(self, word: str, options) -> str | None:

@@ -291,3 +291,14 @@ def test_colour_on_a_terminal_unless_no_color(monkeypatch):
     assert wants_color(Terminal())
     monkeypatch.setenv("NO_COLOR", "1")
     assert not wants_color(Terminal())
+
+
+def test_a_utf16_project_shows_its_source_lines_and_columns(tmp_path):
+    text = (CASES / "property.unknown" / "typo.kzm").read_text(encoding="utf-8")
+    path = tmp_path / "wide.kzm"
+    path.write_text(text.replace('encoding="utf-8"', 'encoding="utf-16"'), encoding="utf-16")
+    code, out = validate(path)
+    lines = out.splitlines()
+    assert code == 1 and lines[0].startswith(f"{path}:13:29: error: unknown property 'Emission.Lifetim'")
+    assert lines[1] == '                <Property name="Emission.Lifetim">2</Property>'
+    assert lines[2] == " " * (4 + 28) + "^" * len("Emission.Lifetim")
