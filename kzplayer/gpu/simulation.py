@@ -244,7 +244,8 @@ class Simulation:
         ctx = self.ctx
         h = system.step_length
         frame = {"kz_dt": h, "kz_time": system.steps * h, "kz_step": system.steps,
-                 "kz_worldToSimulation": np.linalg.inv(system.simulation_to_world)[:3, :3]}
+                 "kz_worldToSimulation": np.linalg.inv(system.simulation_to_world)[:3, :3],
+                 "kz_verlet": system.verlet}
         live = [em for em in system.emitters if em.capacity > 0 and em.visible]
         for em in live:                                           # 1. count, emit
             if em.count is None or em.emission is None:

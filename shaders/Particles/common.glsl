@@ -17,6 +17,7 @@ uniform uint  kz_capacity;           // pool slots of this emitter
 uniform mat4  kz_emitterTransform = mat4(1.0);   // emitter -> simulation space
 uniform mat4  kz_affectorTransform = mat4(1.0);  // affector -> simulation space
 uniform mat3  kz_worldToSimulation = mat3(1.0);  // world directions -> simulation space
+uniform bool  kz_verlet = false;                 // the system integrates with Verlet (else Euler)
 
 #include "Particles/random.glsl"
 #include "Particles/accessors.glsl"
