@@ -38,7 +38,8 @@ def _paint(text: str, code: str, on: bool) -> str:
 
 def format_diagnostic(d: Diagnostic, *, color: bool = False) -> str:
     """`file:line:col: severity: message [rule]`, the source line, a caret under the span
-    (to the end of the line when the span goes on), and `hint:`; ANSI colours if asked."""
+    (to the end of the line when the span goes on), `see also:` the related places, and
+    `hint:`; ANSI colours if asked."""
     sev = d.severity.value
     where = ""
     if d.span:      # line 0: the file as a whole
@@ -54,6 +55,11 @@ def format_diagnostic(d: Diagnostic, *, color: bool = False) -> str:
                 width = len(src) - d.span.column + 1
             out.append(f"    {src}")
             out.append("    " + " " * (d.span.column - 1) + _paint("^" * max(1, width), _COLOURS[sev], color))
+    others = [r for r in d.related if r is not None and r.line and r != d.span]
+    if others:          # the other places of the same problem (a loop's other bindings, ...)
+        shown = [f"{r.line}:{r.column}" if d.span and r.file == d.span.file else str(r) for r in others[:5]]
+        more = f" and {len(others) - 5} more" if len(others) > 5 else ""
+        out.append(f"    {_paint('see also:', '1', color)} {', '.join(shown)}{more}")
     if d.hint:
         out.append(f"    {_paint('hint:', '1;32', color)} {d.hint}")
     return "\n".join(out)

@@ -30,11 +30,13 @@ once, sorted by file, line and column. Exit code 0: clean; 1: errors (with `--st
 warnings too); 2: a path that cannot be read, or a wrong command line.
 
 * `text` (default): `file:line:col: severity: message [rule]`, the source line with a caret
-  under the spot, a `hint:` line where there is a fix, coloured on a terminal (not with
-  `NO_COLOR` set), and a summary.
+  under the spot, a `see also:` line with the other places of the same problem (the other
+  bindings of a loop, the SourceExpression a stale path disagrees with), a `hint:` line where
+  there is a fix, coloured on a terminal (not with `NO_COLOR` set), and a summary.
 * `json`: `{"files": [...], "diagnostics": [{"code", "rule", "severity", "message", "file",
-  "line", "column", "end_line", "end_column", "hint"}], "summary": {"errors", "warnings",
-  "notes"}}` (lines and columns count from 1, `end_column` is exclusive).
+  "line", "column", "end_line", "end_column", "hint", "related"}], "summary": {"errors",
+  "warnings", "notes"}}` (lines and columns count from 1, `end_column` is exclusive;
+  `related` lists the other places as `{"file", "line", "column", "end_line", "end_column"}`).
 * `github`: one workflow command per problem,
   `::error file=F,line=L,col=C,endColumn=E,title=RULE::MESSAGE` (`::warning`, `::notice`),
   so a CI job annotates the pull request.

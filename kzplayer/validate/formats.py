@@ -39,7 +39,9 @@ def diagnostic_json(d: Diagnostic) -> dict:
             "file": s.file if s else None,
             "line": s.line if s else None, "column": s.column if s else None,
             "end_line": s.end_line if s else None, "end_column": s.end_column if s else None,
-            "hint": d.hint}
+            "hint": d.hint,
+            "related": [{"file": r.file, "line": r.line, "column": r.column, "end_line": r.end_line,
+                         "end_column": r.end_column} for r in d.related if r is not None and r != s]}
 
 
 def render_json(result: Result) -> str:

@@ -118,7 +118,7 @@ def test_colour_on_a_terminal():
 
 # -- JSON (cli.md) -----------------------------------------------------------------------------
 
-def test_json_has_exactly_the_contract_fields():
+def test_json_has_the_contract_fields_and_related():
     code, out = validate("--format", "json", STALE)
     doc = json.loads(out)
     assert code == 1
@@ -127,7 +127,9 @@ def test_json_has_exactly_the_contract_fields():
     assert doc["summary"] == {"errors": 2, "warnings": 0, "notes": 0}
     first = doc["diagnostics"][0]
     assert set(first) == {"code", "rule", "severity", "message", "file", "line", "column",
-                          "end_line", "end_column", "hint"}
+                          "end_line", "end_column", "hint",
+                          "related"}      # an addition to cli.md: the other places
+
     value = "Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/On Death/Source"
     assert (first["code"], first["rule"], first["severity"]) == ("KZ102", "path.stale", "error")
     assert (first["file"], first["line"], first["column"]) == (str(STALE), 43, 63)
@@ -302,3 +304,15 @@ def test_a_utf16_project_shows_its_source_lines_and_columns(tmp_path):
     assert code == 1 and lines[0].startswith(f"{path}:13:29: error: unknown property 'Emission.Lifetim'")
     assert lines[1] == '                <Property name="Emission.Lifetim">2</Property>'
     assert lines[2] == " " * (4 + 28) + "^" * len("Emission.Lifetim")
+
+
+def test_the_other_places_of_a_problem_are_shown():
+    loop = CASES / "events.cycle" / "two_subemitters.kzm"
+    # the loop's second binding: A's events into B, written on line 26
+    line = next(n for n, s in enumerate(loop.read_text(encoding="utf-8").splitlines(), 1)
+                if "{@../A/ParticleEmitter.EventBuffer}" in s)
+    code, out = validate(loop)
+    assert f"    see also: {line}:30" in out.splitlines()
+    doc = json.loads(validate("--format", "json", loop)[1])
+    [d] = doc["diagnostics"]
+    assert [(r["file"], r["line"], r["column"]) for r in d["related"]] == [(str(loop), line, 30)]
