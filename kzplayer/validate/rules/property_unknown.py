@@ -7,8 +7,8 @@ value never reaches the material. The same check applies to a binding's target p
 and to the `Source` of a BindingSourceItem. The hint names the closest known property.
 
 A known property set on an item type that has no use for it (an `Emission.*` property on a
-ParticleAffector, whose materials never read it) is reported too, naming the item types
-that carry it.
+ParticleAffector, whose materials never read it), or bound there, is reported too, naming
+the item types that carry it.
 
 Items of a type kzplayer does not model are not checked (the loader reports the type). In
 a Kanzi Studio project (`.kzproj`), which carries every Kanzi property, only names of the
@@ -49,13 +49,17 @@ def check(context):
                 if _checked(name, families):
                     yield _unknown(context, name, context.name_span(prop), f"{item.type} '{item.name}'")
             elif spec.item_types and not cat.carries(item.type, name):
-                carriers = ", ".join(sorted(spec.item_types))
-                yield Problem(context.name_span(prop), f"{name} is not a property of {item.type} '{item.name}': "
-                              "nothing on it reads the value", f"it belongs on: {carriers}")
+                yield _misplaced(spec, name, item, context.name_span(prop))
     for owner, binding in context.bindings:
-        if binding.target and cat.property(binding.target) is None and _checked(binding.target, families):
-            yield _unknown(context, binding.target, binding.target_span or binding.span,
-                           "the binding's target")
+        where = binding.target_span or binding.span
+        spec = cat.property(binding.target) if binding.target else None
+        if binding.target and spec is None and _checked(binding.target, families):
+            yield _unknown(context, binding.target, where, "the binding's target")
+        elif spec is not None and spec.item_types:
+            target = context.push_target(owner, binding)
+            if target is not None and cat.item_type(target.type) is not None \
+                    and not cat.carries(target.type, binding.target):
+                yield _misplaced(spec, binding.target, target, where)
         for source in binding.sources:
             if source.source and cat.property(source.source) is None and _checked(source.source, families):
                 where = context.property_value_span(source.span, "BindingSourceItem.Source", source.source)
@@ -73,6 +77,11 @@ def _checked_families(context):
 
 def _checked(name: str, families) -> bool:
     return families is None or name.split(".", 1)[0] in families
+
+
+def _misplaced(spec, name, item, span):
+    return Problem(span, f"{name} is not a property of {item.type} '{item.name}': nothing on it reads the value",
+                   f"it belongs on: {', '.join(sorted(spec.item_types))}")
 
 
 def _unknown(context, name, span, where):
