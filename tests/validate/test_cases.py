@@ -93,7 +93,8 @@ def test_the_five_gotchas_are_broken_copies_of_the_recipe():
         return path.read_text(encoding="utf-8").split("-->\n", 1)[1].splitlines()
 
     gotchas = sorted(CASES.glob("*/gotcha*.kzm"), key=lambda p: p.name)
-    assert [p.name[:7] for p in gotchas] == [f"gotcha{n}" for n in range(1, 6)]
+    # one copy per gotcha at least (gotcha 3 has two halves: the emission and the count material)
+    assert sorted(set(p.name[:7] for p in gotchas)) == [f"gotcha{n}" for n in range(1, 6)]
     for path in gotchas:
         diff = [d for d in difflib.ndiff(body(RECIPE), body(path)) if d[:1] in "+-"]
         assert 0 < len(diff) <= 6, f"{path.name} is not a small change of the recipe: {diff}"
