@@ -29,6 +29,21 @@ Every file of every project named is checked in one pass; all problems are repor
 once, sorted by file, line and column. Exit code 0: clean; 1: errors (with `--strict`,
 warnings too); 2: a path that cannot be read, or a wrong command line.
 
+For example:
+
+```
+$ kzplayer validate effect.kzm
+effect.kzm:13:29: error: unknown property 'Emission.Lifetim' on ParticleEmitter 'Nozzle' [property.unknown]
+                <Property name="Emission.Lifetim">2</Property>
+                                ^^^^^^^^^^^^^^^^
+    hint: did you mean 'Emission.Lifetime'?
+effect.kzm:14:65: warning: Emission.InitialVelocityOuterAngle = 4 is outside [0, π]; the player clamps it to π [property.range]
+                <Property name="Emission.InitialVelocityOuterAngle">4</Property>
+                                                                    ^
+    hint: use a value in [0, π]
+1 file checked: 1 error, 1 warning, 0 notes.
+```
+
 * `text` (default): `file:line:col: severity: message [rule]`, the source line with a caret
   under the spot, a `see also:` line with the other places of the same problem (the other
   bindings of a loop, the SourceExpression a stale path disagrees with), a `hint:` line where
