@@ -105,28 +105,20 @@ class SourceFile:
         start, end, _ = self.tags[el]
         return self.span(start, end)
 
-    def element_and_text_spans(self, el) -> tuple[Span, Span, int]:
-        """The start tag's span, the text content's span and the offset where the text
-        starts; one line look-up for the usual `<Property name="x">value</Property>` line."""
-        start, end, closed = self.tags[el]
-        stop = end if closed else self.text.find("<", end)
-        if stop < 0:
-            stop = len(self.text)
-        nl = self.text.find("\n", start, stop)
-        if nl >= 0:
-            return self.span(start, end), self.span(end, stop), end
-        line, col = self.position(start)
-        tcol = col + end - start
-        return (Span(self.path, line, col, line, tcol),
-                Span(self.path, line, tcol, line, tcol + max(stop - end, 1)), end)
+    def lazy_element_span(self, el) -> tuple:
+        """element_span(el), worked out when read (see model.SpanField)."""
+        start, end, _ = self.tags[el]
+        return (SourceFile.span, self, start, end)
+
+    def text_end(self, end: int) -> int:
+        """Where the text that starts at `end` (after a start tag) stops: the next '<'."""
+        stop = self.text.find("<", end)
+        return len(self.text) if stop < 0 else stop
 
     def text_range(self, el) -> tuple[int, int]:
         """Offsets of the text content of `el` as written (before its first child or end tag)."""
         start, end, closed = self.tags[el]
-        if closed:
-            return end, end
-        stop = self.text.find("<", end)
-        return end, (len(self.text) if stop < 0 else stop)
+        return end, (end if closed else self.text_end(end))
 
     def anchors(self, start: int, stop: int, text: str) -> tuple:
         """Where `text` (an element's text as lxml gives it) and the file's characters from
@@ -330,26 +322,27 @@ class _Loader:
                 self.add(item, sub, seen)
 
     def item(self, parent: Item, el, src: SourceFile) -> Item:
-        span = src.element_span(el)
+        span = src.lazy_element_span(el)
         library = parent.parent is None
         name = el.get("name")
         if name is None:
             name = el.tag if library else ""
             if not library:
-                self.diagnostics.append(_diag(BAD_NAME, f"<{el.tag}> has no name attribute", span))
+                self.diagnostics.append(_diag(BAD_NAME, f"<{el.tag}> has no name attribute",
+                                              src.element_span(el)))
         else:
             self.name_ok(name, lambda: src.attribute_span(el, "name"))
         item = Item(el.tag, name, span=span, element=el,
                     attributes={k: v for k, v in el.items() if k != "name"})
         if self.item_types is not None and el.tag not in self.item_types:
-            self.unknown_type(el.tag, span)
+            self.unknown_type(el.tag, item.span)
         if el.tag == "MaterialType":
             self.check_shader(item, el, src)
         item.parent = parent
         self.depth += 1
         if self.depth > MAX_DEPTH:          # folder projects nest files without a limit of lxml's
             self.diagnostics.append(_diag(STRUCTURE, f"the item tree is deeper than {MAX_DEPTH} "
-                                          "levels; the items below are not read", span))
+                                          "levels; the items below are not read", item.span))
         else:
             self.fill(item, el, src)
         self.depth -= 1
@@ -471,33 +464,34 @@ class _Loader:
     # ---- properties, bindings, aliases
     def property(self, item: Item, el, src: SourceFile) -> None:
         name = el.get("name")
-        span, value_span, start = src.element_and_text_spans(el)
+        start, end, closed = src.tags[el]
+        span = (SourceFile.span, src, start, end)
         if not name:
-            self.diagnostics.append(_diag(STRUCTURE, "<Property> needs a name attribute", span))
+            self.diagnostics.append(_diag(STRUCTURE, "<Property> needs a name attribute", src.span(start, end)))
             return
-        prop = Property(name, None, el.text or "", span, el, value_span)
+        stop = end if closed else src.text_end(end)
+        prop = Property(name, None, el.text or "", span, el, (SourceFile.span, src, end, stop))
         first = item.properties.get(name)
         if first is not None:
             self.diagnostics.append(_diag(STRUCTURE, f"property {name} is set twice on {item.path} "
                                           f"(first at line {first.span.line}); the last one counts",
-                                          span, severity=Severity.WARNING))
+                                          prop.span, severity=Severity.WARNING))
         item.properties[name] = prop
-        self.pending.append((prop, src, start))
+        self.pending.append((prop, src, end))
 
     def short_binding(self, item: Item, el, src: SourceFile) -> None:
-        span = src.element_span(el)
         target = el.get("target")
         if not target:
             self.diagnostics.append(_diag(STRUCTURE, "<Binding> needs a target attribute "
-                                          "(the property it writes)", span))
+                                          "(the property it writes)", src.element_span(el)))
             return
         start, end = src.text_range(el)
         item.bindings.append(Binding(
             target=target, expression=el.text or "", name=el.get("name"),
             field=el.get("field", "WHOLE_PROPERTY"), mode=_mode(el.get("mode", "ONE_WAY")),
-            short=True, span=span, expression_span=src.span(start, end),
+            short=True, span=src.lazy_element_span(el), expression_span=(SourceFile.span, src, start, end),
             expression_anchors=src.anchors(start, end, el.text or ""),
-            target_span=src.attribute_span(el, "target"), owner=item, element=el))
+            target_span=(SourceFile.attribute_span, src, el, "target"), owner=item, element=el))
 
     def binding_item(self, item: Item, el, src: SourceFile) -> None:
         props = {}
@@ -566,17 +560,27 @@ class _Loader:
             for b in item.bindings:
                 b.as_loaded = b.key()
         cat = project.catalog
+        # Values are immutable, and projects repeat the same literals for the same property
+        # types ("0.5", "Gravity", "(0, 1, 0)"): each distinct one is read once per load.
+        read: dict[tuple, object] = {}
         for prop, src, start in self.pending:
             spec = cat.property(prop.name) if cat is not None else None
-            try:
-                prop.value = parse_literal(prop.text, spec.type if spec else None,
-                                           enum=(spec.enum or None) if spec else None)
-            except LiteralError as e:
-                raw = src.text[start:start + len(prop.text)]
-                where = src.span(start + e.start, start + e.end) if raw == prop.text else prop.value_span
-                what = f"{prop.name} is {a_or_an(spec.type)}: " if spec else f"{prop.name}: "
-                self.diagnostics.append(_diag(PROPERTY_TYPE, what + e.message, where))
+            type_name, enum = (spec.type, spec.enum or None) if spec else (None, None)
+            key = (prop.text, type_name, enum)
+            value = read.get(key, read)
+            if value is read:
+                try:
+                    value = parse_literal(prop.text, type_name, enum=enum)
+                except LiteralError as e:
+                    value = e
+                read[key] = value
+            if not isinstance(value, LiteralError):
+                prop.value = value
                 continue
+            raw = src.text[start:start + len(prop.text)]
+            where = src.span(start + value.start, start + value.end) if raw == prop.text else prop.value_span
+            what = f"{prop.name} is {a_or_an(spec.type)}: " if spec else f"{prop.name}: "
+            self.diagnostics.append(_diag(PROPERTY_TYPE, what + value.message, where))
         self.pending = []
 
 

@@ -17,6 +17,26 @@ from typing import Any, Iterator
 from kzplayer.diagnostics import Diagnostic, Span
 
 
+class SpanField:
+    """A Span attribute that may also be set to `(function, *arguments)`: the loader defers
+    working out line and column until the span is read, since most are never shown and
+    a large project has tens of thousands."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.key = "_" + name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return None                       # the dataclass field's default
+        value = obj.__dict__.get(self.key)
+        if value.__class__ is tuple:
+            value = obj.__dict__[self.key] = value[0](*value[1:])
+        return value
+
+    def __set__(self, obj, value) -> None:
+        obj.__dict__[self.key] = value
+
+
 @dataclass
 class Property:
     """One `<Property name="Type.Name">value</Property>`.
@@ -27,9 +47,9 @@ class Property:
     name: str
     value: Any
     text: str = ""
-    span: Span | None = None
+    span: Span | None = SpanField()
     element: Any = field(default=None, repr=False, compare=False)   # lxml element, for saving
-    value_span: Span | None = None          # where the value text starts (after the `>`)
+    value_span: Span | None = SpanField()   # where the value text starts (after the `>`)
 
 
 @dataclass
@@ -62,11 +82,11 @@ class Binding:
     raw_code: str | None = None
     sources: list[BindingSource] = dataclasses.field(default_factory=list)
     short: bool = False
-    span: Span | None = None
-    expression_span: Span | None = None     # where the expression text starts (line, column)
-    target_span: Span | None = None
-    push_target_span: Span | None = None
-    raw_code_span: Span | None = None
+    span: Span | None = SpanField()
+    expression_span: Span | None = SpanField()   # where the expression text starts (line, column)
+    target_span: Span | None = SpanField()
+    push_target_span: Span | None = SpanField()
+    raw_code_span: Span | None = SpanField()
     owner: "Item | None" = dataclasses.field(default=None, repr=False, compare=False)
     element: Any = dataclasses.field(default=None, repr=False, compare=False)
     # (offset in `expression`, line, column) after each XML entity or CDATA marker of the
@@ -122,7 +142,7 @@ class Item:
     properties: dict[str, Property] = field(default_factory=dict, repr=False)
     bindings: list[Binding] = field(default_factory=list, repr=False)
     attributes: dict[str, str] = field(default_factory=dict, repr=False)  # extra XML attributes
-    span: Span | None = None
+    span: Span | None = SpanField()
     element: Any = field(default=None, repr=False, compare=False)
     aliases: dict[str, Alias] = field(default_factory=dict, repr=False)
 
@@ -144,9 +164,14 @@ class Item:
 
     def walk(self) -> Iterator["Item"]:
         """This item and all below it, in tree order (depth first, children in file order)."""
-        yield self
-        for c in self.children:
-            yield from c.walk()
+        # A stack, not nested generators: a deep tree would cost a generator frame per level
+        # for every item yielded.
+        stack = [self]
+        while stack:
+            item = stack.pop()
+            yield item
+            if item.children:
+                stack.extend(reversed(item.children))
 
     def add_child(self, item: "Item", index: int | None = None) -> "Item":
         item.parent = self
@@ -274,5 +299,6 @@ class Project:
 
     def walk(self) -> Iterator[Item]:
         """Every item except the nameless root, in tree order."""
-        for lib in self.root.children:
-            yield from lib.walk()
+        walk = self.root.walk()
+        next(walk)
+        yield from walk

@@ -250,3 +250,18 @@ def test_a_folder_project_nested_too_deep_is_cut_with_a_message(tmp_path):
         folder = folder / "N"
     project, diags = load_project(root)
     assert "deeper than 200 levels" in only(diags, "schema.invalid").message
+
+
+def test_property_set_twice_is_a_warning_at_the_second(tmp_path):
+    # Spans are worked out when read (model.SpanField): the warning must still hold a Span.
+    f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Scene name="S">\n'
+                        '      <Property name="Node.Opacity">0.5</Property>\n'
+                        '        <Property name="Node.Opacity">0.7</Property>\n'
+                        '    </Scene>\n  </Screens>\n</Project>\n')
+    project, diags = load_project(f)
+    d = only(diags, "schema.invalid")
+    assert d.severity.value == "warning" and "set twice" in d.message and "first at line 4" in d.message
+    assert (d.span.file, d.span.line, d.span.column, d.span.end_column) == (str(f), 5, 9, 9 + len(
+        '<Property name="Node.Opacity">'))
+    assert project.find("Screens/S").get("Node.Opacity") == 0.7
+    assert str(d).startswith(f"{f}:5:9: warning:")
