@@ -146,9 +146,20 @@ def _validate_one(path: str) -> tuple[list[str], list[Diagnostic], bool]:
         unreadable = any(d.rule == UNREADABLE for d in loaded)
         # a problem of the path as a whole still names it (line 0: no line in particular)
         loaded = [replace(d, span=Span(path, 0, 0)) if d.span is None else d for d in loaded]
+        loaded = [_hint_single_files(path, d) for d in loaded]
         return [] if unreadable else [path], _dedupe_and_sort(loaded), unreadable
     files = list(project.files) or [path]
     return files, validate_project(project, loaded), False
+
+
+def _hint_single_files(path: str, d: Diagnostic) -> Diagnostic:
+    """A folder of single-file projects (sample_projects/) is no project folder: say how to
+    check the files in it."""
+    if d.rule != UNREADABLE or d.hint or not os.path.isdir(path):
+        return d
+    if not any(name.endswith(".kzm") for name in os.listdir(path)):
+        return d
+    return replace(d, hint=f"to check each .kzm file in it, name them: kzplayer validate {os.path.join(path, '*.kzm')}")
 
 
 def _stamp(module: ModuleType, p: Problem) -> Diagnostic:

@@ -316,3 +316,10 @@ def test_the_other_places_of_a_problem_are_shown():
     doc = json.loads(validate("--format", "json", loop)[1])
     [d] = doc["diagnostics"]
     assert [(r["file"], r["line"], r["column"]) for r in d["related"]] == [(str(loop), line, 30)]
+
+
+def test_a_folder_of_single_file_projects_says_how_to_check_them(tmp_path):
+    shutil.copy(RECIPE, tmp_path / "recipe.kzm")
+    code, out = validate(tmp_path)
+    assert code == 2
+    assert f"    hint: to check each .kzm file in it, name them: kzplayer validate {tmp_path}/*.kzm" in out.splitlines()
