@@ -46,7 +46,21 @@ def all_rules() -> tuple[ModuleType, ...]:
 
 
 def rule_by_slug(slug: str) -> ModuleType | None:
-    return {m.RULE: m for m in all_rules()}.get(slug)
+    return _by_slug().get(slug)
+
+
+@cache
+def _by_slug() -> dict[str, ModuleType]:
+    return {m.RULE: m for m in all_rules()}
+
+
+def _with_hint(d: Diagnostic) -> Diagnostic:
+    """A problem another stage found, with its rule's hint where it came without one (a rule
+    module may define `hint(diagnostic)`)."""
+    hint = getattr(rule_by_slug(d.rule), "hint", None)
+    if d.hint or hint is None:
+        return d
+    return replace(d, hint=hint(d))
 
 
 @dataclass
@@ -100,7 +114,7 @@ def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = ()) -> 
     seen = {spot(d) for d in found}
     owned = {m.RULE for m in all_rules() if getattr(m, "OWNS_PIPELINE", False)}
     found += [d for d in context.pipeline_diagnostics if spot(d) not in seen and d.rule not in owned]
-    found = [d for d in found if not _said_better(d, superseded)]
+    found = [_with_hint(d) for d in found if not _said_better(d, superseded)]
     return _dedupe_and_sort(_without_follow_ons(found))
 
 
@@ -146,7 +160,7 @@ def _validate_one(path: str) -> tuple[list[str], list[Diagnostic], bool]:
         unreadable = any(d.rule == UNREADABLE for d in loaded)
         # a problem of the path as a whole still names it (line 0: no line in particular)
         loaded = [replace(d, span=Span(path, 0, 0)) if d.span is None else d for d in loaded]
-        loaded = [_hint_single_files(path, d) for d in loaded]
+        loaded = [_with_hint(_hint_single_files(path, d)) for d in loaded]
         return [] if unreadable else [path], _dedupe_and_sort(loaded), unreadable
     files = list(project.files) or [path]
     return files, validate_project(project, loaded), False

@@ -133,3 +133,22 @@ def test_a_negative_rate_says_the_bound(tmp_path):
     </ParticleEmitter>"""), "property.range")
     assert (d.severity.value, d.message, d.hint) == (
         "error", "Emission.Rate = -5 is outside [0, ∞)", "use a value ≥ 0")
+
+
+def test_xml_slips_get_a_hint_in_words(tmp_path):
+    recipe = (CASES / "recipe_ok.kzm").read_text(encoding="utf-8")
+    opened = next(n for n, s in enumerate(recipe.splitlines(), 1) if '<ParticleEmitter name="Source">' in s)
+    slips = {
+        "</ParticleEmiter>": (recipe.replace("</ParticleEmitter>", "</ParticleEmiter>", 1),
+                              f"<ParticleEmitter> opened on line {opened} is closed here by </ParticleEmiter>: "
+                              "correct the end tag, or close <ParticleEmitter> first"),
+        "bare <": (recipe.replace("{./Emission.Rate} * {./Emission.Lifetime}", "{./Emission.Rate} < 2"),
+                   "write '<' in text as &lt; (a binding's {a} < {b} is {a} &lt; {b}), or use <![CDATA[ ... ]]>"),
+        "bare &": (recipe.replace(">Emitter_Disc<", ">A & B<"),
+                   "write '&' in text as &amp; (a binding's && is &amp;&amp;)"),
+    }
+    for name, (text, hint) in slips.items():
+        path = tmp_path / "slip.kzm"
+        path.write_text(text, encoding="utf-8")
+        d = only(validate_paths([str(path)]).diagnostics, "xml.malformed")
+        assert d.hint == hint, name
