@@ -64,12 +64,15 @@ assert EMITTER_STATE_DTYPE.itemsize == 96
 
 # The Event Buffer: a header, then `capacity` records. Overflow drops and counts.
 EVENT_HEADER_DTYPE = np.dtype([
-    ("count", "<u4"),                # 0    records written this step
+    ("count", "<u4"),                # 0    records written this step (<= capacity)
     ("capacity", "<u4"),             # 4    records that fit (ParticleEmitter.MaximumAmount)
-    ("dropped", "<u4"),              # 8    events refused because the buffer was full
+    ("dropped", "<u4"),              # 8    events refused this step because the buffer was full
     ("_pad0", "<u4"),                # 12
+    ("total_written", "<u4"),        # 16   running totals (stats are their differences)
+    ("total_dropped", "<u4"),        # 20
+    ("_pad1", "<u4", 2),             # 24   records start 16-aligned
 ])
-assert EVENT_HEADER_DTYPE.itemsize == 16
+assert EVENT_HEADER_DTYPE.itemsize == 32
 
 # Event kinds (EVENT_* defines).
 EVENT_LIFETIME = 1      # death at end of life (or Event_Lifetime window)
@@ -93,6 +96,20 @@ EVENT_RECORD_DTYPE = np.dtype([
 ])
 assert EVENT_RECORD_DTYPE.itemsize == 64
 
+# struct ParticleTrack: one per pool slot beside the particle, what the collider and event
+# stages remember of it: this step's hit (valid while FLAG_HIT is set) and the event
+# generators' sweep memory (valid while `serial` equals the slot's particle serial).
+TRACK_DTYPE = np.dtype([
+    ("hit_position", "<f4", 3),      # 0    where the swept path met the collider, simulation space
+    ("hit_speed", "<f4"),            # 12   speed just before the hit
+    ("hit_normal", "<f4", 3),        # 16   unit surface normal, pointing to the free side
+    ("last_age", "<f4"),             # 28   the particle's age when the events stage last ran
+    ("serial", "<u4"),               # 32   serial of the particle the event memory belongs to
+    ("cycle", "<u4"),                # 36   Event_Periodic: last interval index that fired
+    ("_pad0", "<u4", 2),             # 40
+])
+assert TRACK_DTYPE.itemsize == 48
+
 # Binding points of the shader storage blocks (BINDING_* defines).
 BINDING_PARTICLES = 0
 BINDING_FREE_LIST = 1
@@ -100,6 +117,7 @@ BINDING_EMITTER_STATE = 2
 BINDING_EVENTS = 3
 BINDING_SOURCE_EVENTS = 4
 BINDING_SOURCE_PARTICLES = 5
+BINDING_TRACKS = 6
 
 WORKGROUP_SIZE = 64
 

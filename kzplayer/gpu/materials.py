@@ -24,6 +24,8 @@ SLOT_MAINS = {
     "EmissionCount": "Particles/main_count.glsl",
     "Emission": "Particles/main_emission.glsl",
     "Affector": "Particles/main_affector.glsl",
+    "Collider": "Particles/main_collider.glsl",
+    "GenerateEvents": "Particles/main_events.glsl",
 }
 
 

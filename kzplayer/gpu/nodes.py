@@ -1,5 +1,5 @@
-"""The simulation's records of the project's nodes: one per ParticleSystem, ParticleEmitter
-and ParticleAffector, holding what the GPU side derived from their properties (materials,
+"""The simulation's records of the project's nodes: one per ParticleSystem, ParticleEmitter,
+ParticleAffector and ParticleCollider, holding what the GPU side derived from their properties (materials,
 uniforms, transforms, pool), and the per-frame stats of an emitter."""
 from __future__ import annotations
 
@@ -36,10 +36,15 @@ class Emitter:
     count: Material | None = None
     emission: Material | None = None
     self_affect: Material | None = None
+    events: Material | None = None                    # GenerateEventsMaterial
+    source: "Emitter | None" = None                   # whose Event Buffer feeds this subemitter
+    particle_source: "Emitter | None" = None          # whose Particle Data Buffer it reads
+    tracks: moderngl.Buffer | None = None             # TRACK_DTYPE per slot (hits, event sweeps)
     uniforms: dict = field(default_factory=dict)      # slot -> [(uniform, value)]
     seed: int = 0
     transform: np.ndarray = field(default_factory=lambda: np.eye(4))   # emitter -> simulation
     totals: np.ndarray | None = None                  # emitter state at the last frame's end
+    event_totals: tuple = (0, 0)                      # Event Buffer running totals then
     visible: bool = True                              # Node.Visible of it and its ancestors
 
     @property
@@ -69,11 +74,23 @@ class Affector:
 
 
 @dataclass(eq=False)
+class Collider:
+    """A ParticleCollider: its material and the collider -> simulation transform."""
+    item: object
+    material: Material | None = None
+    uniforms: list = field(default_factory=list)
+    transform: np.ndarray = field(default_factory=lambda: np.eye(4))
+    visible: bool = True
+
+
+@dataclass(eq=False)
 class System:
-    """A ParticleSystem: its emitters (in dependency order), affectors (tree order), clock."""
+    """A ParticleSystem: its emitters (in dependency order), affectors and colliders (tree
+    order), clock."""
     item: object
     emitters: list[Emitter] = field(default_factory=list)
     affectors: list[Affector] = field(default_factory=list)
+    colliders: list[Collider] = field(default_factory=list)
     framerate: float = 60.0
     verlet: bool = False
     local_space: bool = False

@@ -9,8 +9,10 @@ runs the stages of docs/player.md as compute dispatches:
     3. each emitter's SelfAffectMaterial
     4. the system's affectors in tree order, over every emitter's particles
     5. integrate (Euler or Verlet) and age
+    6. the system's colliders in tree order: swept hits, bounce, friction, sinks
+    7. per emitter in dependency order: a subemitter's count and emission from its source's
+       events of this step, then the emitter's GenerateEventsMaterial into its Event Buffer
     8. kill (age >= lifetime, or marked), slots back to the pool
-(6 colliders and 7 events come with their issues; the buffers are already in place.)
 
 Particle state stays on the GPU; Python reads back only the tiny emitter-state records once
 per frame for `stats`, and the pools when asked (`read_particles`, `dump`).
@@ -25,8 +27,9 @@ import numpy as np
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.buffers import EmitterBuffers
+from kzplayer.gpu.events import dependency_order, ensure_tracks, event_source
 from kzplayer.gpu.materials import Material, ProgramCache, project_catalog, resolve_material, uniform_values
-from kzplayer.gpu.nodes import Affector, Emitter, EmitterStats, System
+from kzplayer.gpu.nodes import Affector, Collider, Emitter, EmitterStats, System
 from kzplayer.gpu.properties import PropertyReader
 from kzplayer.transforms import world_matrix
 
@@ -123,6 +126,9 @@ class Simulation:
         """Free every GL object; safe to call twice."""
         for em in self.emitters:
             em.buffers.release()
+            if em.tracks is not None:
+                em.tracks.release()
+                em.tracks = None
         self.programs.release()
 
     # -- building ---------------------------------------------------------------------------
@@ -141,28 +147,25 @@ class Simulation:
                     number += 1
                 elif node.type == "ParticleAffector":
                     system.affectors.append(Affector(node, None))
-            system.emitters = self._dependency_order(emitters)
+                elif node.type == "ParticleCollider":
+                    system.colliders.append(Collider(node))
+            system.emitters = emitters
             self.systems.append(system)
-            self.emitters.extend(system.emitters)
+            self.emitters.extend(emitters)
 
-    def _dependency_order(self, emitters: list[Emitter]) -> list[Emitter]:
-        """Sources before the subemitters that read their events; otherwise tree order."""
-        by_path = {em.path: em for em in emitters}
-        placed, order = set(), []
-
-        def place(em, trail):
-            if em in placed or em in trail:      # a cycle is the validator's events.cycle
-                return
-            handle = self.values.value(em.item, "Emission.SourceEventBuffer")
-            source = by_path.get(getattr(handle, "owner", None))
-            if source is not None:
-                place(source, trail | {em})
-            placed.add(em)
-            order.append(em)
-
-        for em in emitters:
-            place(em, frozenset())
-        return order
+    def _order_emitters(self) -> None:
+        """Each subemitter's event source (same system only), and every system's emitters
+        in dependency order: sources before the subemitters that read their events."""
+        by_path = {em.path: em for em in self.emitters}
+        for em in self.emitters:
+            em.source, warning = event_source(em, self.values.value(em.item, "Emission.SourceEventBuffer"), by_path)
+            if warning is not None:
+                self._warn(warning)
+            em.particle_source, _ = event_source(
+                em, self.values.value(em.item, "Emission.SourceParticleDataBuffer"), by_path)
+        for system in self.systems:
+            system.emitters = dependency_order(system.emitters, lambda em: em.source)
+        self.emitters = [em for system in self.systems for em in system.emitters]
 
     def _refresh(self) -> None:
         """Re-read everything the GPU side derives from property values."""
@@ -182,17 +185,29 @@ class Simulation:
                 aff.transform = to_sim @ world_matrix(aff.item, self.values.value)
                 aff.uniforms = self._uniforms(aff.item, aff.material)
                 aff.visible = self._visible(aff.item)
+            for col in system.colliders:
+                col.material = self._material(col.item, "ParticleCollider.ColliderMaterial", "Collider")
+                col.transform = to_sim @ world_matrix(col.item, self.values.value)
+                col.uniforms = self._uniforms(col.item, col.material)
+                col.visible = self._visible(col.item)
+        self._order_emitters()          # a binding may have moved a buffer handle
 
     def _refresh_emitter(self, em: Emitter, to_sim: np.ndarray) -> None:
         item = em.item
+        capacity = em.buffers.capacity
         em.buffers.resize(self._pool_size(item))
+        if em.buffers.capacity != capacity:
+            em.event_totals = (0, 0)    # a new Event Buffer counts from zero
         em.count = self._material(item, "ParticleEmitter.EmissionCountMaterial", "EmissionCount")
         em.emission = self._material(item, "ParticleEmitter.EmissionMaterial", "Emission")
         em.self_affect = self._material(item, "ParticleEmitter.SelfAffectMaterial", "Affector")
+        em.events = self._material(item, "ParticleEmitter.GenerateEventsMaterial", "GenerateEvents")
+        ensure_tracks(self.ctx, em)
         em.seed = int(self.seed if self.seed is not None else (self.values.value(item, "Emission.Seed") or 0))
         em.transform = to_sim @ world_matrix(item, self.values.value)
         em.uniforms = {slot: self._uniforms(item, mat) for slot, mat in
-                       (("count", em.count), ("emission", em.emission), ("self", em.self_affect))}
+                       (("count", em.count), ("emission", em.emission), ("self", em.self_affect),
+                        ("events", em.events))}
         em.visible = self._visible(item)
 
     def _pool_size(self, item) -> int:
@@ -248,14 +263,8 @@ class Simulation:
                  "kz_verlet": system.verlet}
         live = [em for em in system.emitters if em.capacity > 0 and em.visible]
         for em in live:                                           # 1. count, emit
-            if em.count is None or em.emission is None:
-                continue
-            em.buffers.bind()
-            self._run(em.count, em, em.uniforms["count"], frame, groups=(1, 1, 1))
-            ctx.memory_barrier(_BARRIER)
-            program = self._prepare(em.emission, em, em.uniforms["emission"], frame)
-            program.run_indirect(em.buffers.state, 0)
-            ctx.memory_barrier(_BARRIER)
+            if em.source is None:          # subemitters emit in stage 7, after their source
+                self._emit(em, frame)
         for em in live:                                           # 2. reset
             em.buffers.bind()
             self._run_stage("Particles/pass_reset.glsl", em, frame)
@@ -273,14 +282,60 @@ class Simulation:
         for em in live:                                           # 5. integrate, age; 8. kill
             em.buffers.bind()
             self._run_stage("Particles/pass_integrate.glsl", em, frame, defines)
-        for em in live:
+        for col in system.colliders:                              # 6. colliders
+            if col.material is None or not col.visible:
+                continue
+            for em in live:
+                self._bind(em)
+                self._run(col.material, em, col.uniforms, frame, collider=col)
+        for em in live:                                           # 7. subemitters, events
+            if em.source is not None:
+                self._emit(em, frame)
+            self._generate_events(em, frame)
+        for em in live:                                           # 8. kill
             em.buffers.bind()
             self._run_stage("Particles/pass_kill.glsl", em, frame)
         system.steps += 1
 
-    def _run(self, material: Material, em: Emitter, uniforms, frame, groups=None, affector=None):
-        program = self._prepare(material, em, uniforms, frame, affector)
+    def _bind(self, em: Emitter) -> None:
+        """The emitter's own buffers, its tracks, and its sources' buffers (read-only); an
+        unbound source slot gets the emitter's own buffers, flagged absent (kz_hasSource*)."""
+        em.buffers.bind()
+        em.tracks.bind_to_storage_buffer(L.BINDING_TRACKS)
+        source = em.source if em.source is not None and _runs(em.source) else None
+        (source or em).buffers.events.bind_to_storage_buffer(L.BINDING_SOURCE_EVENTS)
+        particles = em.particle_source if em.particle_source is not None and _runs(em.particle_source) else None
+        (particles or em).buffers.particles.bind_to_storage_buffer(L.BINDING_SOURCE_PARTICLES)
+
+    def _emit(self, em: Emitter, frame: dict) -> None:
+        """Stage 1 of one emitter: the count (clamped to the free slots) writes the indirect
+        arguments, then one emission invocation per new particle."""
+        if em.count is None or em.emission is None:
+            return
+        self._bind(em)
+        self._run(em.count, em, em.uniforms["count"], frame, groups=(1, 1, 1))
+        program = self._prepare(em.emission, em, em.uniforms["emission"], frame)
+        program.run_indirect(em.buffers.state, 0)
+        self.ctx.memory_barrier(_BARRIER)
+
+    def _generate_events(self, em: Emitter, frame: dict) -> None:
+        """Stage 7 of one emitter: this step's Event Buffer (count and drops start at 0,
+        writers append, the end pass clamps to the capacity and adds to the totals)."""
+        self._bind(em)
+        self._run_single("Particles/pass_events_begin.glsl", em, frame)
+        if em.events is not None:
+            self._run(em.events, em, em.uniforms["events"], frame)
+        self._run_single("Particles/pass_events_end.glsl", em, frame)
+
+    def _run(self, material: Material, em: Emitter, uniforms, frame, groups=None, affector=None, collider=None):
+        program = self._prepare(material, em, uniforms, frame, affector, collider)
         program.run(*(groups or _groups(em.capacity)))
+        self.ctx.memory_barrier(_BARRIER)
+
+    def _run_single(self, file: str, em: Emitter, frame) -> None:
+        program, initial = self.programs.stage(file)
+        _set_frame(program, initial, em, frame, None)
+        program.run(1)
         self.ctx.memory_barrier(_BARRIER)
 
     def _run_stage(self, file: str, em: Emitter, frame, defines=None):
@@ -289,9 +344,9 @@ class Simulation:
         program.run(*_groups(em.capacity))
         self.ctx.memory_barrier(_BARRIER)
 
-    def _prepare(self, material, em, uniforms, frame, affector=None):
+    def _prepare(self, material, em, uniforms, frame, affector=None, collider=None):
         program, initial = self.programs.material(material)
-        _set_frame(program, initial, em, frame, affector)
+        _set_frame(program, initial, em, frame, affector, collider)
         for name, value in uniforms:
             program[name].value = value
         return program
@@ -303,13 +358,16 @@ class Simulation:
             state = em.buffers.read_state()
             before = em.totals
             header = em.buffers.read_event_header()
+            written = int(header["total_written"]) - int(em.event_totals[0])
+            dropped = int(header["total_dropped"]) - int(em.event_totals[1])
+            em.event_totals = (int(header["total_written"]), int(header["total_dropped"]))
             self.stats[em.path] = EmitterStats(
                 emitter=em.path,
                 alive=int(state["capacity"] - state["free_count"]),
                 emitted=int(state["total_emitted"] - before["total_emitted"]) & 0xFFFFFFFF,
                 died=int(state["total_died"] - before["total_died"]) & 0xFFFFFFFF,
-                events_written=int(header["count"]),
-                events_dropped=int(header["dropped"]),
+                events_written=written & 0xFFFFFFFF,
+                events_dropped=dropped & 0xFFFFFFFF,
                 stalled=int(state["total_stalled"] - before["total_stalled"]) & 0xFFFFFFFF,
             )
             em.totals = state
@@ -334,13 +392,22 @@ def _groups(count: int) -> tuple[int, int, int]:
     return (max((count + L.WORKGROUP_SIZE - 1) // L.WORKGROUP_SIZE, 1), 1, 1)
 
 
-def _set_frame(program, initial: dict, em: Emitter, frame: dict, affector) -> None:
+def _runs(em: Emitter) -> bool:
+    return em.capacity > 0 and em.visible
+
+
+def _set_frame(program, initial: dict, em: Emitter, frame: dict, affector, collider=None) -> None:
     """The kz_* uniforms a program declares (the driver drops the ones it does not use)."""
     values = dict(frame)
     values.update(kz_seed=em.seed & 0xFFFFFFFF, kz_emitter=em.index, kz_capacity=em.capacity,
-                  kz_emitterTransform=em.transform)
+                  kz_emitterTransform=em.transform,
+                  kz_hasSourceEvents=em.source is not None and _runs(em.source),
+                  kz_hasSourceParticles=em.particle_source is not None and _runs(em.particle_source))
     if affector is not None:
         values["kz_affectorTransform"] = affector.transform
+    if collider is not None:
+        values["kz_colliderTransform"] = collider.transform
+        values["kz_colliderInverse"] = np.linalg.inv(collider.transform)
     for name, value in values.items():
         if name not in initial:
             continue

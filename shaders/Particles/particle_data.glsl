@@ -21,6 +21,7 @@
 #define BINDING_EVENTS           3
 #define BINDING_SOURCE_EVENTS    4
 #define BINDING_SOURCE_PARTICLES 5
+#define BINDING_TRACKS           6
 
 #define WORKGROUP_SIZE 64
 
@@ -65,11 +66,15 @@ struct EmitterState {           // 96 bytes
     vec4  user;                 // 80
 };
 
-struct EventHeader {            // 16 bytes
-    uint count;
-    uint capacity;
-    uint dropped;
-    uint _pad0;
+struct EventHeader {            // 32 bytes
+    uint count;                 // 0   records written this step (<= capacity)
+    uint capacity;              // 4
+    uint dropped;               // 8   refused this step (buffer full)
+    uint _pad0;                 // 12
+    uint totalWritten;          // 16  running totals
+    uint totalDropped;          // 20
+    uint _pad1;                 // 24
+    uint _pad2;                 // 28
 };
 
 struct ParticleEvent {          // 64 bytes
@@ -83,4 +88,15 @@ struct ParticleEvent {          // 64 bytes
     float _pad0;                // 44
     vec3  velocity;             // 48
     float _pad1;                // 60
+};
+
+struct ParticleTrack {          // 48 bytes, one per pool slot (collider and event stages)
+    vec3  hitPosition;          // 0   this step's hit, valid while FLAG_HIT is set
+    float hitSpeed;             // 12  speed just before the hit
+    vec3  hitNormal;            // 16  unit, towards the free side
+    float lastAge;              // 28  age when the events stage last ran
+    uint  serial;               // 32  owner of lastAge / cycle
+    uint  cycle;                // 36  Event_Periodic: last interval index fired
+    uint  _pad0;                // 40
+    uint  _pad1;                // 44
 };

@@ -1,0 +1,61 @@
+// Emitter_FromEvents: each particle starts where its event happened (the hit position for
+// a collision event, else the parent particle's position at the event), with the whole
+// common contract, so at the defaults it is an Emitter_Point placed at the event.
+// Orient To Normal reads the parent's velocity direction as the normal (zero: local +Z).
+// Parent inheritance (Emission page): Final = Parent * FromParent + Local for speed,
+// lifetime, rotation and angular velocity; scale = Local * mix(1, ParentScale, FromParent).
+// The parent is the source's Particle Data Buffer record of the event's particle (the
+// event record's own copy of speed and lifetime when that buffer is not bound).
+#include "Particles/emitter_common.glsl"
+#include "Particles/emit_from_events.glsl"
+
+uniform float Emission_InitialVelocityStrengthFromParent = 0.0;
+uniform float Emission_LifetimeFromParent = 0.0;
+uniform float Emission_ScaleFromParent = 0.0;
+uniform float Emission_InitialRotationFromParent = 0.0;
+uniform float Emission_InitialAngularVelocityFromParent = 0.0;
+
+void emitParticle(uint index) {
+    ParticleEvent e;
+    if (!spawnEvent(e)) {
+        emitFromShape(index, vec3(0.0), vec3(0.0));
+        return;
+    }
+    vec3 parentVelocity = e.velocity;
+    float parentLifetime = e.lifetime;
+    vec3 parentScale = vec3(1.0);
+    vec3 parentRotation = vec3(0.0);
+    vec3 parentSpin = vec3(0.0);
+    if (kz_hasSourceParticles) {
+        Particle parent = sourceParticles[e.particle];
+        parentVelocity = mat3(kz_sourceToSimulation) * parent.velocity;
+        parentLifetime = parent.lifetime;
+        parentScale = parent.scale;
+        parentRotation = parent.rotation;
+        parentSpin = parent.angularVelocity;
+    }
+    // The common contract at the emitter origin, then moved onto the event.
+    emitFromShape(index, vec3(0.0), vec3(0.0));
+    Particle p = particles[index];
+    p.position = e.position;
+    float parentSpeed = length(parentVelocity);
+    vec3 axis = velocityAxis();
+    if (Emission_InitialVelocityOrientToNormal) {
+        vec3 normal = parentSpeed > 0.0 ? parentVelocity / parentSpeed
+                                        : normalize(mat3(kz_emitterTransform) * vec3(0.0, 0.0, 1.0));
+        axis = basisAround(normal) * axis;
+    } else {
+        axis = mat3(kz_emitterTransform) * axis;
+    }
+    vec3 direction = sampleCap(normalize(axis), Emission_InitialVelocityInnerAngle,
+                               Emission_InitialVelocityOuterAngle, spawnRandom(2u), spawnRandom(3u));
+    float speed = varied(Emission_InitialVelocityStrength, Emission_InitialVelocityStrengthVariance,
+                         spawnRandom(4u)) + parentSpeed * Emission_InitialVelocityStrengthFromParent;
+    p.velocity = direction * speed;
+    p.lifetime = max(p.lifetime + parentLifetime * Emission_LifetimeFromParent, 0.0);
+    p.scale *= mix(vec3(1.0), parentScale, Emission_ScaleFromParent);
+    p.mass = Emission_Density * abs(p.scale.x * p.scale.y * p.scale.z);
+    p.rotation += parentRotation * Emission_InitialRotationFromParent;
+    p.angularVelocity += parentSpin * Emission_InitialAngularVelocityFromParent;
+    particles[index] = p;
+}

@@ -1,0 +1,52 @@
+// Emitter_Sparks_FromHit: sparks leave each event's position (the hit point of a collision
+// event) at ScatterSpeed, in a direction drawn uniformly over the hemisphere around the
+// event's normal and pulled toward the normal by NormalBias (0 the whole hemisphere, 1
+// straight along the normal). Events without a hit use the parent's direction of travel as
+// the normal (zero: the emitter's +Y). Lifetime and the uniform ParticleScale have
+// variance bands (the scale band per axis); mass = Density x scale volume.
+#include "Particles/common.glsl"
+#include "Particles/emit_from_events.glsl"
+
+uniform float Emission_Lifetime = 1.0;
+uniform float Emission_LifetimeVariance = 0.0;
+uniform float Emission_ParticleScale = 1.0;
+uniform vec3  Emission_ScaleVariance = vec3(0.0);
+uniform float Emission_ScatterSpeed = 2.0;
+uniform float Emission_NormalBias = 0.5;
+uniform float Emission_Density = 1.0;
+
+#define PI 3.14159265358979
+
+// The same branchless basis as the shape emitters (Duff et al. 2017).
+mat3 sparkBasis(vec3 n) {
+    float s = n.z >= 0.0 ? 1.0 : -1.0;
+    float a = -1.0 / (s + n.z);
+    float b = n.x * n.y * a;
+    return mat3(vec3(1.0 + s * n.x * n.x * a, s * b, -s * n.x), vec3(b, s + n.y * n.y * a, -n.y), n);
+}
+
+void emitParticle(uint index) {
+    ParticleEvent e;
+    vec3 position = kz_emitterTransform[3].xyz;
+    vec3 normal = normalize(mat3(kz_emitterTransform) * vec3(0.0, 1.0, 0.0));
+    if (spawnEvent(e)) {
+        position = e.position;
+        if (dot(e.normal, e.normal) > 0.0) {
+            normal = normalize(e.normal);
+        }
+    }
+    float c = spawnRandom(2u);                      // cos(theta) uniform on [0, 1]: hemisphere
+    float s = sqrt(max(0.0, 1.0 - c * c));
+    float phi = 2.0 * PI * spawnRandom(3u);
+    vec3 scatter = sparkBasis(normal) * vec3(s * cos(phi), s * sin(phi), c);
+    vec3 direction = normalize(mix(scatter, normal, clamp(Emission_NormalBias, 0.0, 1.0)));
+    Particle p = particles[index];
+    p.position = position;
+    p.velocity = direction * Emission_ScatterSpeed;
+    p.lifetime = max(varied(Emission_Lifetime, Emission_LifetimeVariance, spawnRandom(0u)), 0.0);
+    p.scale = vec3(varied(Emission_ParticleScale, Emission_ScaleVariance.x, spawnRandom(5u)),
+                   varied(Emission_ParticleScale, Emission_ScaleVariance.y, spawnRandom(6u)),
+                   varied(Emission_ParticleScale, Emission_ScaleVariance.z, spawnRandom(7u)));
+    p.mass = Emission_Density * abs(p.scale.x * p.scale.y * p.scale.z);
+    particles[index] = p;
+}
