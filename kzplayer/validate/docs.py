@@ -50,7 +50,8 @@ effect.kzm:14:65: warning: Emission.InitialVelocityOuterAngle = 4 is outside [0,
   there is a fix, coloured on a terminal (not with `NO_COLOR` set), and a summary.
 * `json`: `{"files": [...], "diagnostics": [{"code", "rule", "severity", "message", "file",
   "line", "column", "end_line", "end_column", "hint", "related"}], "summary": {"errors",
-  "warnings", "notes"}}` (lines and columns count from 1, `end_column` is exclusive;
+  "warnings", "notes"}}` (lines and columns count from 1, `end_column` is exclusive, all
+  four are `null` for a problem of a file as a whole;
   `related` lists the other places as `{"file", "line", "column", "end_line", "end_column"}`).
 * `github`: one workflow command per problem,
   `::error file=F,line=L,col=C,endColumn=E,title=RULE::MESSAGE` (`::warning`, `::notice`),

@@ -35,10 +35,11 @@ def render_text(result: Result, *, color: bool = False) -> str:
 
 def diagnostic_json(d: Diagnostic) -> dict:
     s = d.span
+    at = s if s is not None and s.line else None       # line 0: the file as a whole, no position
     return {"code": d.code, "rule": d.rule, "severity": d.severity.value, "message": d.message,
             "file": s.file if s else None,
-            "line": s.line if s else None, "column": s.column if s else None,
-            "end_line": s.end_line if s else None, "end_column": s.end_column if s else None,
+            "line": at.line if at else None, "column": at.column if at else None,
+            "end_line": at.end_line if at else None, "end_column": at.end_column if at else None,
             "hint": d.hint,
             "related": [{"file": r.file, "line": r.line, "column": r.column, "end_line": r.end_line,
                          "end_column": r.end_column} for r in d.related if r is not None and r != s]}

@@ -323,3 +323,10 @@ def test_a_folder_of_single_file_projects_says_how_to_check_them(tmp_path):
     code, out = validate(tmp_path)
     assert code == 2
     assert f"    hint: to check each .kzm file in it, name them: kzplayer validate {tmp_path}/*.kzm" in out.splitlines()
+
+
+def test_json_gives_no_position_for_a_problem_of_the_whole_file(tmp_path):
+    code, out = validate("--format", "json", tmp_path / "nowhere.kzm")
+    [d] = json.loads(out)["diagnostics"]
+    assert d["file"] == str(tmp_path / "nowhere.kzm")
+    assert (d["line"], d["column"], d["end_line"], d["end_column"]) == (None, None, None, None)
