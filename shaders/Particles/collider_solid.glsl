@@ -47,20 +47,24 @@ bool slabSpan(float o, float d, float e, inout float t0, inout float t1, inout v
     return true;
 }
 
-// The span of the line inside a sphere of radius r around c.
+// The span of the line inside a sphere of radius r around c. Measured from the point of the
+// line closest to c, so a long segment against a tiny sphere keeps its precision (the
+// textbook b^2 - ac cancels to nothing in float32 there).
 bool sphereSpan(vec3 o, vec3 d, vec3 c, float r, out float t0, out vec3 n0, out float t1, out vec3 n1) {
+    float len = length(d);
+    vec3 u = d / len;
     vec3 oc = o - c;
-    float a = dot(d, d);
-    float bh = dot(oc, d);
-    float disc = bh * bh - a * (dot(oc, oc) - r * r);
-    if (disc < 0.0 || r <= 0.0) {
+    float tc = -dot(oc, u);
+    vec3 perp = oc + tc * u;
+    float chord2 = r * r - dot(perp, perp);
+    if (chord2 < 0.0 || r <= 0.0) {
         return false;
     }
-    float s = sqrt(disc);
-    t0 = (-bh - s) / a;
-    t1 = (-bh + s) / a;
-    n0 = normalize(oc + t0 * d);
-    n1 = normalize(oc + t1 * d);
+    float hc = sqrt(chord2);
+    t0 = (tc - hc) / len;
+    t1 = (tc + hc) / len;
+    n0 = (perp - hc * u) / r;
+    n1 = (perp + hc * u) / r;
     return true;
 }
 
@@ -70,25 +74,26 @@ bool cylinderSpan(vec3 o, vec3 d, float r, float halfHeight, out float t0, out v
     t1 = 3.0e38;
     n0 = vec3(0.0);
     n1 = vec3(0.0);
-    float a = dot(d.xz, d.xz);
-    float bh = dot(o.xz, d.xz);
-    float c = dot(o.xz, o.xz) - r * r;
-    if (a == 0.0) {
-        if (c > 0.0) {
+    float len = length(d.xz);
+    if (len == 0.0) {
+        if (dot(o.xz, o.xz) > r * r) {
             return false;
         }
-    } else {
-        float disc = bh * bh - a * c;
-        if (disc < 0.0) {
+    } else {                        // as sphereSpan, in the XZ plane
+        vec2 u = d.xz / len;
+        float tc = -dot(o.xz, u);
+        vec2 perp = o.xz + tc * u;
+        float chord2 = r * r - dot(perp, perp);
+        if (chord2 < 0.0 || r <= 0.0) {
             return false;
         }
-        float s = sqrt(disc);
-        t0 = (-bh - s) / a;
-        t1 = (-bh + s) / a;
-        vec2 p0 = o.xz + t0 * d.xz;
-        vec2 p1 = o.xz + t1 * d.xz;
-        n0 = vec3(p0.x, 0.0, p0.y) / max(r, 1e-30);
-        n1 = vec3(p1.x, 0.0, p1.y) / max(r, 1e-30);
+        float hc = sqrt(chord2);
+        t0 = (tc - hc) / len;
+        t1 = (tc + hc) / len;
+        vec2 p0 = (perp - hc * u) / r;
+        vec2 p1 = (perp + hc * u) / r;
+        n0 = vec3(p0.x, 0.0, p0.y);
+        n1 = vec3(p1.x, 0.0, p1.y);
     }
     return slabSpan(o.y, d.y, halfHeight, t0, t1, n0, n1, vec3(0.0, 1.0, 0.0)) && t0 <= t1;
 }
