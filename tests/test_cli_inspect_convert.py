@@ -117,3 +117,43 @@ def test_convert_to_a_path_that_is_a_file_or_unwritable_is_exit_2(tmp_path):
     assert r.exit_code == 2 and "is a file" in r.stderr
     r = run("convert", DATA / "fountain.kzm", tmp_path / "plain" / "under.kzm")
     assert r.exit_code == 2 and "cannot write" in r.stderr and "Traceback" not in r.output
+
+
+def _without_studio_properties(project):
+    """The model a .kzm can hold: Kanzi Studio's editor properties left out (saver.studio_only)."""
+    from kzplayer.project.saver import studio_only
+    for item in project.walk():
+        for name in [n for n in item.properties if studio_only(item, n)]:
+            del item.properties[name]
+    project.format_version = "1"
+    return project
+
+
+def test_convert_a_kanzi_project_loads_again_with_the_same_model(kanzi39, tmp_path):
+    from kzplayer.project.loader import load_project
+    src = kanzi39 / "Gauges.kzproj"
+    for dst in (tmp_path / "gauges.kzm", tmp_path / "gauges"):
+        r = run("convert", src, dst)
+        assert r.exit_code == 0, r.output
+        assert "left out" in r.output and "CreationTime" in r.output
+        converted, diags = load_project(dst)
+        assert [str(d) for d in diags if d.severity.value != "warning"] == []
+        assert converted.format_version == "1"
+        assert model_diff(_without_studio_properties(kzplayer.load(src)), converted) == []
+        # what a .kzm keeps of the Kanzi model: a relative item path, Kanzi's own properties on
+        # types kzplayer does not play, and every binding
+        trigger = converted.find("Screens/Screen/RootPage/Message Trigger")
+        assert trigger.get("OnPropertyChangedTrigger.SourceNode").path == "."
+        assert "CreationTime" not in converted.find("Screens/Screen").properties
+        assert len(converted.bindings()) == len(kzplayer.load(src).bindings()) > 0
+
+
+def test_convert_a_kanzi_project_with_material_properties(kanzi39, tmp_path):
+    # Kanzi names the property types of its materials without a type prefix (PrimaryColor)
+    r = run("convert", kanzi39 / "Indicator.kzproj", tmp_path / "indicator.kzm")
+    assert r.exit_code == 0, r.output
+    project = kzplayer.load(tmp_path / "indicator.kzm")
+    material = project.find("Materials/TileAtlasMaterial")
+    assert material.type == "Material"                 # a Kanzi type: kept, not a typo of Materials
+    assert {"PrimaryColor", "TileAtlasSize"} <= set(material.properties)
+    assert project.find("PropertyTypes/PrimaryColor").type == "PropertyType"

@@ -10,9 +10,14 @@ from kzplayer.commands.report import print_diagnostics
 
 
 def run(src: str, dst: str) -> None:
-    from kzplayer.project.convert import convert, target_layout
+    from kzplayer.project.convert import convert, left_out, target_layout
     project, files = convert(src, dst)
     if project.diagnostics:
         print_diagnostics(project.diagnostics, stream=sys.stderr)
+    dropped = left_out(project)
+    if dropped:
+        shown = ", ".join(dropped[:6]) + (", ..." if len(dropped) > 6 else "")
+        click.echo(f"note: left out {len(dropped)} Kanzi Studio editor properties that a .kzm does "
+                   f"not hold ({shown})", err=True)
     what = "one file" if target_layout(dst) == "file" else f"a project folder of {len(files)} files"
     click.echo(f"{project.name}: wrote {what} to {dst}")

@@ -35,6 +35,13 @@ def convert(src: str, dst: str) -> tuple[Project, list[str]]:
     return project, files
 
 
+def left_out(project: Project) -> list[str]:
+    """The Kanzi Studio editor properties a .kzm does not hold (saver.studio_only), by name:
+    what converting an imported .kzproj leaves behind."""
+    from kzplayer.project.saver import studio_only
+    return sorted({n for item in project.walk() for n in item.properties if studio_only(item, n)})
+
+
 def canonical(project: Project) -> dict:
     """The model as plain, comparable data: everything but positions and file bookkeeping."""
     items = []

@@ -208,8 +208,8 @@ def _parse(text: str, type_name: str | None, enum) -> object:
         return text
     if t == "color4" and text.startswith("#"):
         return _hex_color(text)
-    if t is None and "/" in text and not text.startswith('"'):
-        return ItemRef(text)
+    if t is None and ("/" in text or text in (".", "..")) and not text.startswith('"'):
+        return ItemRef(text)            # "." (this item) and ".." are paths without a '/'
     if t == "enum" or (t is None and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text)
                         and text not in ("true", "false", "inf", "nan")
                         and text.lower() not in _CONSTRUCTORS):

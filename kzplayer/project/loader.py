@@ -236,7 +236,8 @@ class _Loader:
         self.docs = Documents(self.root_dir, main)
         self.pending: list[tuple[Property, SourceFile, object]] = []
         self.uses_child_files = False
-        self.item_types = None
+        self.item_types: dict[str, bool] | None = None     # item type -> is a library
+        self.unplayed: dict[str, list[Span]] = {}          # other Kanzi types -> where
         self.real_folders: dict[str, str] = {}
         self.listed: list[str] = []          # item files a <Child> names, read or not
         self.depth = 0
@@ -269,10 +270,12 @@ class _Loader:
                                           src.attribute_span(top, "format"), severity=Severity.WARNING))
         try:
             from kzplayer.project.catalog import catalog
-            self.item_types = catalog().item_types
+            cat = catalog()
+            self.item_types = {t: cat.item_type(t).is_library for t in cat.item_types}
         except ImportError:
             self.item_types = None
         self.fill(root, top, src)
+        self.report_unplayed()
         project.layout = "folder" if self.uses_child_files else "file"
         if self.uses_child_files:
             self.orphans()
@@ -335,7 +338,7 @@ class _Loader:
         item = Item(el.tag, name, span=span, element=el,
                     attributes={k: v for k, v in el.items() if k != "name"})
         if self.item_types is not None and el.tag not in self.item_types:
-            self.unknown_type(el.tag, item.span)
+            self.unknown_type(el.tag, item.span, library)
         if el.tag == "MaterialType":
             self.check_shader(item, el, src)
         item.parent = parent
@@ -348,18 +351,28 @@ class _Loader:
         self.depth -= 1
         return item
 
-    def unknown_type(self, tag: str, span: Span) -> None:
-        """A tag close to a known item type is a typo: an error. Anything else is one of
-        Kanzi's many other node types (TextBlock2D, Image2D...): kept in the tree, warned
-        about, not played."""
-        near = difflib.get_close_matches(tag, sorted(self.item_types), n=1, cutoff=0.85)
+    def unknown_type(self, tag: str, span: Span, library: bool) -> None:
+        """A tag close to a known item type of its level (a library at the top, an item
+        below) is a typo: an error. Anything else is one of Kanzi's many other types
+        (TextBlock2D, Material...): kept in the tree, not played (report_unplayed)."""
+        candidates = sorted(t for t, is_library in self.item_types.items() if is_library == library)
+        near = difflib.get_close_matches(tag, candidates, n=1, cutoff=0.85)
         if near:
             self.diagnostics.append(_diag(UNKNOWN_TYPE, f"unknown item type <{tag}>; did you mean "
                                           f"<{near[0]}>?", span, f"did you mean '{near[0]}'?"))
         else:
+            self.unplayed.setdefault(tag, []).append(span)
+
+    def report_unplayed(self) -> None:
+        """One warning per type that kzplayer does not play, at its first item, with the
+        others as related positions: an imported Kanzi project has dozens of such types and
+        hundreds of such items."""
+        for tag, spans in self.unplayed.items():
+            more = f" ({len(spans)} items of this type)" if len(spans) > 1 else ""
             self.diagnostics.append(_diag(UNKNOWN_TYPE, f"<{tag}> is not an item type kzplayer knows; "
-                                          "it stays in the tree but is not played", span,
-                                          severity=Severity.WARNING))
+                                          f"it stays in the tree but is not played{more}", spans[0],
+                                          severity=Severity.WARNING, related=spans[1:]))
+        self.unplayed = {}
 
     def add(self, parent: Item, item: Item, seen: dict) -> None:
         first = seen.get(item.name)

@@ -81,6 +81,19 @@ def _binding_lines(b: Binding, pad: str) -> list[str]:
     return out
 
 
+def studio_only(item: Item, name: str) -> bool:
+    """A Kanzi Studio editor property (Name, CreationTime, ScreenPreviewMesh...: no type
+    prefix, no PropertyType) on an item type kzplayer plays. An imported .kzproj keeps them
+    in the model; a .kzm leaves them out (docs/format.md), since the validator would call
+    them unknown properties. On item types kzplayer does not model, plain names are kept:
+    kzplayer cannot tell Kanzi's own properties (a brush's Texture) from bookkeeping there."""
+    if "." in name or _type_of(item, name) is not None:
+        return False
+    project = item.project
+    cat = project.catalog if project is not None else None
+    return cat is not None and cat.item_type(item.type) is not None
+
+
 def _item_lines(item: Item, depth: int, as_child_files: bool) -> list[str]:
     """The element of `item`; its children inline, or as <Child> placeholders."""
     pad = _INDENT * depth
@@ -92,6 +105,8 @@ def _item_lines(item: Item, depth: int, as_child_files: bool) -> list[str]:
     for a in item.aliases.values():
         body.append(f"{inner}<Alias{_attrs([('name', a.name), ('target', a.target)])}/>")
     for prop in item.properties.values():
+        if studio_only(item, prop.name):
+            continue
         body.append(_prop_line(inner, prop.name, property_text(prop, _type_of(item, prop.name))))
     for b in item.bindings:
         body += _binding_lines(b, inner)
@@ -106,7 +121,8 @@ def _item_lines(item: Item, depth: int, as_child_files: bool) -> list[str]:
 
 
 def _project_open(project: Project) -> str:
-    return f"<Project{_attrs([('name', project.name), ('format', project.format_version or FORMAT_VERSION)])}>"
+    # The format this writer writes, whatever the source said (a .kzproj says "Kanzi3:98").
+    return f"<Project{_attrs([('name', project.name), ('format', FORMAT_VERSION)])}>"
 
 
 def single_file_text(project: Project) -> str:

@@ -31,7 +31,8 @@ _ITEM = "*item*"                                # grammar entry for keyword-free
 # What a value of a named pattern must look like, for messages ("{value}" is substituted).
 _PATTERN_TEXT = {
     "itemName": "an item name may not be empty or contain '/', which separates path segments",
-    "propertyName": "a property name is Type.Name, e.g. Emission.Rate or Node3D.RenderTransformation",
+    "propertyName": "a property name is Type.Name, e.g. Emission.Rate or Node3D.RenderTransformation, "
+                    "or a plain name such as PrimaryColor (letters, digits, _)",
     "fieldWord": "a field is an upper-case word such as WHOLE_PROPERTY, VECTOR_X or COLOR_R",
     "double": "it must be a number",
     "formatVersion": "the format version is a whole number (1)",

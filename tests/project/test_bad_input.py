@@ -265,3 +265,17 @@ def test_property_set_twice_is_a_warning_at_the_second(tmp_path):
         '<Property name="Node.Opacity">'))
     assert project.find("Screens/S").get("Node.Opacity") == 0.7
     assert str(d).startswith(f"{f}:5:9: warning:")
+
+
+def test_did_you_mean_compares_types_of_the_same_level(tmp_path):
+    # <Material> (a Kanzi type) below a library is not a typo of the library <Materials>;
+    # <Screns> where libraries stand is; one warning per type kzplayer does not play
+    f = write(tmp_path, '<Project name="X">\n  <Materials>\n    <Material name="A"/>\n'
+                        '    <Material name="B"/>\n  </Materials>\n  <Screns/>\n</Project>\n')
+    project, diags = load_project(f)
+    typo = [d for d in diags if d.severity.value == "error"]
+    assert [(d.rule, where(d)) for d in typo] == [("item.unknown-type", (6, 3))]
+    assert "did you mean <Screens>?" in typo[0].message
+    kept = only([d for d in diags if d.severity.value == "warning"], "item.unknown-type")
+    assert where(kept) == (3, 5) and "<Material>" in kept.message and "2 items" in kept.message
+    assert [(s.line, s.column) for s in kept.related] == [(4, 5)]
