@@ -224,7 +224,8 @@ def _source_input(binding, ref, project, owner) -> Input:
     item = find_item(project, src.item, owner)
     if not item:
         raise Unresolved(unresolved(item, src.item_span or src.span, f"BindingSourceItem {src.name}: Item"))
-    check_property(project, item, src.source, src.span, f"BindingSourceItem {src.name}: Source")
+    check_property(project, item, src.source, src.span, f"BindingSourceItem {src.name}: Source",
+                   unknown="property.unknown")
     try:
         fld = normalize_field(src.field)
     except ConversionError as exc:
@@ -267,20 +268,24 @@ def source_mismatch(cb: CompiledBinding, project, lost: dict) -> list[Diagnostic
         if src is None:
             continue          # `{N}` without a source item: reported as it is
         meant = seen.node[0]
-        if raw is None or raw.node[0] is not meant:
+        # the item the source names: it may be found while its Source or field is wrong
+        named = raw.node[0] if raw is not None else find_item(project, src.item, cb.owner) or None
+        if named is not meant:
             if raw is None and raw_ref.key not in lost:
                 continue
-            now = "leads to no item" if raw is None else f"names {raw.node[0].path}"
+            now = "leads to no item" if named is None else f"names {named.path}"
             stale = problem(
                 "path.stale", f"BindingSourceItem {src.name}: Item {src.item!r} {now}, but the "
                 f"SourceExpression's {shown_ref.spelling} names {meant.path} (renamed or moved?)",
                 src.item_span or src.span, related=(shown_ref.span,),
                 hint=f"set BindingSourceItem.Item to {meant.path}")
-            if raw is None:
+            if named is None:
                 lost[raw_ref.key] = stale      # cannot run: reported in place of path.unresolved
             else:
-                out.append(stale)              # runs as Kanzi would, reading the other item
+                out.append(stale)              # names another item (runs, if its Source is right)
             continue
+        if raw is None:
+            continue          # the right item, but its Source or field is wrong: reported as it is
         out.append(problem(
             "binding.source-mismatch",
             f"SourceExpression {shown_ref.spelling} reads {seen.label}, but RawCode {raw_ref.spelling} "

@@ -2,6 +2,7 @@
 
 * path.unresolved: a reference, PushTarget or source item that leads nowhere
 * path.stale: an absolute source item left behind by a rename or move
+* property.unknown: a BindingSourceItem's Source that names no property of its item
 * binding.cycle: bindings that feed each other (the whole loop is named)
 * binding.type-mismatch: only like types bind; a buffer only to a buffer
 * binding.source-mismatch: SourceExpression and RawCode + sources disagree

@@ -105,9 +105,12 @@ def unresolved(error, span: Span | None, what: str) -> Diagnostic:
                    hint="a renamed or moved item breaks the paths that name it")
 
 
-def check_property(project, item, name: str | None, span: Span | None, what: str) -> None:
+def check_property(project, item, name: str | None, span: Span | None, what: str,
+                   unknown: str = "path.unresolved") -> None:
     """Raise Unresolved when `item` can have no property `name` (a typo, a missing one, or an
-    emitter's output buffer asked of another kind of item)."""
+    emitter's output buffer asked of another kind of item). A name nothing declares is
+    reported under the rule `unknown`: a path's last part is the path's problem, a
+    BindingSourceItem's Source is a property name written as a value (`property.unknown`)."""
     if name in OUTPUTS and item.type != "ParticleEmitter":
         raise Unresolved(problem(
             "path.unresolved", f"{what}: {item.path} is a {item.type}; only a ParticleEmitter has "
@@ -117,7 +120,7 @@ def check_property(project, item, name: str | None, span: Span | None, what: str
         return
     near = project.catalog.suggest_property(name) if name and project.catalog is not None else None
     raise Unresolved(problem(
-        "path.unresolved", f"{what}: {item.path} has no property {name!r}" if name
+        unknown if name else "path.unresolved", f"{what}: {item.path} has no property {name!r}" if name
         else f"{what}: a reference names a property after the last '/'", span,
         hint=f"did you mean {near!r}?" if near else "declare custom properties in <PropertyTypes>"))
 

@@ -72,6 +72,30 @@ def test_source_item_naming_another_emitter(tmp_path):
     assert graph.value(sub, "Emission.SourceEventBuffer").owner == f"{GROUP}/Subemitter"
 
 
+def test_misspelt_source_property_is_no_stale_path(tmp_path):
+    # the source item still names the emitter the expression means: only the Source is wrong
+    f = broken_copy(tmp_path, "<Property name=\"BindingSourceItem.Source\">ParticleEmitter.EventBuffer<",
+                    "<Property name=\"BindingSourceItem.Source\">ParticleEmitter.EventBufer<")
+    project = kzplayer.load(f)
+    graph = resolve(project)
+    [d] = graph.diagnostics
+    assert d.rule == "property.unknown"
+    assert (d.span.line, d.span.column) == where(f, '<BindingSourceItem name="0">')
+    assert "'ParticleEmitter.EventBufer'" in d.message
+    assert d.hint == "did you mean 'ParticleEmitter.EventBuffer'?"
+    sub = project.find(f"{GROUP}/Subemitter")
+    assert graph.value(sub, "Emission.SourceEventBuffer") is None                # cannot run
+
+
+def test_source_item_naming_another_emitter_with_a_misspelt_source(tmp_path):
+    # both wrong: the stale Item is said (it names another item), and so is the Source
+    f = broken_copy(tmp_path, "On Hit/Source</Property>", "On Hit/Subemitter</Property>")
+    f.write_text(f.read_text().replace(">ParticleEmitter.EventBuffer</Property>", ">ParticleEmitter.EventBufer</Property>", 1))
+    diags = resolve(kzplayer.load(f)).diagnostics
+    assert [d.rule for d in diags] == ["property.unknown", "path.stale"]      # by position
+    assert f"names {GROUP}/Subemitter" in diags[1].message
+
+
 def test_source_property_differs_at_both_places(tmp_path):
     # a copied binding whose source item still reads the other buffer
     f = broken_copy(tmp_path, "<Property name=\"BindingSourceItem.Source\">ParticleEmitter.EventBuffer",

@@ -30,16 +30,20 @@ Passing:
 """
 from kzplayer.diagnostics import Severity
 from kzplayer.validate.context import did_you_mean
-from kzplayer.validate.engine import Problem
+from kzplayer.validate.engine import Problem, from_pipeline
 
 CODE = "KZ301"
 RULE = "property.unknown"
 SEVERITY = Severity.ERROR
+# The binding graph finds a misspelt BindingSourceItem.Source too, at the source item; this
+# rule reports it where the name is written, and passes on what it does not check itself.
+OWNS_PIPELINE = True
 
 
 def check(context):
     cat = context.catalog
     families = _checked_families(context)
+    said = set()            # the BindingSourceItems whose Source is reported here
     for item in context.items:
         if cat.item_type(item.type) is None:
             continue        # an item kzplayer does not model: the loader says so once
@@ -62,8 +66,10 @@ def check(context):
                 yield _misplaced(spec, binding.target, target, where)
         for source in binding.sources:
             if source.source and cat.property(source.source) is None and _checked(source.source, families):
+                said.add(source.span)
                 where = context.property_value_span(source.span, "BindingSourceItem.Source", source.source)
                 yield _unknown(context, source.source, where, f"BindingSourceItem '{source.name}'")
+    yield from (p for p in from_pipeline(context, RULE) if p.span not in said)
 
 
 def _checked_families(context):
