@@ -403,8 +403,9 @@ def _set_frame(program, initial: dict, em: Emitter, frame: dict, affector, colli
                   kz_emitterTransform=em.transform,
                   kz_hasSourceEvents=em.source is not None and _runs(em.source),
                   kz_hasSourceParticles=em.particle_source is not None and _runs(em.particle_source))
-    if affector is not None:
-        values["kz_affectorTransform"] = affector.transform
+    # a SelfAffectMaterial's affector is its emitter; set it always, or a program shared with
+    # a ParticleAffector keeps that node's transform
+    values["kz_affectorTransform"] = affector.transform if affector is not None else em.transform
     if collider is not None:
         values["kz_colliderTransform"] = collider.transform
         values["kz_colliderInverse"] = np.linalg.inv(collider.transform)

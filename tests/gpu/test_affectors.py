@@ -377,3 +377,31 @@ def test_curl_noise_fades_across_its_radius(simulate):
     _, parts = run(simulate, cloud(), {"C": affector("CurlNoise", **props)})
     d = np.linalg.norm(parts["previous_position"], axis=1)
     assert np.all(parts["acceleration"][d >= 2.0] == 0) and np.all(np.linalg.norm(parts["acceleration"][d < 1.9], axis=1) > 0)
+
+
+# -- Placement -------------------------------------------------------------------------------
+
+def test_a_self_affect_material_is_centred_on_its_emitter(simulate):
+    # SelfAffectMaterial: the emitter node is the affector; a ParticleAffector using the
+    # same material elsewhere must not lend it its transform
+    attract = {"ParticleEmitter.SelfAffectMaterial": "PointAttractor", "PointAttractor.Strength": 2.0}
+    project = make_project(emitters={"Self": cloud(200, extents=(1.0, 1.0, 1.0), **attract, **at(3.0, 0, 0)),
+                                     "Other": moving(1, **at(-9.0, 0, 0))},
+                           affectors={"Far": affector("PointAttractor", **at(-5.0, 0, 0))})
+    sim = simulate(project)
+    sim.step()
+    parts = sim.read_particles(sim.emitters[0])
+    offset = (3.0, 0, 0) - parts["previous_position"]
+    far = (-5.0, 0, 0) - parts["previous_position"]
+    expected = 2.0 * offset / np.linalg.norm(offset, axis=1)[:, None] + far / np.linalg.norm(far, axis=1)[:, None]
+    np.testing.assert_allclose(parts["acceleration"], expected, atol=2e-5)
+
+
+def test_buoyancy_and_wind_use_world_up_in_a_local_space_system(simulate):
+    # the system turned 90 degrees about Z: its local +X is world up
+    system = {"ParticleSystem.LocalSpace": True, **at(0, 0, 0, rotation=(0, 0, 90))}
+    lift = affector("Buoyancy", **{"Buoyancy.MaxBuoyancy": 3.0, "Buoyancy.BuoyancyFalloff": 0.0})
+    sim = simulate(make_project(system=system, emitters={"E": moving()}, affectors={"B": lift}))
+    sim.step()
+    [v] = sim.dump()["Screens/Screen/Scene/Particle System/E/velocity"]
+    np.testing.assert_allclose(v, (0, 3.0 * H, 0), atol=1e-6)
