@@ -186,7 +186,7 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
         src.tree = etree.fromstring(raw, parser).getroottree()
     except etree.XMLSyntaxError as e:
         line, col = e.position if e.position else (1, 1)
-        msg = re.sub(r",? line \d+, column \d+$", "", e.msg or str(e))
+        msg = re.sub(r"\s*,? line \d+, column \d+$", "", (e.msg or str(e)).strip()).strip()
         diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {msg}", Span(path, line or 1, max(col, 1))))
         return None
     except ValueError as e:       # e.g. unicode strings with an encoding declaration
@@ -633,7 +633,13 @@ def load_project(path: str | os.PathLike) -> tuple[Project | None, list[Diagnost
         return None, diags
     schema_diags = _schema_check(project.document)
     if schema_diags:
-        project.diagnostics = sorted(project.diagnostics + schema_diags, key=Diagnostic.sort_key)
+        # The loader and the schema both notice some problems (<Binding> without target): one
+        # message per spot, the schema's, which carries the hint.
+        spots = {(d.span.file, d.span.line, d.span.column) for d in schema_diags if d.span}
+        own = [d for d in project.diagnostics if not (
+            d.rule == STRUCTURE[1] and d.severity == Severity.ERROR and d.span
+            and (d.span.file, d.span.line, d.span.column) in spots)]
+        project.diagnostics = sorted(own + schema_diags, key=Diagnostic.sort_key)
     return project, project.diagnostics
 
 

@@ -279,3 +279,19 @@ def test_did_you_mean_compares_types_of_the_same_level(tmp_path):
     kept = only([d for d in diags if d.severity.value == "warning"], "item.unknown-type")
     assert where(kept) == (3, 5) and "<Material>" in kept.message and "2 items" in kept.message
     assert [(s.line, s.column) for s in kept.related] == [(4, 5)]
+
+
+def test_a_problem_both_loader_and_schema_see_is_reported_once(tmp_path):
+    f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Screen name="S">\n'
+                        '      <Binding>1</Binding>\n    </Screen>\n  </Screens>\n</Project>\n')
+    _, diags = load_project(f)
+    d = only(diags, "schema.invalid")
+    assert where(d) == (4, 7) and "needs a target attribute" in d.message and d.hint
+
+
+def test_a_control_character_is_one_line_at_its_column(tmp_path):
+    f = tmp_path / "nul.kzm"
+    f.write_bytes(b'<Project name="X">\n  <Screens>\x00</Screens>\n</Project>\n')
+    _, diags = load_project(f)
+    d = only(diags, "xml.malformed")
+    assert where(d) == (2, 12) and "\n" not in d.message and "Char 0x0" in d.message
