@@ -4,7 +4,6 @@
 // straight along the normal). Events without a hit use the parent's direction of travel as
 // the normal (zero: the emitter's +Y). Lifetime and the uniform ParticleScale have
 // variance bands (the scale band per axis); mass = Density x scale volume.
-#include "Particles/common.glsl"
 #include "Particles/emit_from_events.glsl"
 
 uniform float Emission_Lifetime = 1.0;
