@@ -447,6 +447,11 @@ class _Loader:
             self.diagnostics.append(_diag(MISSING_FILE, f"the file of child '{name}' is missing: {path}",
                                           nspan, hint="restore the file or remove the <Child> line"))
             return None
+        if os.path.isdir(path):
+            self.diagnostics.append(_diag(MISSING_FILE, f"the file of child '{name}' is a folder: {path}",
+                                          nspan, hint=f"an item's file is {item_file_name(name)}.kzm; "
+                                                      "its children go in the folder without .kzm"))
+            return None
         self.listed.append(path)
         sub = self.source(path)
         if sub is None:
@@ -456,6 +461,7 @@ class _Loader:
             self.diagnostics.append(_diag(STRUCTURE, f"{path} holds <{top.tag} name="
                                           f"{top.get('name')!r}>, but its parent lists it as '{name}'",
                                           sub.element_span(top)))
+            return None         # not read under a second name (no follow-on duplicate-name)
         return self.item(parent, top, sub)
 
     def check_shader(self, item: Item, el, src: SourceFile) -> None:

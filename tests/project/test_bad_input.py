@@ -295,3 +295,25 @@ def test_a_control_character_is_one_line_at_its_column(tmp_path):
     _, diags = load_project(f)
     d = only(diags, "xml.malformed")
     assert where(d) == (2, 12) and "\n" not in d.message and "Char 0x0" in d.message
+
+
+def test_child_file_that_is_a_folder_is_exit_1_at_the_child_line(tmp_path):
+    root = folder_project(tmp_path, '<Child name="Screen"/>')
+    (root / "Screens" / "Screen.kzm").mkdir(parents=True)
+    project, diags = load_project(root)
+    d = only(diags, "file.missing")
+    assert d.span.file.endswith("Screens.kzm") and where(d) == (2, 16) and "is a folder" in d.message
+    with pytest.raises(KzError) as info:
+        kzplayer.load(root)
+    assert info.value.exit_code == 1
+
+
+def test_child_file_naming_another_item_is_one_message(tmp_path):
+    # Screens/B.kzm links to A.kzm: the name mismatch, not a follow-on duplicate name
+    root = folder_project(tmp_path, '<Child name="A"/>\n  <Child name="B"/>')
+    write(root, '<Screen name="A"/>\n', "Screens/A.kzm")
+    os.symlink("A.kzm", root / "Screens" / "B.kzm")
+    _, diags = load_project(root)
+    assert [d.rule for d in diags if d.severity.value == "error"] == ["schema.invalid"]
+    d = only(diags, "schema.invalid")
+    assert d.span.file.endswith("B.kzm") and "lists it as 'B'" in d.message
