@@ -123,3 +123,50 @@ def test_flag_and_binding_constants_match_glsl():
     assert len(names) >= 17
     for name in names:
         assert defines.get(name) == getattr(L, name), name
+
+
+TRACK_WRITER = """
+#include "Particles/particle_data.glsl"
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer T { ParticleTrack tracks[]; };
+layout(std430, binding = 1) buffer E { EventHeader header; ParticleEvent events[]; };
+void main() {
+    for (uint i = 0u; i < 2u; ++i) {
+        float b = float(i) * 100.0;
+        tracks[i].hitPosition = vec3(1, 2, 3) + b;
+        tracks[i].hitSpeed = 4.0 + b;
+        tracks[i].hitNormal = vec3(5, 6, 7) + b;
+        tracks[i].lastAge = 8.0 + b;
+        tracks[i].serial = 9u + i * 100u;
+        tracks[i].cycle = 10u + i * 100u;
+    }
+    header.totalWritten = 11u; header.totalDropped = 12u;
+    events[0].kind = 13u;
+}
+"""
+
+
+def test_track_and_event_totals_at_their_offsets(ctx, tmp_path):
+    src = tmp_path / "tracks.glsl"
+    src.write_text(TRACK_WRITER)
+    program = compile_compute(ctx, preprocess(src))
+    bufs = [ctx.buffer(reserve=2 * L.TRACK_DTYPE.itemsize),
+            ctx.buffer(reserve=L.EVENT_HEADER_DTYPE.itemsize + L.EVENT_RECORD_DTYPE.itemsize)]
+    for binding, buf in enumerate(bufs):
+        buf.clear()
+        buf.bind_to_storage_buffer(binding)
+    program.run(1)
+    tracks = np.frombuffer(bufs[0].read(), L.TRACK_DTYPE)
+    raw = bufs[1].read()
+    for buf in bufs:
+        buf.release()
+    program.release()
+    for i in range(2):
+        b = 100 * i
+        np.testing.assert_array_equal(tracks[i]["hit_position"], np.array([1, 2, 3]) + b)
+        assert tracks[i]["hit_speed"] == 4 + b and tracks[i]["last_age"] == 8 + b
+        np.testing.assert_array_equal(tracks[i]["hit_normal"], np.array([5, 6, 7]) + b)
+        assert (tracks[i]["serial"], tracks[i]["cycle"]) == (9 + b, 10 + b)
+    header = np.frombuffer(raw[:L.EVENT_HEADER_DTYPE.itemsize], L.EVENT_HEADER_DTYPE)[0]
+    assert (header["total_written"], header["total_dropped"]) == (11, 12)
+    assert np.frombuffer(raw[L.EVENT_HEADER_DTYPE.itemsize:], L.EVENT_RECORD_DTYPE)[0]["kind"] == 13
