@@ -15,16 +15,14 @@ from kzplayer.bindings.problems import problem
 from kzplayer.diagnostics import Diagnostic, Severity, Span
 from kzplayer.values import BufferHandle, type_name
 
+EVENT_BUFFER, DATA_BUFFER = "ParticleEmitter.EventBuffer", "ParticleEmitter.ParticleDataBuffer"
+SOURCE_EVENTS, SOURCE_DATA = "Emission.SourceEventBuffer", "Emission.SourceParticleDataBuffer"
 # output property -> BufferHandle.kind
-OUTPUTS = {
-    "ParticleEmitter.EventBuffer": "EventBuffer",
-    "ParticleEmitter.ParticleDataBuffer": "ParticleDataBuffer",
-}
-# a subemitter's consumer property -> the kind of output buffer it takes
-CONSUMERS = {
-    "Emission.SourceEventBuffer": "EventBuffer",
-    "Emission.SourceParticleDataBuffer": "ParticleDataBuffer",
-}
+OUTPUTS = {EVENT_BUFFER: "EventBuffer", DATA_BUFFER: "ParticleDataBuffer"}
+# a subemitter's consumer property -> the output property that feeds it
+FED_BY = {SOURCE_EVENTS: EVENT_BUFFER, SOURCE_DATA: DATA_BUFFER}
+# consumer property -> the kind of output buffer it takes
+CONSUMERS = {consumer: OUTPUTS[output] for consumer, output in FED_BY.items()}
 DATA_CONTEXT = "DataContext"
 
 

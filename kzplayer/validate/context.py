@@ -13,10 +13,9 @@ from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, Severity, Span
 from kzplayer.project.model import Binding, Item, Project
 
-EVENT_BUFFER, DATA_BUFFER = "ParticleEmitter.EventBuffer", "ParticleEmitter.ParticleDataBuffer"
-SOURCE_EVENTS, SOURCE_DATA = "Emission.SourceEventBuffer", "Emission.SourceParticleDataBuffer"
-# consumer property -> the output property that must feed it
-CONSUMERS = {SOURCE_EVENTS: EVENT_BUFFER, SOURCE_DATA: DATA_BUFFER}
+# the buffer properties: an emitter's outputs, a subemitter's consumers, which feeds which
+from kzplayer.bindings.sources import (CONSUMERS, DATA_BUFFER, EVENT_BUFFER, FED_BY,  # noqa: F401
+                                       SOURCE_DATA, SOURCE_EVENTS)
 # the slots whose materials must read the consumer buffers of a subemitter
 EVENT_SLOTS = ("ParticleEmitter.EmissionMaterial", "ParticleEmitter.EmissionCountMaterial")
 PARTICLE_MATERIAL = "ParticleEmitter.ParticleMaterial"
@@ -63,16 +62,17 @@ class Context:
 
     @cached_property
     def programs(self) -> dict[int, tuple]:
-        """id(binding) -> (SourceExpression program, RawCode program or None), parsed once."""
-        from kzplayer.expr.parser import parse
+        """id(binding) -> (SourceExpression program, RawCode program or None), parsed once,
+        with positions mapped as the bindings map them (`&lt;` is one character)."""
+        from kzplayer.bindings.binding import parse_program
         out = {}
         for _, b in self.bindings:
             full = b.raw_code is not None and not b.short
             ran = getattr(self._compiled.get(id(b)), "program", None)   # the graph parsed one already
-            shown = ran if ran is not None and not full else parse(b.expression or "", span=b.expression_span or b.span)
+            shown = ran if ran is not None and not full else parse_program(b, "expression")
             raw = None
             if full:
-                raw = ran if ran is not None else parse(b.raw_code, span=b.raw_code_span or b.span)
+                raw = ran if ran is not None else parse_program(b, "raw_code")
             out[id(b)] = (shown, raw)
         return out
 
@@ -216,7 +216,7 @@ class Context:
     def buffer_sources(self, emitter: Item) -> dict[str, list[tuple[Item, Binding]]]:
         """Consumer property -> (source emitter, binding) for each output buffer bound into it."""
         out: dict[str, list] = {}
-        for consumer, output in CONSUMERS.items():
+        for consumer, output in FED_BY.items():
             for _, b in self.bindings_into(emitter, consumer):
                 for item, name in sorted(self.reads(b), key=lambda node: node[0].path):
                     if name == output and item.type == "ParticleEmitter":

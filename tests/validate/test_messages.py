@@ -155,3 +155,28 @@ def test_xml_slips_get_a_hint_in_words(tmp_path):
         path.write_text(text, encoding="utf-8")
         d = only(validate_paths([str(path)]).diagnostics, "xml.malformed")
         assert d.hint == hint, name
+
+
+def test_a_source_expression_error_after_an_entity_is_pointed_at_exactly(tmp_path):
+    # `&lt;` is one character of the expression and four of the file: the column after it is
+    # the file's column (the full BindingItem's SourceExpression, as the short form's)
+    text = (CASES / "recipe_ok.kzm").read_text(encoding="utf-8")
+    binding = """<BindingItem name="Count">
+                    <Property name="BindingItem.Target">Emission.ParticlesPerEvent</Property>
+                    <Property name="BindingItem.SourceExpression">{@../Source/Emission.Rate} &lt; 2 ? 1 : mx(2)</Property>
+                    <Property name="BindingItem.RawCode">{0} &lt; 2 ? 1 : mx(2)</Property>
+                    <BindingSourceItem name="0">
+                      <Property name="BindingSourceItem.Item">Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/On Death/Source</Property>
+                      <Property name="BindingSourceItem.Source">Emission.Rate</Property>
+                    </BindingSourceItem>
+                  </BindingItem>
+                  <BindingItem name="Events">"""
+    text = text.replace('<BindingItem name="Events">', binding, 1)
+    path = tmp_path / "recipe.kzm"
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    line = next(n for n, s in enumerate(lines, 1) if "SourceExpression\">{@../Source/Emission.Rate}" in s)
+    column = lines[line - 1].index("mx(2)") + 1
+    found = [d for d in validate_paths([str(path)]).diagnostics if d.span and d.span.line == line]
+    assert [(d.rule, d.span.column, d.span.end_column) for d in found] == [
+        ("expr.unknown-function", column, column + 2)]

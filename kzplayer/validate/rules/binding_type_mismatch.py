@@ -25,7 +25,7 @@ Passing:
     <Binding target="Emission.SourceEventBuffer">{@../Source/ParticleEmitter.EventBuffer}</Binding>
 """
 from kzplayer.diagnostics import Severity
-from kzplayer.validate.context import CONSUMERS
+from kzplayer.validate.context import FED_BY
 from kzplayer.validate.engine import Problem, from_pipeline
 
 CODE = "KZ106"
@@ -37,17 +37,17 @@ def check(context):
     by_id = {id(b): b for _, b in context.bindings}
     for p in from_pipeline(context, RULE):      # found while evaluating the bindings
         b = by_id.get(context.binding_at(p.span))
-        want = CONSUMERS.get(b.target) if b is not None else None
+        want = FED_BY.get(b.target) if b is not None else None
         yield p._replace(hint=p.hint or (want and f"make it read the source emitter's {want}"))
-    outputs = set(CONSUMERS.values())
+    outputs = set(FED_BY.values())
     for owner, b in context.bindings:
-        want = CONSUMERS.get(b.target)
+        want = FED_BY.get(b.target)
         if want is None:
             continue
         for name in sorted(_reads(context, b) & outputs - {want}):
             yield Problem(b.target_span or b.span, f"{b.target} takes the source's {want}, not its {name}",
                           f"make it read {want} (the {name} belongs in "
-                          f"{next(c for c, o in CONSUMERS.items() if o == name)})")
+                          f"{next(c for c, o in FED_BY.items() if o == name)})")
 
 
 def _reads(context, b) -> set[str]:

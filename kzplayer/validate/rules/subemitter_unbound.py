@@ -20,7 +20,7 @@ Passing: the same emitter with the two bindings of the events page's recipe
 (see `tests/validate/cases/recipe_ok.kzm`).
 """
 from kzplayer.diagnostics import Severity
-from kzplayer.validate.context import CONSUMERS, EVENT_SLOTS, value_span
+from kzplayer.validate.context import EVENT_SLOTS, FED_BY, value_span
 from kzplayer.validate.engine import Problem
 
 CODE = "KZ502"
@@ -34,7 +34,7 @@ def check(context):
         driven = [(p, spec) for p, spec in driven if spec is not None and spec.event_driven]
         if not driven:
             continue
-        needed = [c for c in CONSUMERS if any(c in spec.properties for _, spec in driven)]
+        needed = [c for c in FED_BY if any(c in spec.properties for _, spec in driven)]
         missing = [c for c in needed if not context.bindings_into(emitter, c)]
         if not missing:
             continue
@@ -43,5 +43,5 @@ def check(context):
         yield Problem(value_span(emitter.properties[slot_property]),
                       f"'{emitter.name}' uses the event-driven {spec.name} but {' and '.join(missing)} {verb} "
                       "not bound: it never spawns",
-                      "bind " + "; ".join(f"{c} to the source emitter's {CONSUMERS[c]}" for c in missing)
+                      "bind " + "; ".join(f"{c} to the source emitter's {FED_BY[c]}" for c in missing)
                       + " (events page: GPU buffer binding)")
