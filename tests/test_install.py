@@ -4,6 +4,7 @@ run from another folder with nothing of the repository on the path."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,9 +16,14 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
+    # Built from a copy: pip builds in the source tree, and a build/ left there by an earlier
+    # build (with modules since removed) would be packaged too.
+    source = tmp_path_factory.mktemp("source") / "kzplayer"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
+        ".git", "build", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache", "tests", "out"))
     target = tmp_path_factory.mktemp("site")
     r = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet",
-                        "--disable-pip-version-check", "--target", str(target), str(REPO)],
+                        "--disable-pip-version-check", "--target", str(target), str(source)],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     return target
