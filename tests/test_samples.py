@@ -38,6 +38,7 @@ SAMPLES = {
     "03_firework": 132,        # 0.7 s after the second burst (bursts at 0 s and 1.5 s)
     "04_ember_column": 180,
     "05_portal_ring": 120,
+    "06_smoke_wind": 300,      # 5 s: the plume has risen, bent over and reached the frame's edge
 }
 
 
