@@ -6,15 +6,12 @@
   `<folder of the parent>/<name>.kzm` and its own children live in `<name>/`.
   (docs/format.md has the details, including how unusual characters in names are stored.)
 
-The walk is one pass over each file; positions come from a single scan of the raw text
-(lxml only knows the line where a start tag ends), so every item, property, binding and
-expression gets an exact file:line:column. Nothing here raises for bad input: problems are
+The walk is one pass over each file (read by kzplayer.project.source, which also gives
+every element's exact file:line:column). Nothing here raises for bad input: problems are
 Diagnostics; `kzplayer.load()` turns errors into a KzError.
 """
 from __future__ import annotations
 
-import bisect
-import codecs
 import difflib
 import gc
 import os
@@ -22,44 +19,19 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lxml import etree
-
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
 from kzplayer.project.literals import LiteralError, a_or_an, parse_literal
 from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
+# The codes and reading of files; re-exported, as the saver, converter and importer use them.
+from kzplayer.project.source import (BAD_NAME, DUPLICATE,  # noqa: F401
+                                     MISSING_FILE, ORPHAN, OUTSIDE, PROPERTY_TYPE, STRUCTURE,
+                                     UNKNOWN_TYPE, UNREADABLE, SourceFile, _decode, _diag,
+                                     read_source)
 
 FORMAT_VERSION = "1"
 MAX_DEPTH = 200        # items deep; well within Python's recursion limit
 ITEM_FILE_SUFFIX = ".kzm"
 PROJECT_FILE_SUFFIX = ".proj.kzm"
-
-# Codes of the problems found while loading (KZ0xx: files and structure).
-UNREADABLE = ("KZ001", "file.unreadable")
-MALFORMED = ("KZ002", "xml.malformed")
-ENTITIES = ("KZ003", "xml.entities")
-STRUCTURE = ("KZ004", "schema.invalid")
-UNKNOWN_TYPE = ("KZ005", "item.unknown-type")
-DUPLICATE = ("KZ006", "item.duplicate-name")
-BAD_NAME = ("KZ007", "item.name")
-OUTSIDE = ("KZ008", "path.outside-project")
-MISSING_FILE = ("KZ009", "file.missing")
-PROPERTY_TYPE = ("KZ010", "property.type")
-ORPHAN = ("KZ011", "file.orphan")
-
-_PARSER_OPTIONS = dict(resolve_entities=False, no_network=True, load_dtd=False,
-                       huge_tree=False, remove_comments=False, dtd_validation=False)
-
-# Every kind of markup, so that start tags are found in document order and nothing inside a
-# comment, CDATA section or attribute value is mistaken for one.
-_MARKUP = re.compile(r"""
-    <!--.*?-->
-  | <!\[CDATA\[.*?\]\]>
-  | <\?.*?\?>
-  | <!DOCTYPE(?:[^\[>]|\[.*?\])*>
-  | </[^>]*+>
-  | <(?P<tag>[^\s/>!?]+)(?:[^>"'/]++|"[^"]*+"|'[^']*+'|/(?!>))*+(?P<close>/?)>
-""", re.VERBOSE | re.DOTALL)
-_DOCTYPE = re.compile(r"<!DOCTYPE(?:[^\[>]|\[.*?\])*>", re.DOTALL)
 
 _MODES = {"ONEWAY": "ONE_WAY", "TWOWAY": "TWO_WAY", "TOSOURCE": "TO_SOURCE"}
 # Characters that cannot be part of a portable file name; stored as %XX (docs/format.md).
@@ -69,154 +41,6 @@ _UNSAFE_FILE_CHARS = re.compile(r'[%\\:*?"<>|\x00-\x1f]|^[ .]|[ .]$')
 def item_file_name(name: str) -> str:
     """The file name (without .kzm) an item of this name gets in the folder layout."""
     return _UNSAFE_FILE_CHARS.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), name)
-
-
-def _diag(kind, message, span=None, hint=None, severity=Severity.ERROR, related=()):
-    code, rule = kind
-    return Diagnostic(code, rule, severity, message, span, hint, tuple(related))
-
-
-@dataclass
-class SourceFile:
-    """One parsed file: its text, its lxml tree and where every element starts."""
-    path: str
-    text: str
-    tree: object
-    line_starts: list[int]
-    # element -> (start offset of '<', offset just after the start tag's '>', self-closing)
-    tags: dict = field(default_factory=dict, repr=False)
-    encoding: str = "utf-8"          # what to write it back in ("utf-8-sig" keeps a BOM)
-
-    def position(self, offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self.line_starts, offset)
-        return line, offset - self.line_starts[line - 1] + 1
-
-    def span(self, start: int, end: int | None = None) -> Span:
-        line, col = self.position(start)
-        if end is None or end <= start:
-            return Span(self.path, line, col, line, col + 1)
-        if self.text.find("\n", start, end) < 0:
-            return Span(self.path, line, col, line, col + end - start)
-        eline, ecol = self.position(end)
-        return Span(self.path, line, col, eline, ecol)
-
-    def element_span(self, el) -> Span:
-        """The start tag of `el`, from '<' to after its '>'."""
-        start, end, _ = self.tags[el]
-        return self.span(start, end)
-
-    def lazy_element_span(self, el) -> tuple:
-        """element_span(el), worked out when read (see model.SpanField)."""
-        start, end, _ = self.tags[el]
-        return (SourceFile.span, self, start, end)
-
-    def text_end(self, end: int) -> int:
-        """Where the text that starts at `end` (after a start tag) stops: the next '<'."""
-        stop = self.text.find("<", end)
-        return len(self.text) if stop < 0 else stop
-
-    def text_range(self, el) -> tuple[int, int]:
-        """Offsets of the text content of `el` as written (before its first child or end tag)."""
-        start, end, closed = self.tags[el]
-        return end, (end if closed else self.text_end(end))
-
-    def anchors(self, start: int, stop: int, text: str) -> tuple:
-        """Where `text` (an element's text as lxml gives it) and the file's characters from
-        `start` stop counting alike: after each entity (`&lt;` is one character of text) and
-        around CDATA markers. () in the usual case of plain text."""
-        raw = self.text[start:stop]
-        if raw == text or ("&" not in raw and "<![CDATA[" not in raw):
-            return ()
-        out, t, r = [], 0, 0
-        while r < len(raw):
-            if raw.startswith("<![CDATA[", r):
-                r += 9
-            elif raw.startswith("]]>", r):
-                r += 3
-            elif raw[r] == "&" and ";" in raw[r:r + 12]:
-                r = raw.index(";", r) + 1
-                t += 1
-            else:
-                r += 1
-                t += 1
-                continue
-            out.append((t, *self.position(start + r)))
-        return tuple(out)
-
-    def attribute_span(self, el, name: str) -> Span:
-        """The value of attribute `name` in the start tag (the start tag if not found)."""
-        start, end, _ = self.tags[el]
-        m = re.compile(r"\s" + re.escape(name) + r"""\s*=\s*(["'])""").search(self.text, start, end)
-        if not m:
-            return self.element_span(el)
-        vstart = m.end()
-        vend = self.text.find(m.group(1), vstart, end)
-        return self.span(vstart, vend if vend >= 0 else vstart)
-
-
-def read_source(path: str, diagnostics: list) -> SourceFile | None:
-    """Read and parse one file; refuse DTDs that declare entities or load external ones."""
-    try:
-        raw = Path(path).read_bytes()
-    except IsADirectoryError:
-        diagnostics.append(_diag(UNREADABLE, f"{path} is a folder without a project file in it"))
-        return None
-    except OSError as e:
-        diagnostics.append(_diag(UNREADABLE, f"cannot read {path}: {e.strerror or e}",
-                                 Span(path, 1, 1) if os.path.exists(path) else None))
-        return None
-    text, encoding = _decode(raw)
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    src = SourceFile(path, text, None, starts, encoding=encoding)
-    first = re.search(r"<[^\s!?/]", text)
-    prolog = text[:first.start()] if first else text
-    dt = _DOCTYPE.search(prolog) or (re.search(r"<!DOCTYPE", prolog))
-    if dt:
-        body = dt.group()
-        if "<!ENTITY" in body or re.search(r"\b(SYSTEM|PUBLIC)\b", body):
-            what = "declares entities" if "<!ENTITY" in body else "loads an external DTD"
-            diagnostics.append(_diag(
-                ENTITIES, f"refused: the DOCTYPE {what}; kzplayer never expands entities "
-                          "or reads external files named in a document",
-                src.span(dt.start(), dt.start() + len("<!DOCTYPE")),
-                hint="remove the <!DOCTYPE ...> declaration; .kzm files need none"))
-            return None
-    parser = etree.XMLParser(**_PARSER_OPTIONS)
-    try:
-        src.tree = etree.fromstring(raw, parser).getroottree()
-    except etree.XMLSyntaxError as e:
-        line, col = e.position if e.position else (1, 1)
-        msg = re.sub(r"\s*,? line \d+, column \d+$", "", (e.msg or str(e)).strip()).strip()
-        diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {msg}", Span(path, line or 1, max(col, 1))))
-        return None
-    except ValueError as e:       # e.g. unicode strings with an encoding declaration
-        diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {e}", Span(path, 1, 1)))
-        return None
-    marks = [(m.start(), m.end(), bool(m.group("close")))
-             for m in _MARKUP.finditer(text) if m.group("tag")]
-    elements = list(src.tree.getroot().iter(etree.Element))
-    src.tags = dict(zip(elements, marks))
-    if len(marks) != len(elements):   # should not happen; keep positions usable anyway
-        for el in elements[len(marks):]:
-            src.tags[el] = src.tags.get(el) or (0, 0, True)
-    return src
-
-
-def _decode(raw: bytes) -> tuple[str, str]:
-    """The text (for columns and for saving in place) and the encoding to write it back in:
-    a BOM, else the XML declaration's encoding, else UTF-8."""
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return raw.decode("utf-16", errors="replace"), "utf-16"
-    if raw.startswith(b"\xef\xbb\xbf"):
-        return raw[3:].decode("utf-8", errors="replace"), "utf-8-sig"
-    m = re.match(rb"""<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""", raw)
-    if m:
-        try:
-            name = codecs.lookup(m.group(1).decode("ascii")).name
-            return raw.decode(name, errors="replace"), name
-        except LookupError:
-            pass                      # lxml reports an unknown encoding itself
-    return raw.decode("utf-8", errors="replace"), "utf-8"
 
 
 @dataclass
