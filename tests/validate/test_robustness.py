@@ -70,3 +70,13 @@ def test_odd_values_never_raise(tmp_path, case, picks):
     for d in result.diagnostics:
         assert d.rule != "internal.error", d
         assert d.span is not None and d.span.file == str(path)
+
+
+def test_without_an_opengl_context_custom_shaders_get_a_note(monkeypatch):
+    from kzplayer.gpu import context as gl
+    monkeypatch.setattr(gl, "create_context", lambda **_: (_ for _ in ()).throw(gl._no_context("no EGL display")))
+    case = Path(__file__).parent / "cases" / "shader.compile" / "ok.kzm"
+    [d] = validate_paths([str(case)]).diagnostics
+    line = next(n for n, s in enumerate(case.read_text().splitlines(), 1) if "<MaterialType" in s)
+    assert (d.rule, d.severity.value, d.span.line) == ("shader.compile", "note", line)
+    assert "custom shaders were not compiled: no OpenGL 4.3 context could be created (no EGL display)" == d.message

@@ -16,16 +16,14 @@ Failing (`shaders/swirl.glsl`):
         addParticleAcceleration(index, vec3(0.0, strength, 0.0))   // no ';', no 'strength'
     }
 
-Passing:
+Passing (the material's property `Swirl.Strength` is the uniform `Swirl_Strength`):
+
+    uniform float Swirl_Strength;
 
     void affectParticle(uint index) {
         addParticleAcceleration(index, vec3(0.0, Swirl_Strength, 0.0));
     }
 """
-import os
-from dataclasses import replace
-from functools import cache
-
 from kzplayer.diagnostics import KzError, Severity
 from kzplayer.validate.engine import Problem
 
@@ -35,56 +33,14 @@ SEVERITY = Severity.ERROR
 
 
 def check(context):
-    customs = [i for i in context.items if i.type == "MaterialType" and i.attributes.get("shader")]
-    if not customs:
-        return
-    from kzplayer.gpu.materials import SLOT_MAINS, ProgramCache, resolve_material
-    runnable = []
-    for item in customs:
-        spec = context.catalog.material(item.name)
-        if spec is None or spec.slot not in SLOT_MAINS:
-            continue        # not a slot the player compiles (rendering materials), or unknown
-        try:
-            material = resolve_material(context.project, context.catalog, item.name, spec.slot,
-                                        f"material '{item.name}'", item.span)
-        except KzError:
-            continue        # a missing shader file: the loader reports the path
-        if not isinstance(material, KzError) and hasattr(material, "shader"):
-            runnable.append((item, material))
-    if not runnable:
-        return
-    ctx, why = _context()
-    if ctx is None:
-        yield Problem(runnable[0][0].span, f"custom shaders were not compiled: {why}",
+    from kzplayer.gpu import check_material_shaders
+    try:
+        found = check_material_shaders(context.project, ctx=None)   # no custom shader: no context
+    except KzError as exc:          # no OpenGL 4.3 context here
+        why = "; ".join(d.message for d in exc.diagnostics)
+        first = next((i for i in context.items if i.type == "MaterialType" and i.attributes.get("shader")), None)
+        yield Problem(first.span if first else None, f"custom shaders were not compiled: {why}",
                       severity=Severity.NOTE)
         return
-    programs = ProgramCache(ctx)
-    try:
-        for item, material in runnable:
-            try:
-                programs.material(material)
-            except KzError as exc:
-                for d in exc.diagnostics:
-                    yield Problem(_beside(context.project, d.span) or item.span, d.message, d.hint, d.severity)
-    finally:
-        programs.release()
-
-
-def _beside(project, span):
-    """Driver errors name the shader as the project writes it (relative to the project file);
-    diagnostics name files as the user can open them."""
-    if span is None or os.path.isabs(span.file) or not project.path:
-        return span
-    return replace(span, file=os.path.join(os.path.dirname(project.path), span.file))
-
-
-@cache
-def _context():
-    """One headless GL context per process, or (None, why) where none can be had."""
-    from kzplayer.gpu.context import create_context
-    try:
-        return create_context(headless=True), None
-    except KzError as exc:
-        return None, "; ".join(d.message for d in exc.diagnostics)
-    except Exception as exc:
-        return None, f"{type(exc).__name__}: {exc}"
+    for d in found:
+        yield Problem(d.span, d.message, d.hint, d.severity, d.related)
