@@ -39,6 +39,7 @@ SAMPLES = {
     "04_ember_column": 180,
     "05_portal_ring": 120,
     "06_smoke_wind": 300,      # 5 s: the plume has risen, bent over and reached the frame's edge
+    "07_death_sparks": 180,    # 3 s: shells bursting overhead, earlier sparks bouncing on the floor
 }
 
 
