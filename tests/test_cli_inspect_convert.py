@@ -81,6 +81,7 @@ def test_convert_both_ways(tmp_path):
     r = run("convert", DATA / "fountain.kzm", tmp_path / "folder")
     assert r.exit_code == 0, r.output
     assert (tmp_path / "folder" / "Fountain.proj.kzm").is_file()
+    assert str(tmp_path / "folder" / "Fountain.proj.kzm") in r.output     # what was written, by name
     assert (tmp_path / "folder" / (NOZZLE + ".kzm")).is_file()
     r = run("convert", tmp_path / "folder", tmp_path / "back.kzm")
     assert r.exit_code == 0, r.output

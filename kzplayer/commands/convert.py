@@ -19,5 +19,7 @@ def run(src: str, dst: str) -> None:
         shown = ", ".join(dropped[:6]) + (", ..." if len(dropped) > 6 else "")
         click.echo(f"note: left out {len(dropped)} Kanzi Studio editor properties that a .kzm does "
                    f"not hold ({shown})", err=True)
-    what = "one file" if target_layout(dst) == "file" else f"a project folder of {len(files)} files"
-    click.echo(f"{project.name}: wrote {what} to {dst}")
+    if target_layout(dst) == "file":
+        click.echo(f"{project.name}: wrote one file to {dst}")
+    else:       # the project file is NAME.proj.kzm whatever DST called it
+        click.echo(f"{project.name}: wrote a project folder of {len(files)} files: {files[0]}")
