@@ -288,10 +288,12 @@ class Simulation:
             for em in live:
                 self._bind(em)
                 self._run(col.material, em, col.uniforms, frame, collider=col)
+        sources = {em.source for em in live}
         for em in live:                                           # 7. subemitters, events
             if em.source is not None:
                 self._emit(em, frame)
-            self._generate_events(em, frame)
+            if em.events is not None or em in sources:
+                self._generate_events(em, frame)
         for em in live:                                           # 8. kill
             em.buffers.bind()
             self._run_stage("Particles/pass_kill.glsl", em, frame)

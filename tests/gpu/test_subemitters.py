@@ -177,3 +177,22 @@ def test_sparks_scatter_from_hit_points_around_the_normal(simulate, bias):
     elif bias == 0.0:
         assert cos.min() < 0.3 and cos.max() > 0.7       # the whole hemisphere
     np.testing.assert_allclose(children["scale"], 0.5)
+
+
+def test_play_stats_report_the_sample_recipe_event_for_event(tmp_path):
+    import csv
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "stats.csv"
+    subprocess.run([sys.executable, str(root / "cli.py"), "play", str(root / "sample_projects/07_death_sparks.kzm"),
+                    "--headless", "--seconds", "3", "--stats", str(out)], check=True, capture_output=True)
+    rows = list(csv.DictReader(out.open()))
+    source = [r for r in rows if r["emitter"].endswith("/Source")]
+    sparks = {r["frame"]: r for r in rows if r["emitter"].endswith("/Subemitter")}
+    assert sum(int(r["events_written"]) for r in source) == sum(int(r["died"]) for r in source) >= 8
+    for r in source:            # 24 sparks per event, in the frame of the event
+        assert int(sparks[r["frame"]]["emitted"]) + int(sparks[r["frame"]]["stalled"]) == 24 * int(r["events_written"])
+        assert r["events_dropped"] == "0"
