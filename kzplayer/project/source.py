@@ -164,6 +164,8 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
     except etree.XMLSyntaxError as e:
         line, col = e.position if e.position else (1, 1)
         msg = re.sub(r"\s*,? line \d+, column \d+$", "", (e.msg or str(e)).strip()).strip()
+        # libxml2's advice names a parser flag the user cannot set (and kzplayer keeps off)
+        msg = re.sub(r",? use XML_PARSE_HUGE option", " levels of elements (the limit)", msg)
         diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {msg}", Span(path, line or 1, max(col, 1))))
         return None
     except ValueError as e:       # e.g. unicode strings with an encoding declaration

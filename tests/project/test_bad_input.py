@@ -317,3 +317,12 @@ def test_child_file_naming_another_item_is_one_message(tmp_path):
     assert [d.rule for d in diags if d.severity.value == "error"] == ["schema.invalid"]
     d = only(diags, "schema.invalid")
     assert d.span.file.endswith("B.kzm") and "lists it as 'B'" in d.message
+
+
+def test_elements_nested_past_the_parser_limit_are_malformed_with_a_plain_message(tmp_path):
+    depth = 300
+    f = write(tmp_path, '<Project name="X"><Screens>' + '<EmptyNode name="n">' * depth
+              + '</EmptyNode>' * depth + '</Screens></Project>')
+    _, diags = load_project(f)
+    d = only(diags, "xml.malformed")
+    assert d.span.line == 1 and "256 levels" in d.message and "XML_PARSE_HUGE" not in d.message
