@@ -57,6 +57,19 @@ class BindingGraph:
     def is_bound(self, item, name: str) -> bool:
         return bool(self._writers.get((item, name)))
 
+    def is_set(self, item, name: str) -> bool:
+        """Whether the property has a value of its own: written in the file, written by a
+        binding that ran, or given by `set_value` (also when equal to the catalog default),
+        as opposed to `value()` falling back to the catalog default. A bound property whose
+        binding could not run (an error, a DataContext input without a value) is not set."""
+        node = self._key(item, name)
+        if node in self._values:
+            return True
+        if item is None:
+            return node[1] in self._data
+        prop = item.properties.get(name)
+        return (prop is not None and prop.value is not None) or output_value(item, name) is not None
+
     def bindings_of(self, item) -> list[CompiledBinding]:
         """The bindings an item holds, in file order (their push target may be another item)."""
         return [b for b in self.bindings if b.owner is item]
