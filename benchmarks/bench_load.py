@@ -11,11 +11,11 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _timing import best_cpu_of  # noqa: E402  (this folder: the benchmarks run as scripts)
 from lxml import etree  # noqa: E402
 
 import kzplayer  # noqa: E402
@@ -47,19 +47,6 @@ def generate(items: int) -> str:
     return "\n".join(out)
 
 
-def best(fn, repeat: int) -> float:
-    """The best CPU time of `repeat` runs: the development machine is shared, and CPU time
-    is what another process's load disturbs least (wall time is printed too)."""
-    cpu, wall = [], []
-    for _ in range(repeat):
-        w, c = time.perf_counter(), time.process_time()
-        fn()
-        cpu.append(time.process_time() - c)
-        wall.append(time.perf_counter() - w)
-    best.wall = min(wall)
-    return min(cpu)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--items", type=int, default=10_000)
@@ -73,10 +60,8 @@ def main() -> None:
         n_props = sum(len(i.properties) for i in project.walk())
         n_bind = len(project.bindings())
         size = f.stat().st_size
-        t_lxml = best(lambda: etree.parse(str(f)), args.repeat)
-        w_lxml = best.wall
-        t_load = best(lambda: kzplayer.load(f), args.repeat)
-        w_load = best.wall
+        t_lxml, w_lxml, _ = best_cpu_of(args.repeat, lambda: etree.parse(str(f)))
+        t_load, w_load, _ = best_cpu_of(args.repeat, lambda: kzplayer.load(f))
         print(f"project: {n_items} items, {n_props} properties, {n_bind} bindings, {size / 1e6:.2f} MB")
         print("CPU time, best of", args.repeat, "(wall time in brackets)")
         print(f"lxml.etree.parse        {t_lxml * 1000:8.1f} ms  ({w_lxml * 1000:.0f} ms)")
@@ -85,24 +70,24 @@ def main() -> None:
         try:
             from kzplayer.project.schema import validate_tree
             tree = etree.parse(str(f))
-            t_schema = best(lambda: validate_tree(tree, str(f)), args.repeat)
+            t_schema, _, _ = best_cpu_of(args.repeat, lambda: validate_tree(tree, str(f)))
             print(f"  of which the RELAX NG schema check {t_schema * 1000:8.1f} ms")
         except ImportError:
             pass
         folder = Path(tmp) / "folder"
         write_folder(project, str(folder))
         files = sum(1 for _ in folder.rglob("*.kzm"))
-        t_folder = best(lambda: kzplayer.load(folder), args.repeat)
-        t_folder_lxml = best(lambda: [etree.parse(str(p)) for p in folder.rglob("*.kzm")], args.repeat)
+        t_folder, _, _ = best_cpu_of(args.repeat, lambda: kzplayer.load(folder))
+        t_folder_lxml, _, _ = best_cpu_of(args.repeat, lambda: [etree.parse(str(p)) for p in folder.rglob("*.kzm")])
         print(f"lxml.etree.parse x{files} files {t_folder_lxml * 1000:8.1f} ms")
         print(f"kzplayer.load (folder)  {t_folder * 1000:8.1f} ms   ratio {t_folder / t_folder_lxml:.1f}x")
         pf = kzplayer.load(folder)
         em = pf.items("ParticleEmitter")[0]
-        t_fsave = best(lambda: (em.set("Emission.Rate", em.get("Emission.Rate") + 1), pf.save()), args.repeat)
+        t_fsave, _, _ = best_cpu_of(args.repeat, lambda: (em.set("Emission.Rate", em.get("Emission.Rate") + 1), pf.save()))
         print(f"project.save (folder, one value changed)   {t_fsave * 1000:8.1f} ms")
         p2 = kzplayer.load(f)
         p2.items("ParticleEmitter")[0].set("Emission.Rate", 1)
-        t_save = best(lambda: (p2.items("ParticleEmitter")[0].set("Emission.Rate", 2), p2.save()), args.repeat)
+        t_save, _, _ = best_cpu_of(args.repeat, lambda: (p2.items("ParticleEmitter")[0].set("Emission.Rate", 2), p2.save()))
         print(f"project.save (file, one value changed)     {t_save * 1000:8.1f} ms")
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_bindings import best_of  # noqa: E402  (same folder: run as a script)
+from _timing import best_of  # noqa: E402  (this folder: the benchmarks run as scripts)
 from kzplayer.commands.play import load_for_play, play_offline, reader  # noqa: E402
 from kzplayer.gpu.context import create_context, describe  # noqa: E402
 from kzplayer.gpu.layout import FLAG_ALIVE, PARTICLE_DTYPE  # noqa: E402

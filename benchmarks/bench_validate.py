@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_bindings import best_of  # noqa: E402  (same folder: run as a script)
+from _timing import best_of  # noqa: E402  (this folder: the benchmarks run as scripts)
 from kzplayer.project.loader import load_project  # noqa: E402
 from kzplayer.validate import all_rules  # noqa: E402
 from kzplayer.validate.context import Context  # noqa: E402
