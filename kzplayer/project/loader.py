@@ -326,7 +326,9 @@ class _Loader:
         target = el.get("target")
         if not target:
             self.diagnostics.append(_diag(STRUCTURE, "<Binding> needs a target attribute "
-                                          "(the property it writes)", src.element_span(el)))
+                                          "(the property it writes)", src.element_span(el),
+                                          hint='e.g. <Binding target="ParticleEmitter.MaximumAmount">'
+                                               '...</Binding>'))
             return
         start, end = src.text_range(el)
         item.bindings.append(Binding(
@@ -463,13 +465,12 @@ def load_project(path: str | os.PathLike) -> tuple[Project | None, list[Diagnost
         return None, diags
     schema_diags = _schema_check(project.document)
     if schema_diags:
-        # The loader and the schema both notice some problems (<Binding> without target): one
-        # message per spot, the schema's, which carries the hint.
-        spots = {(d.span.file, d.span.line, d.span.column) for d in schema_diags if d.span}
-        own = [d for d in project.diagnostics if not (
-            d.rule == STRUCTURE[1] and d.severity == Severity.ERROR and d.span
-            and (d.span.file, d.span.line, d.span.column) in spots)]
-        project.diagnostics = sorted(own + schema_diags, key=Diagnostic.sort_key)
+        from kzplayer.project.schema import without_repeats
+        # Some problems both notice (<Binding> without target, a '/' in a name): one message
+        # per spot, the loader's, which says more.
+        errors = [d for d in project.diagnostics if d.severity == Severity.ERROR]
+        project.diagnostics = sorted(project.diagnostics + without_repeats(schema_diags, errors),
+                                     key=Diagnostic.sort_key)
     return project, project.diagnostics
 
 
@@ -508,7 +509,7 @@ def _schema_check(docs: Documents) -> list[Diagnostic]:
         return []
     out = []
     for path, src in docs.sources.items():
-        out += validate_tree(src.tree, path)
+        out += validate_tree(src.tree, path, source=src)
     return out
 
 

@@ -326,3 +326,9 @@ def test_elements_nested_past_the_parser_limit_are_malformed_with_a_plain_messag
     _, diags = load_project(f)
     d = only(diags, "xml.malformed")
     assert d.span.line == 1 and "256 levels" in d.message and "XML_PARSE_HUGE" not in d.message
+
+
+def test_a_slash_in_an_item_name_is_one_message(tmp_path):
+    f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Scene name="a/b"/>\n  </Screens>\n</Project>\n')
+    _, diags = load_project(f)
+    assert [(d.rule, where(d)) for d in diags] == [("item.name", (3, 18))]
