@@ -35,7 +35,8 @@ class CompiledBinding:
     mode: str
     enabled: bool
     index: int                      # position in tree order
-    program: object | None = None
+    program: object | None = None   # what runs: RawCode, else the expression
+    shown: object | None = None     # the SourceExpression's program where RawCode runs (compared)
     inputs: dict[tuple, Input] = field(default_factory=dict)   # Reference.key -> what it reads
     back: Input | None = None       # the single source reference that TWO_WAY/TO_SOURCE write
     ok: bool = True                 # False: a problem keeps it from running (reported)
@@ -243,7 +244,7 @@ def source_mismatch(cb: CompiledBinding, project, lost: dict) -> list[Diagnostic
     `path.unresolved` in `lost`); a source reading another property, or a different program,
     is `binding.source-mismatch`."""
     b = cb.binding
-    shown = parse_program(b, "expression")
+    shown = cb.shown = parse_program(b, "expression")
     if shown.diagnostics:
         return []            # the expression's own errors are reported by the expression rules
     def source_field(ref):

@@ -68,8 +68,9 @@ class Context:
         out = {}
         for _, b in self.bindings:
             full = b.raw_code is not None and not b.short
-            ran = getattr(self._compiled.get(id(b)), "program", None)   # the graph parsed one already
-            shown = ran if ran is not None and not full else parse_program(b, "expression")
+            cb = self._compiled.get(id(b))             # the graph parsed what it runs already
+            ran, parsed = getattr(cb, "program", None), getattr(cb, "shown", None)
+            shown = ran if ran is not None and not full else parsed or parse_program(b, "expression")
             raw = None
             if full:
                 raw = ran if ran is not None else parse_program(b, "raw_code")

@@ -80,3 +80,20 @@ def test_without_an_opengl_context_custom_shaders_get_a_note(monkeypatch):
     line = next(n for n, s in enumerate(case.read_text().splitlines(), 1) if "<MaterialType" in s)
     assert (d.rule, d.severity.value, d.span.line) == ("shader.compile", "note", line)
     assert "custom shaders were not compiled: no OpenGL 4.3 context could be created (no EGL display)" == d.message
+
+
+def test_every_binding_text_is_parsed_once(monkeypatch):
+    # the rules share the binding graph's programs: the SourceExpression of a full BindingItem
+    # included (the graph compares it with RawCode)
+    import kzplayer.expr
+    parsed = []
+    real = kzplayer.expr.parse
+
+    def counting(text, span=None, **kw):
+        parsed.append((text, span and (span.line, span.column)))
+        return real(text, span=span, **kw)
+    monkeypatch.setattr(kzplayer.expr, "parse", counting)
+    case = Path(__file__).parent / "cases" / "recipe_ok.kzm"
+    assert validate_paths([str(case)]).diagnostics == []
+    # one short binding, two BindingItems of SourceExpression + RawCode
+    assert len(parsed) == len(set(parsed)) == 5, parsed
