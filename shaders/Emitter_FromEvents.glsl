@@ -17,7 +17,7 @@ uniform float Emission_InitialAngularVelocityFromParent = 0.0;
 
 void emitParticle(uint index) {
     ParticleEvent e;
-    if (!spawnEvent(e)) {
+    if (!spawnEvent(index, e)) {
         emitFromShape(index, vec3(0.0), vec3(0.0));
         return;
     }

@@ -28,7 +28,7 @@ void emitParticle(uint index) {
     ParticleEvent e;
     vec3 position = kz_emitterTransform[3].xyz;
     vec3 normal = normalize(mat3(kz_emitterTransform) * vec3(0.0, 1.0, 0.0));
-    if (spawnEvent(e)) {
+    if (spawnEvent(index, e)) {
         position = e.position;
         if (dot(e.normal, e.normal) > 0.0) {
             normal = normalize(e.normal);
