@@ -93,3 +93,23 @@ def test_repeats_of_the_loaders_own_reports_are_dropped():
     assert without_repeats(schema_diags, [loader_says]) == []
     elsewhere = Diagnostic("KZ007", "item.name", Severity.ERROR, "x", Span(str(path), 5, 7))
     assert without_repeats(schema_diags, [elsewhere]) == schema_diags
+
+
+@pytest.mark.parametrize("name", ["Emission.Rate", "PrimaryColor", "_a.b_2.C", "Emission..Rate",
+                                  "Emission Rate", "A.", ".A", "Emission-Rate", "2D.Rate", "Émission.Rate",
+                                  " Emission.Rate "])
+def test_property_names_are_judged_as_kzm_rng_says(tmp_path, name):
+    # validate_tree checks property names in Python (libxml2's regex is slow): it must agree
+    # with the published schema file, and report each bad name (not only the first of a parent)
+    text = ('<Project name="P"><Screens><Screen name="S">'
+            f'<Property name="{name}">1</Property><Binding target="{name}">1</Binding>'
+            '</Screen></Screens></Project>')
+    path = tmp_path / "names.kzm"
+    path.write_text(text, encoding="utf-8")
+    published = etree.RelaxNG(etree.parse(str(schema_dir() / "kzm.rng")))
+    tree = etree.parse(str(path))
+    found = validate_tree(tree, str(path))
+    assert (found == []) == published.validate(tree), [str(d) for d in found]
+    if found:
+        assert len(found) == 2 and {d.span.column for d in found} == {
+            text.index(f'name="{name}"') + 7, text.index(f'target="{name}"') + 9}
