@@ -74,26 +74,12 @@ bool cylinderSpan(vec3 o, vec3 d, float r, float halfHeight, out float t0, out v
     t1 = 3.0e38;
     n0 = vec3(0.0);
     n1 = vec3(0.0);
-    float len = length(d.xz);
-    if (len == 0.0) {
+    if (dot(d.xz, d.xz) == 0.0) {
         if (dot(o.xz, o.xz) > r * r) {
             return false;
         }
-    } else {                        // as sphereSpan, in the XZ plane
-        vec2 u = d.xz / len;
-        float tc = -dot(o.xz, u);
-        vec2 perp = o.xz + tc * u;
-        float chord2 = r * r - dot(perp, perp);
-        if (chord2 < 0.0 || r <= 0.0) {
-            return false;
-        }
-        float hc = sqrt(chord2);
-        t0 = (tc - hc) / len;
-        t1 = (tc + hc) / len;
-        vec2 p0 = (perp - hc * u) / r;
-        vec2 p1 = (perp + hc * u) / r;
-        n0 = vec3(p0.x, 0.0, p0.y);
-        n1 = vec3(p1.x, 0.0, p1.y);
+    } else if (!sphereSpan(vec3(o.x, 0.0, o.z), vec3(d.x, 0.0, d.z), vec3(0.0), r, t0, n0, t1, n1)) {
+        return false;               // the XZ projection is the circle's span; normals stay in XZ
     }
     return slabSpan(o.y, d.y, halfHeight, t0, t1, n0, n1, vec3(0.0, 1.0, 0.0)) && t0 <= t1;
 }
