@@ -113,23 +113,60 @@ def test_no_tunnelling_through_a_thin_solid_at_a_huge_step(simulate, material):
     np.testing.assert_allclose(events[0]["normal"], [-1, 0, 0], atol=1e-6)
 
 
-def test_keep_inside_holds_a_swarm_in_a_sphere(simulate):
+INSIDE = {      # container, and how far outside it a point is (<= 0 inside)
+    "Collider_Sphere": ({"Collider.Radius": 1.0}, lambda p: np.linalg.norm(p, axis=1) - 1.0),
+    "Collider_Box": ({"Collider.BoxExtents": (1.0, 0.6, 0.8)},
+                     lambda p: (np.abs(p) - [1.0, 0.6, 0.8]).max(axis=1)),
+    "Collider_Cylinder": ({"Collider.Radius": 1.0, "Collider.Height": 1.2},
+                          lambda p: np.maximum(np.hypot(p[:, 0], p[:, 2]) - 1.0, np.abs(p[:, 1]) - 0.6)),
+    "Collider_Capsule": ({"Collider.Radius": 0.7, "Collider.Height": 1.0},
+                         lambda p: np.linalg.norm(p - np.c_[0 * p[:, 0], np.clip(p[:, 1], -0.5, 0.5), 0 * p[:, 0]],
+                                                  axis=1) - 0.7),
+}
+
+
+@pytest.mark.parametrize("material", sorted(INSIDE))
+def test_keep_inside_holds_a_swarm_in_a_container(simulate, material):
+    props, outside = INSIDE[material]
     n = 200
-    emitter = burst_emitter("Emitter_Sphere", n, **{"Emission.Volume": True, "Emission.Radius": 0.5,
+    emitter = burst_emitter("Emitter_Sphere", n, **{"Emission.Volume": True, "Emission.Radius": 0.4,
                                                      "Emission.InitialVelocityStrength": 20.0})
     project = with_colliders(make_project(system={"ParticleSystem.Framerate": 30.0}, emitters={"E": emitter}),
-                             {"Jar": {"ParticleCollider.ColliderMaterial": "Collider_Sphere", "Collider.Radius": 1.0,
-                                      "Collider.KeepInside": True, "Collider.Bounce": 1.0, "Collider.Friction": 0.0}})
+                             {"Jar": {"ParticleCollider.ColliderMaterial": material, "Collider.KeepInside": True,
+                                      "Collider.Bounce": 1.0, "Collider.Friction": 0.0, **props}})
     sim = simulate(project)
     hits = 0
-    for _ in range(60):         # each particle crosses the jar about ten times
+    for _ in range(60):         # each particle crosses the container about ten times
         sim.step()
         parts = sim.read_particles(sim.emitters[0])
         assert len(parts) == n
-        assert np.linalg.norm(parts["position"], axis=1).max() <= 1.0 + 1e-3
+        assert outside(parts["position"]).max() <= 1e-3
         np.testing.assert_allclose(np.linalg.norm(parts["velocity"], axis=1), 20.0, rtol=1e-4)
         hits += int(((parts["flags"] & 4) != 0).sum())
     assert hits > 5 * n
+
+
+@pytest.mark.parametrize("material,props,top", [
+    ("Collider_Box", {"Collider.BoxExtents": (0.5, 0.3, 0.5)}, 0.3),
+    ("Collider_Sphere", {"Collider.Radius": 0.4}, 0.4),
+    ("Collider_Cylinder", {"Collider.Radius": 0.5, "Collider.Height": 1.0}, 0.5),
+    ("Collider_Capsule", {"Collider.Radius": 0.25, "Collider.Height": 1.0}, 0.75),
+])
+def test_a_drop_lands_on_the_top_with_its_normal(simulate, material, props, top):
+    project = with_colliders(make_project(
+        system={"ParticleSystem.Framerate": 10.0},
+        emitters={"E": shot((0, 5, 0), (0, -1, 0), 30.0, **{"ParticleEmitter.GenerateEventsMaterial": "Event_OnHit"})}),
+        {"Solid": {"ParticleCollider.ColliderMaterial": material, "Collider.Bounce": 0.5, **props}})
+    sim = simulate(project)
+    from kzplayer.gpu.events import read_events
+    sim.step()                  # 5 -> 2: above
+    sim.step()                  # 2 -> -1: through the top, caught
+    [p] = sim.read_particles(sim.emitters[0])
+    _, [event] = read_events(sim.emitters[0])
+    np.testing.assert_allclose(event["position"], [0, top, 0], atol=1e-5)
+    np.testing.assert_allclose(event["normal"], [0, 1, 0], atol=1e-6)
+    np.testing.assert_allclose(p["velocity"], [0, 15.0, 0], atol=1e-4)
+    assert p["position"][1] > top
 
 
 @pytest.mark.parametrize("material,props,inside,outside", [
