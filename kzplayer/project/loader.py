@@ -66,6 +66,7 @@ class _Loader:
         self.listed: list[str] = []          # item files a <Child> names, read or not
         self.depth = 0
         self.follow_children = True          # False: <Child> lines become placeholders
+        self.typed = True                    # False: values stay untyped (positions only)
 
     # ---- files
     def source(self, path: str) -> SourceFile | None:
@@ -105,7 +106,8 @@ class _Loader:
             self.orphans()
         project.files = list(self.docs.sources)
         project.document = self.docs
-        self.parse_values(project)
+        if self.typed:
+            self.parse_values(project)
         project.diagnostics = sorted(self.diagnostics, key=Diagnostic.sort_key)
         return project
 
@@ -474,9 +476,11 @@ def load_project(path: str | os.PathLike) -> tuple[Project | None, list[Diagnost
     return project, project.diagnostics
 
 
-def read_kzm(main: str) -> tuple[Project | None, list[Diagnostic]]:
-    """Read a .kzm project (either layout) from its main file, without the schema check."""
+def read_kzm(main: str, typed: bool = True) -> tuple[Project | None, list[Diagnostic]]:
+    """Read a .kzm project (either layout) from its main file, without the schema check;
+    typed=False leaves property values unread (the saver wants only fresh positions)."""
     loader = _Loader(main)
+    loader.typed = typed
     # Tens of thousands of new, linked objects would trigger full collections that scan every
     # live object again and again; nothing becomes cyclic garbage while loading.
     gc_was_on = gc.isenabled()

@@ -37,6 +37,14 @@ class SpanField:
         obj.__dict__[self.key] = value
 
 
+def copy_spans(dst, src, names) -> None:
+    """Copy SpanField attributes from `src` to `dst` as stored: a position not worked out
+    yet stays so (the saver takes fresh positions for every property after a save)."""
+    for name in names:
+        key = "_" + name
+        dst.__dict__[key] = src.__dict__.get(key)
+
+
 @dataclass
 class Property:
     """One `<Property name="Type.Name">value</Property>`.

@@ -17,7 +17,7 @@ from kzplayer.project.literals import LiteralError, format_literal, parse_litera
 from kzplayer.project.loader import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX,
                                      UNREADABLE, _diag, item_file_name, read_item_file,
                                      read_kzm)
-from kzplayer.project.model import Binding, Item, Project, Property
+from kzplayer.project.model import Binding, Item, Project, Property, copy_spans
 
 _INDENT = "  "
 _DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
@@ -367,7 +367,7 @@ def _save_spliced(project: Project, layout: str, where: str, only_dirty: bool) -
 def _relink(project: Project, layout: str, where: str) -> None:
     """Point the model at the files just written (positions, elements), so that later saves
     work in place again. The model objects the caller holds stay the same objects."""
-    fresh, _ = read_kzm(where if layout == "file" else _project_file(where))   # checked before
+    fresh, _ = read_kzm(where if layout == "file" else _project_file(where), typed=False)   # checked before
     if fresh is None:
         return
     _take_positions(project.root, fresh.root)
@@ -396,15 +396,16 @@ def _relink_files(project: Project, paths: list[str]) -> None:
 def _take_positions(old: Item, new: Item) -> None:
     """Copy positions and elements from a freshly read twin of `old`'s subtree. Children
     that the fresh read left as <Child> placeholders (no element) keep theirs."""
-    old.span, old.element = new.span, new.element
+    copy_spans(old, new, ("span",))
+    old.element = new.element
     for name, p in old.properties.items():
         q = new.properties.get(name)
         if q is not None:
-            p.span, p.value_span, p.element, p.text = q.span, q.value_span, q.element, q.text
+            copy_spans(p, q, ("span", "value_span"))
+            p.element, p.text = q.element, q.text
     for b, c in zip(old.bindings, new.bindings):
-        for attr in ("span", "expression_span", "target_span", "push_target_span",
-                     "raw_code_span", "element", "expression_anchors"):
-            setattr(b, attr, getattr(c, attr))
+        copy_spans(b, c, ("span", "expression_span", "target_span", "push_target_span", "raw_code_span"))
+        b.element, b.expression_anchors = c.element, c.expression_anchors
         b.as_loaded = b.key()              # the file now says exactly this binding
         for s, t in zip(b.sources, c.sources):
             s.span, s.item_span, s.element = t.span, t.item_span, t.element
