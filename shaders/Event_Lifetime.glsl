@@ -14,8 +14,10 @@ void generateEvents(uint index) {
     bool first = firstSweep(index);
     float q0 = life > 0.0 ? min(previousAge(index) / life, 1.0) : 0.0;
     float q1 = life > 0.0 ? min(age / life, 1.0) : 1.0;
-    if (diesThisStep(index)) {
-        q1 = 1.0;                   // an early death ends the life too
+    if (diesThisStep(index) && Events_LifetimeMax >= 1.0) {
+        // An early death (collider, KillZone) is a death too; a band it cut short is not
+        // swept through: the particle never lived that part of its life.
+        q1 = 1.0;
         q0 = min(q0, 0.99999994);   // the step that dies was begun alive
     }
     if (sweepOverlaps(q0, q1, first, Events_LifetimeMin, Events_LifetimeMax) && eventChance(index)) {

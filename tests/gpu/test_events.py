@@ -213,3 +213,24 @@ def test_stats_count_the_events_of_every_step_of_a_frame(simulate):
         written += s.events_written
         died += s.died
     assert written == died > 200
+
+
+def test_an_early_death_fires_a_death_band_but_not_a_band_it_cut_short(simulate):
+    # Thrown down onto a sink at 0.1 of their 10 s lives: deaths fire [1, 1], not [0.5, 0.6].
+    def fired(band):
+        emitter = burst_emitter("Emitter_Point", 20, **at(0, 1, 0), **{
+            "Emission.Lifetime": 10.0, "Emission.InitialVelocityDirection": (0, -1, 0),
+            "Emission.InitialVelocityOuterAngle": 0.0, "Emission.InitialVelocityStrength": 1.0,
+            "ParticleEmitter.GenerateEventsMaterial": "Event_Lifetime",
+            "Events.LifetimeMin": band[0], "Events.LifetimeMax": band[1]})
+        sim = simulate(with_colliders(make_project(emitters={"E": emitter}),
+                                      {"Sink": {"ParticleCollider.ColliderMaterial": "Collider_Plane",
+                                                "Collider.KillOnHit": True}}))
+        events = died = 0
+        for s in _per_step(sim, 70):
+            events += s.events_written
+            died += s.died
+        assert died == 20
+        return events
+    assert fired((1.0, 1.0)) == 20
+    assert fired((0.5, 0.6)) == 0
