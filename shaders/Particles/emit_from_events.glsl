@@ -25,6 +25,11 @@ bool spawnEvent(uint index, out ParticleEvent e) {
     // always makes the same children.
     kz_spawnHash = hash4(kz_seed, kz_emitter, kz_step, hash2(e.hash ^ (e.kind * 0x9E3779B9u), child));
     particles[index].hash = kz_spawnHash;
+    if (e.kind == EVENT_COLLISION) {
+        // Born 0.1 mm off the surface on the free side, as the collider leaves a bounced
+        // particle: the child's first swept test then starts outside the solid.
+        e.position += e.normal * 1e-4;
+    }
     e.position = (kz_sourceToSimulation * vec4(e.position, 1.0)).xyz;
     e.normal = mat3(kz_sourceToSimulation) * e.normal;
     e.velocity = mat3(kz_sourceToSimulation) * e.velocity;

@@ -48,10 +48,10 @@ bool eventChance(uint index) {
     return unitFloat(hash2(getParticleHash(index), EVENT_RANDOM_STREAM)) < Events_Probability;
 }
 
-// True on a particle's first pass through this stage (a new occupant of the slot).
+// True on a particle's first pass through this stage: a new occupant of the slot, or a
+// subemitter's child born in this stage (not integrated yet, FLAG_BORN still set).
 bool firstSweep(uint index) {
-    return tracks[index].serial != particles[index].serial || particles[index].age <= 0.0
-        || (particles[index].flags & FLAG_BORN) != 0u;
+    return tracks[index].serial != particles[index].serial || (particles[index].flags & FLAG_BORN) != 0u;
 }
 
 // The age at the previous run of this stage, exactly as stored (0 for a new particle).

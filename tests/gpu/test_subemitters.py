@@ -166,8 +166,9 @@ def test_sparks_scatter_from_hit_points_around_the_normal(simulate, bias):
     _, events = read_events(src)
     children = sim.read_particles(sub)
     assert len(children) == 4 * len(events) > 0
-    np.testing.assert_array_equal(children["position"], np.repeat(events["position"], 4, axis=0))
-    assert np.allclose(children["position"][:, 1], 0.0, atol=1e-5)
+    # At the hit point, 0.1 mm off the surface on the free side.
+    np.testing.assert_allclose(children["position"], np.repeat(events["position"] + [0, 1e-4, 0], 4, axis=0),
+                               atol=1e-6)
     v = children["velocity"]
     np.testing.assert_allclose(np.linalg.norm(v, axis=1), 3.0, rtol=1e-5)
     cos = v[:, 1] / 3.0
