@@ -70,6 +70,12 @@ def load_kzproj(path: str | os.PathLike) -> tuple[Project | None, list[Diagnosti
     top = src.tree.getroot()
     importer = _Importer(src, diagnostics)
     kind = _local(top.tag)
+    if top.tag in ("Project", "MaterialTypePersistenceContainer"):      # no Kanzi namespace
+        diagnostics.append(Diagnostic(*_STRUCTURE, Severity.ERROR,
+                                      f"not a Kanzi Studio file: <{top.tag}> without Kanzi Studio's "
+                                      "namespace (a .kzm project named .kzproj?)", src.element_span(top),
+                                      hint="give a .kzm project the .kzm extension"))
+        return None, diagnostics
     if kind == "Project":
         project = importer.project(top)
     elif kind == "MaterialTypePersistenceContainer":

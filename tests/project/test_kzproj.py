@@ -159,6 +159,11 @@ def test_bad_input_gives_diagnostics_not_exceptions(tmp_path):
     bomb.write_text('<?xml version="1.0"?>\n<!DOCTYPE P [<!ENTITY a "aaaa">]>\n<Project>&a;</Project>\n')
     project, diags = load_kzproj(bomb)
     assert project is None and diags[0].rule == "xml.entities"
+    renamed = tmp_path / "renamed.kzproj"          # a .kzm under the wrong name: not an empty import
+    renamed.write_text('<?xml version="1.0"?>\n<Project name="P" format="1"><Screens/></Project>\n')
+    project, diags = load_kzproj(renamed)
+    assert project is None and diags[0].rule == "schema.invalid" and diags[0].span.line == 2
+    assert ".kzm" in diags[0].message
 
 
 def test_the_projects_own_property_types_are_declared(gauges):
