@@ -213,3 +213,18 @@ def test_the_same_events_make_the_same_children_whatever_the_record_order(simula
     assert len(a) == 6000 and len(np.unique(a["hash"])) == 6000
     for field in ("hash", "position", "velocity", "lifetime"):
         np.testing.assert_array_equal(a[field], b[field])
+
+
+def test_a_chain_of_subemitters_fires_down_in_one_step(simulate):
+    # Source deaths -> Middle children (whose births are events) -> Leaf grandchildren.
+    middle = subemitter("Source", per_event=2, **{"ParticleEmitter.GenerateEventsMaterial": "Event_Lifetime",
+                                                   "Events.LifetimeMin": 0.0, "Events.LifetimeMax": 0.0})
+    leaf = subemitter("Middle", per_event=3)
+    sim = simulate(make_project(emitters={"Leaf": leaf, "Middle": middle, "Source": dying()}))
+    assert [em.item.name for em in sim.emitters] == ["Source", "Middle", "Leaf"]
+    _run_until_events(sim, sim.emitters[0])
+    counts = [sim.stats[em.path].emitted for em in sim.emitters]
+    assert counts == [0, 80, 240]
+    _, births = read_events(sim.emitters[1])
+    np.testing.assert_allclose(sim.read_particles(sim.emitters[2])["position"],
+                               np.repeat(births["position"], 3, axis=0), atol=1e-6)
