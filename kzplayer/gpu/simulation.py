@@ -261,7 +261,7 @@ class Simulation:
         frame = {"kz_dt": h, "kz_time": system.steps * h, "kz_step": system.steps,
                  "kz_worldToSimulation": np.linalg.inv(system.simulation_to_world)[:3, :3],
                  "kz_verlet": system.verlet}
-        live = [em for em in system.emitters if em.capacity > 0 and em.visible]
+        live = [em for em in system.emitters if _runs(em)]
         for em in live:                                           # 1. count, emit
             if em.source is None:          # subemitters emit in stage 7, after their source
                 self._emit(em, frame)
@@ -395,6 +395,7 @@ def _groups(count: int) -> tuple[int, int, int]:
 
 
 def _runs(em: Emitter) -> bool:
+    """Does the emitter take part in this step (a pool, and visible)?"""
     return em.capacity > 0 and em.visible
 
 
