@@ -1,7 +1,8 @@
 """The validator's engine: load each project, run every rule once, collect the problems.
 
 A rule is a module under `kzplayer/validate/rules/` with `CODE`, `RULE`, `SEVERITY`, a
-docstring (the user documentation) and `check(context)`, which yields `Problem`s. The engine
+docstring (the user documentation) and, unless another stage finds its problems,
+`check(context)`, which yields `Problem`s. The engine
 makes each problem a Diagnostic of its rule (the code comes from kzplayer/codes.py, the
 severity is the rule's default unless the problem says otherwise), adds what the loader
 found, drops repeats and sorts everything by position: one pass, each problem once.
@@ -39,7 +40,7 @@ def all_rules() -> tuple[ModuleType, ...]:
     found = []
     for info in pkgutil.iter_modules(package.__path__):
         module = importlib.import_module(f"{package.__name__}.{info.name}")
-        if all(hasattr(module, a) for a in ("CODE", "RULE", "SEVERITY", "check")):
+        if all(hasattr(module, a) for a in ("CODE", "RULE", "SEVERITY")):
             found.append(module)
     found.sort(key=lambda m: m.CODE)
     return tuple(found)
@@ -98,6 +99,8 @@ def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = ()) -> 
     found: list[Diagnostic] = []
     superseded: dict[str, set] = {}      # rule slug -> spans where a rule said it better
     for module in all_rules():
+        if not hasattr(module, "check"):
+            continue            # found by another stage: reported below, as found
         try:
             problems = list(module.check(context))
         except Exception as exc:    # a bug in one rule must not hide what the others find
