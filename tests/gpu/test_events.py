@@ -234,3 +234,20 @@ def test_an_early_death_fires_a_death_band_but_not_a_band_it_cut_short(simulate)
         return events
     assert fired((1.0, 1.0)) == 20
     assert fired((0.5, 0.6)) == 0
+
+
+@pytest.mark.parametrize("legacy,figure", [
+    ("GenerateEvent_OnDeath", lambda s: s.died),                   # Event_Lifetime, Min = Max = 1
+    # Event_Lifetime over [0, 1] / Event_VelocityRange from 0, Max open: every particle alive
+    # in stage 7, those the kill pass then takes included.
+    ("GenerateEvent_IsInLifetimeRange", lambda s: s.alive + s.died),
+    ("GenerateEvent_IsAboveVelocity", lambda s: s.alive + s.died),
+])
+def test_legacy_generators_load_as_their_replacements_with_presets(simulate, legacy, figure):
+    sim = simulate(make_project(emitters={"E": stream(**{"ParticleEmitter.GenerateEventsMaterial": legacy,
+                                                          "Emission.InitialVelocityStrength": 1.0})}))
+    total = 0
+    for s in _per_step(sim, 60):
+        assert s.events_written == figure(s)
+        total += s.events_written
+    assert total > 100
