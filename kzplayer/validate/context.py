@@ -214,6 +214,15 @@ class Context:
     def bindings_into(self, item: Item, name: str) -> list[tuple[Item, Binding]]:
         return self.bound.get((id(item), name), [])
 
+    def consumers_bound(self, emitter: Item) -> list[str]:
+        """The consumer buffer properties bindings write into (the emitter is a subemitter)."""
+        return [c for c in CONSUMERS if self.bindings_into(emitter, c)]
+
+    def event_driven_slots(self, emitter: Item) -> list[tuple[str, object]]:
+        """(slot property, MaterialSpec) of each event-driven material the emitter uses."""
+        return [(p, spec) for p in EVENT_SLOTS
+                if (spec := self.material(emitter, p)) is not None and spec.event_driven]
+
     def buffer_sources(self, emitter: Item) -> dict[str, list[tuple[Item, Binding]]]:
         """Consumer property -> (source emitter, binding) for each output buffer bound into it."""
         out: dict[str, list] = {}

@@ -21,7 +21,7 @@ Passing: the same with
       <Property name="ParticleEmitter.ParticleMaterial">ParticlesColorOverLife</Property>
 """
 from kzplayer.diagnostics import Severity
-from kzplayer.validate.context import CONSUMERS, EVENT_SLOTS, PARTICLE_MATERIAL
+from kzplayer.validate.context import PARTICLE_MATERIAL
 from kzplayer.validate.engine import Problem
 
 CODE = "KZ503"
@@ -31,9 +31,8 @@ SEVERITY = Severity.WARNING
 
 def check(context):
     for emitter in context.emitters:
-        event_driven = any(getattr(context.material(emitter, p), "event_driven", False) for p in EVENT_SLOTS)
-        wired = any(context.bindings_into(emitter, c) for c in CONSUMERS)
-        if (event_driven or wired) and not context.material_name(emitter, PARTICLE_MATERIAL):
+        subemitter = context.event_driven_slots(emitter) or context.consumers_bound(emitter)
+        if subemitter and not context.material_name(emitter, PARTICLE_MATERIAL):
             yield Problem(emitter.span,
                           f"subemitter '{emitter.name}' has no {PARTICLE_MATERIAL}: Kanzi shows its particles "
                           "as nothing (kzplayer draws a default billboard)",

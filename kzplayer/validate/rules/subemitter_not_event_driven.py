@@ -22,7 +22,7 @@ Passing:
     <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_FromEvents</Property>
 """
 from kzplayer.diagnostics import Severity
-from kzplayer.validate.context import CONSUMERS, EVENT_SLOTS, value_span
+from kzplayer.validate.context import EVENT_SLOTS, value_span
 from kzplayer.validate.engine import Problem
 
 CODE = "KZ501"
@@ -32,7 +32,7 @@ SEVERITY = Severity.ERROR
 
 def check(context):
     for emitter in context.emitters:
-        bound = [p for p in CONSUMERS if context.bindings_into(emitter, p)]
+        bound = context.consumers_bound(emitter)
         if not bound:
             continue
         for slot_property in EVENT_SLOTS:

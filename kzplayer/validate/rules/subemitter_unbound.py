@@ -20,7 +20,7 @@ Passing: the same emitter with the two bindings of the events page's recipe
 (see `tests/validate/cases/recipe_ok.kzm`).
 """
 from kzplayer.diagnostics import Severity
-from kzplayer.validate.context import EVENT_SLOTS, FED_BY, value_span
+from kzplayer.validate.context import FED_BY, value_span
 from kzplayer.validate.engine import Problem
 
 CODE = "KZ502"
@@ -30,8 +30,7 @@ SEVERITY = Severity.ERROR
 
 def check(context):
     for emitter in context.emitters:
-        driven = [(p, context.material(emitter, p)) for p in EVENT_SLOTS]
-        driven = [(p, spec) for p, spec in driven if spec is not None and spec.event_driven]
+        driven = context.event_driven_slots(emitter)
         if not driven:
             continue
         needed = [c for c in FED_BY if any(c in spec.properties for _, spec in driven)]
