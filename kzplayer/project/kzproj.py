@@ -25,7 +25,8 @@ import os
 
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.project.literals import format_literal
-from kzplayer.project.loader import _mode, read_source
+from kzplayer.project.bindings_reader import mode_word
+from kzplayer.project.loader import read_source
 from kzplayer.project.model import Binding, BindingSource, Item, Project, Property
 from kzplayer.values import Color4, EnumValue, ItemRef, Srt2D, Srt3D, Vector
 
@@ -268,7 +269,7 @@ class _Importer:
         return Binding(
             target=str(target), expression=str(expression), name=_text(_find(el, "SerializedName")),
             # 3.9 files often hold a property-type reference here, not an item: no push target
-            field=str(field_word), mode=_mode(str(mode)),
+            field=str(field_word), mode=mode_word(str(mode)),
             push_target=push.path if isinstance(push, ItemRef) else None,
             enabled=bool(enabled), raw_code=str(raw_code) if raw_code is not None else None,
             sources=sources, short=False, span=self.src.element_span(el),

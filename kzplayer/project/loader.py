@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
+from kzplayer.project.bindings_reader import binding_item, short_binding
 from kzplayer.project.literals import LiteralError, a_or_an, parse_literal
-from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
+from kzplayer.project.model import Alias, Item, Project, Property
 # The codes and reading of files; re-exported, as the saver, converter and importer use them.
 from kzplayer.project.source import (BAD_NAME, DUPLICATE,  # noqa: F401
                                      MISSING_FILE, ORPHAN, OUTSIDE, PROPERTY_TYPE, STRUCTURE,
@@ -33,7 +34,6 @@ MAX_DEPTH = 200        # items deep; well within Python's recursion limit
 ITEM_FILE_SUFFIX = ".kzm"
 PROJECT_FILE_SUFFIX = ".proj.kzm"
 
-_MODES = {"ONEWAY": "ONE_WAY", "TWOWAY": "TWO_WAY", "TOSOURCE": "TO_SOURCE"}
 # Characters that cannot be part of a portable file name; stored as %XX (docs/format.md).
 _UNSAFE_FILE_CHARS = re.compile(r'[%\\:*?"<>|\x00-\x1f]|^[ .]|[ .]$')
 
@@ -137,9 +137,9 @@ class _Loader:
             if tag == "Property":
                 self.property(item, child, src)
             elif tag == "Binding":
-                self.short_binding(item, child, src)
+                short_binding(item, child, src, self.diagnostics)
             elif tag == "BindingItem":
-                self.binding_item(item, child, src)
+                binding_item(item, child, src, self.diagnostics)
             elif tag == "Alias":
                 self.alias(item, child, src)
             elif tag == "Child":
@@ -324,75 +324,6 @@ class _Loader:
         item.properties[name] = prop
         self.pending.append((prop, src, end))
 
-    def short_binding(self, item: Item, el, src: SourceFile) -> None:
-        target = el.get("target")
-        if not target:
-            self.diagnostics.append(_diag(STRUCTURE, "<Binding> needs a target attribute "
-                                          "(the property it writes)", src.element_span(el),
-                                          hint='e.g. <Binding target="ParticleEmitter.MaximumAmount">'
-                                               '...</Binding>'))
-            return
-        start, end = src.text_range(el)
-        item.bindings.append(Binding(
-            target=target, expression=el.text or "", name=el.get("name"),
-            field=el.get("field", "WHOLE_PROPERTY"), mode=_mode(el.get("mode", "ONE_WAY")),
-            short=True, span=src.lazy_element_span(el), expression_span=(SourceFile.span, src, start, end),
-            expression_anchors=src.anchors(start, end, el.text or ""),
-            target_span=(SourceFile.attribute_span, src, el, "target"), owner=item, element=el))
-
-    def binding_item(self, item: Item, el, src: SourceFile) -> None:
-        props = {}
-        sources = []
-        for c in el:
-            if c.tag == "Property" and c.get("name"):
-                start, stop = src.text_range(c)
-                props[c.get("name")] = (c.text or "", src.span(start, stop), start, stop)
-            elif c.tag == "BindingSourceItem":
-                sources.append(self.binding_source(c, src))
-        span = src.element_span(el)
-
-        def val(*names, default=None):
-            for n in names:
-                if n in props:
-                    return props[n][:2]
-            return (default, None)
-
-        target, target_span = val("BindingItem.Target")
-        expr_name = next((n for n in ("BindingItem.SourceExpression", "BindingItem.DisplayCodeForMerge",
-                                      "BindingItem.RawCode") if n in props), None)
-        expr, expr_span = val("BindingItem.SourceExpression", "BindingItem.DisplayCodeForMerge")
-        raw, raw_span = val("BindingItem.RawCode")
-        push, push_span = val("BindingItem.PushTarget")
-        enabled = val("BindingItem.IsBindingEnabled", default="true")[0]
-        if not target:
-            self.diagnostics.append(_diag(STRUCTURE, "<BindingItem> needs a BindingItem.Target property", span))
-        item.bindings.append(Binding(
-            target=(target or "").strip(), expression=expr if expr is not None else (raw or ""),
-            name=el.get("name"),
-            field=(val("BindingItem.TargetPropertyAttribute", default="WHOLE_PROPERTY")[0] or "").strip()
-            or "WHOLE_PROPERTY",
-            mode=_mode(val("BindingItem.BindingMode", default="ONE_WAY")[0]),
-            push_target=(push or "").strip() or None,
-            enabled=(enabled or "true").strip().lower() != "false",
-            raw_code=raw, sources=sources, short=False, span=span,
-            expression_span=expr_span if expr is not None else raw_span, target_span=target_span,
-            push_target_span=push_span, raw_code_span=raw_span, owner=item, element=el,
-            expression_anchors=src.anchors(*props[expr_name][2:], props[expr_name][0]) if expr_name else ()))
-
-    def binding_source(self, el, src: SourceFile) -> BindingSource:
-        props = {c.get("name"): c for c in el if c.tag == "Property"}
-
-        def text(name):
-            c = props.get(name)
-            return (c.text or "").strip() if c is not None else ""
-
-        item_el = props.get("BindingSourceItem.Item")
-        fld = text("BindingSourceItem.PropertyAttribute") or text("BindingSourceItem.Field") or None
-        return BindingSource(
-            name=el.get("name", ""), item=text("BindingSourceItem.Item"),
-            source=text("BindingSourceItem.Source"), field=fld, span=src.element_span(el),
-            item_span=src.span(*src.text_range(item_el)) if item_el is not None else None, element=el)
-
     def alias(self, item: Item, el, src: SourceFile) -> None:
         name, target = el.get("name"), el.get("target")
         span = src.element_span(el)
@@ -429,11 +360,6 @@ class _Loader:
             what = f"{prop.name} is {a_or_an(spec.type)}: " if spec else f"{prop.name}: "
             self.diagnostics.append(_diag(PROPERTY_TYPE, what + value.message, where))
         self.pending = []
-
-
-def _mode(text: str | None) -> str:
-    t = (text or "ONE_WAY").strip()
-    return _MODES.get(t.replace("_", "").upper(), t)
 
 
 def find_project_file(path: str) -> tuple[str | None, list[Diagnostic]]:

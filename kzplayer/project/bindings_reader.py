@@ -1,0 +1,86 @@
+"""Reading bindings from a .kzm: the short `<Binding target=...>EXPR</Binding>` form and
+Kanzi's `<BindingItem>` with its `<BindingSourceItem>`s, into model.Binding with the position
+of every part (the expression's, for errors at a column inside it)."""
+from __future__ import annotations
+
+from kzplayer.project.model import Binding, BindingSource, Item
+from kzplayer.project.source import STRUCTURE, SourceFile, _diag
+
+_MODES = {"ONEWAY": "ONE_WAY", "TWOWAY": "TWO_WAY", "TOSOURCE": "TO_SOURCE"}
+
+
+def mode_word(text: str | None) -> str:
+    """ONE_WAY, TWO_WAY or TO_SOURCE, however Kanzi Studio spells it (OneWay, TWO_WAY...)."""
+    t = (text or "ONE_WAY").strip()
+    return _MODES.get(t.replace("_", "").upper(), t)
+
+
+def short_binding(item: Item, el, src: SourceFile, diagnostics: list) -> None:
+    target = el.get("target")
+    if not target:
+        diagnostics.append(_diag(STRUCTURE, "<Binding> needs a target attribute (the property it writes)",
+                                 src.element_span(el),
+                                 hint='e.g. <Binding target="ParticleEmitter.MaximumAmount">...</Binding>'))
+        return
+    start, end = src.text_range(el)
+    item.bindings.append(Binding(
+        target=target, expression=el.text or "", name=el.get("name"),
+        field=el.get("field", "WHOLE_PROPERTY"), mode=mode_word(el.get("mode", "ONE_WAY")),
+        short=True, span=src.lazy_element_span(el), expression_span=(SourceFile.span, src, start, end),
+        expression_anchors=src.anchors(start, end, el.text or ""),
+        target_span=(SourceFile.attribute_span, src, el, "target"), owner=item, element=el))
+
+
+def binding_item(item: Item, el, src: SourceFile, diagnostics: list) -> None:
+    props = {}
+    sources = []
+    for c in el:
+        if c.tag == "Property" and c.get("name"):
+            start, stop = src.text_range(c)
+            props[c.get("name")] = (c.text or "", src.span(start, stop), start, stop)
+        elif c.tag == "BindingSourceItem":
+            sources.append(binding_source(c, src))
+    span = src.element_span(el)
+
+    def val(*names, default=None):
+        for n in names:
+            if n in props:
+                return props[n][:2]
+        return (default, None)
+
+    target, target_span = val("BindingItem.Target")
+    expr_name = next((n for n in ("BindingItem.SourceExpression", "BindingItem.DisplayCodeForMerge",
+                                  "BindingItem.RawCode") if n in props), None)
+    expr, expr_span = val("BindingItem.SourceExpression", "BindingItem.DisplayCodeForMerge")
+    raw, raw_span = val("BindingItem.RawCode")
+    push, push_span = val("BindingItem.PushTarget")
+    enabled = val("BindingItem.IsBindingEnabled", default="true")[0]
+    if not target:
+        diagnostics.append(_diag(STRUCTURE, "<BindingItem> needs a BindingItem.Target property", span))
+    item.bindings.append(Binding(
+        target=(target or "").strip(), expression=expr if expr is not None else (raw or ""),
+        name=el.get("name"),
+        field=(val("BindingItem.TargetPropertyAttribute", default="WHOLE_PROPERTY")[0] or "").strip()
+        or "WHOLE_PROPERTY",
+        mode=mode_word(val("BindingItem.BindingMode", default="ONE_WAY")[0]),
+        push_target=(push or "").strip() or None,
+        enabled=(enabled or "true").strip().lower() != "false",
+        raw_code=raw, sources=sources, short=False, span=span,
+        expression_span=expr_span if expr is not None else raw_span, target_span=target_span,
+        push_target_span=push_span, raw_code_span=raw_span, owner=item, element=el,
+        expression_anchors=src.anchors(*props[expr_name][2:], props[expr_name][0]) if expr_name else ()))
+
+
+def binding_source(el, src: SourceFile) -> BindingSource:
+    props = {c.get("name"): c for c in el if c.tag == "Property"}
+
+    def text(name):
+        c = props.get(name)
+        return (c.text or "").strip() if c is not None else ""
+
+    item_el = props.get("BindingSourceItem.Item")
+    fld = text("BindingSourceItem.PropertyAttribute") or text("BindingSourceItem.Field") or None
+    return BindingSource(
+        name=el.get("name", ""), item=text("BindingSourceItem.Item"),
+        source=text("BindingSourceItem.Source"), field=fld, span=src.element_span(el),
+        item_span=src.span(*src.text_range(item_el)) if item_el is not None else None, element=el)
