@@ -221,3 +221,29 @@ def test_kill_on_hit_is_a_sink(simulate):
     # Only particles thrown upward enough to still be flying, none below the floor.
     assert np.all(up["position"][:, 1] >= 0)
     assert sim.stats[sim.emitters[0].path].alive == len(up) < 50
+
+
+def test_a_custom_collider_material_defines_the_crossing(simulate, tmp_path):
+    from .conftest import custom_material
+    # A ceiling at local y = 2 (solid above), written as a project's own material.
+    ceiling = custom_material(tmp_path, "Ceiling", "Collider", """
+uniform float Ceiling_Height = 2.0;
+bool colliderCross(vec3 a, vec3 b, out float t, out vec3 n) {
+    if (a.y > Ceiling_Height || b.y <= Ceiling_Height) {
+        return false;
+    }
+    t = (Ceiling_Height - a.y) / (b.y - a.y);
+    n = vec3(0.0, -1.0, 0.0);
+    return true;
+}
+""", {"Ceiling.Height": ("float", "2.0")})
+    project = make_project(system={"ParticleSystem.Framerate": 10.0},
+                           emitters={"E": shot((0, 0, 0), (0, 1, 0), 15.0)}, materials=[ceiling],
+                           path=str(tmp_path / "fx.kzm"))
+    with_colliders(project, {"C": {"ParticleCollider.ColliderMaterial": "Ceiling", "Collider.Bounce": 1.0,
+                                   "Collider.Friction": 0.0, "Ceiling.Height": 1.0}})
+    sim = simulate(project)
+    sim.step()          # 0 -> 1.5 crosses y = 1 at t = 2/3: back down 0.5 m
+    [p] = sim.read_particles(sim.emitters[0])
+    assert p["velocity"][1] == pytest.approx(-15.0)
+    assert p["position"][1] == pytest.approx(0.5, abs=1e-3)
