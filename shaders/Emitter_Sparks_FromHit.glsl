@@ -4,25 +4,12 @@
 // straight along the normal). Events without a hit use the parent's direction of travel as
 // the normal (zero: the emitter's +Y). Lifetime and the uniform ParticleScale have
 // variance bands (the scale band per axis); mass = Density x scale volume.
+#include "Particles/emitter_common.glsl"     // Lifetime, ScaleVariance, Density; basisAround
 #include "Particles/emit_from_events.glsl"
 
-uniform float Emission_Lifetime = 1.0;
-uniform float Emission_LifetimeVariance = 0.0;
 uniform float Emission_ParticleScale = 1.0;
-uniform vec3  Emission_ScaleVariance = vec3(0.0);
 uniform float Emission_ScatterSpeed = 2.0;
 uniform float Emission_NormalBias = 0.5;
-uniform float Emission_Density = 1.0;
-
-#define PI 3.14159265358979
-
-// The same branchless basis as the shape emitters (Duff et al. 2017).
-mat3 sparkBasis(vec3 n) {
-    float s = n.z >= 0.0 ? 1.0 : -1.0;
-    float a = -1.0 / (s + n.z);
-    float b = n.x * n.y * a;
-    return mat3(vec3(1.0 + s * n.x * n.x * a, s * b, -s * n.x), vec3(b, s + n.y * n.y * a, -n.y), n);
-}
 
 void emitParticle(uint index) {
     ParticleEvent e;
@@ -37,7 +24,7 @@ void emitParticle(uint index) {
     float c = spawnRandom(2u);                      // cos(theta) uniform on [0, 1]: hemisphere
     float s = sqrt(max(0.0, 1.0 - c * c));
     float phi = 2.0 * PI * spawnRandom(3u);
-    vec3 scatter = sparkBasis(normal) * vec3(s * cos(phi), s * sin(phi), c);
+    vec3 scatter = basisAround(normal) * vec3(s * cos(phi), s * sin(phi), c);
     vec3 direction = normalize(mix(scatter, normal, clamp(Emission_NormalBias, 0.0, 1.0)));
     Particle p = particles[index];
     p.position = position;
