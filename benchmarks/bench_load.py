@@ -19,7 +19,7 @@ from _timing import best_cpu_of  # noqa: E402  (this folder: the benchmarks run 
 from lxml import etree  # noqa: E402
 
 import kzplayer  # noqa: E402
-from kzplayer.project.saver import write_folder  # noqa: E402
+from kzplayer.project.writer import write_folder  # noqa: E402
 
 EMITTER = """        <ParticleEmitter name="Emitter {i}">
           <Property name="ParticleEmitter.EmissionMaterial">Emitter_Sphere</Property>

@@ -121,8 +121,8 @@ def test_convert_to_a_path_that_is_a_file_or_unwritable_is_exit_2(tmp_path):
 
 
 def _without_studio_properties(project):
-    """The model a .kzm can hold: Kanzi Studio's editor properties left out (saver.studio_only)."""
-    from kzplayer.project.saver import studio_only
+    """The model a .kzm can hold: Kanzi Studio's editor properties left out (writer.studio_only)."""
+    from kzplayer.project.writer import studio_only
     for item in project.walk():
         for name in [n for n in item.properties if studio_only(item, n)]:
             del item.properties[name]

@@ -25,7 +25,7 @@ def convert(src: str, dst: str) -> tuple[Project, list[str]]:
     if os.path.abspath(os.fspath(dst)) == os.path.abspath(project.path):
         raise KzError(_diag(UNREADABLE, f"{dst} is the project being converted; choose another destination"),
                       exit_code=2)
-    from kzplayer.project.saver import write_folder, write_single
+    from kzplayer.project.writer import write_folder, write_single
     dst = os.fspath(dst)
     if target_layout(dst) == "file":
         files = write_single(project, dst)
@@ -36,9 +36,9 @@ def convert(src: str, dst: str) -> tuple[Project, list[str]]:
 
 
 def left_out(project: Project) -> list[str]:
-    """The Kanzi Studio editor properties a .kzm does not hold (saver.studio_only), by name:
+    """The Kanzi Studio editor properties a .kzm does not hold (writer.studio_only), by name:
     what converting an imported .kzproj leaves behind."""
-    from kzplayer.project.saver import studio_only
+    from kzplayer.project.writer import studio_only
     return sorted({n for item in project.walk() for n in item.properties if studio_only(item, n)})
 
 

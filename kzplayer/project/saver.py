@@ -1,4 +1,4 @@
-"""Writing projects: in place, keeping every untouched byte, or fresh in either layout.
+"""Saving a project: in place, keeping every untouched byte, or fresh through writer.py.
 
 `save_project` edits the text of the files a project came from: a changed property gets new
 text between its tags, a new property is inserted after the item's last property with the
@@ -13,180 +13,11 @@ import re
 from xml.sax.saxutils import escape, quoteattr
 
 from kzplayer.diagnostics import KzError
-from kzplayer.project.literals import LiteralError, format_literal, parse_literal
-from kzplayer.project.loader import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX,
-                                     UNREADABLE, _diag, item_file_name, read_item_file,
+from kzplayer.project.loader import (PROJECT_FILE_SUFFIX, UNREADABLE, _diag, read_item_file,
                                      read_kzm)
-from kzplayer.project.model import Binding, Item, Project, Property, copy_spans
-
-_INDENT = "  "
-_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
-
-
-# ------------------------------------------------------------------ fresh files
-
-def _attrs(pairs) -> str:
-    return "".join(f" {k}={quoteattr(v)}" for k, v in pairs if v is not None)
-
-
-def property_text(prop: Property, type_name: str | None = None) -> str:
-    """The literal to write: the text as the author wrote it when it still reads as the
-    value, else the value formatted (values set by the API, or imported from a .kzproj)."""
-    text = prop.text.strip()
-    if prop.value is None:
-        return text
-    if text:
-        try:
-            back = parse_literal(text, type_name)
-            if back == prop.value and type(back) is type(prop.value):
-                return text
-        except LiteralError:
-            pass
-    return format_literal(prop.value, type_name)
-
-
-def _type_of(item: Item, name: str) -> str | None:
-    project = item.project
-    spec = project.property_spec(name) if project is not None else None
-    return spec.type if spec is not None else None
-
-
-def _prop_line(pad: str, name: str, text: str) -> str:
-    if text == "":
-        return f"{pad}<Property{_attrs([('name', name)])}/>"
-    return f"{pad}<Property{_attrs([('name', name)])}>{escape(text)}</Property>"
-
-
-def _binding_lines(b: Binding, pad: str) -> list[str]:
-    if b.short:
-        attrs = [("target", b.target), ("name", b.name),
-                 ("field", None if b.field == "WHOLE_PROPERTY" else b.field),
-                 ("mode", None if b.mode == "ONE_WAY" else b.mode)]
-        return [f"{pad}<Binding{_attrs(attrs)}>{escape(b.expression)}</Binding>"]
-    inner = pad + _INDENT
-    out = [f"{pad}<BindingItem{_attrs([('name', b.name)])}>"]
-    fields = [("BindingItem.Target", b.target), ("BindingItem.TargetPropertyAttribute", b.field),
-              ("BindingItem.BindingMode", b.mode), ("BindingItem.PushTarget", b.push_target),
-              ("BindingItem.IsBindingEnabled", "true" if b.enabled else "false"),
-              ("BindingItem.SourceExpression", b.expression), ("BindingItem.RawCode", b.raw_code)]
-    out += [_prop_line(inner, n, v) for n, v in fields if v is not None]
-    for s in b.sources:
-        out.append(f"{inner}<BindingSourceItem{_attrs([('name', s.name)])}>")
-        for n, v in (("BindingSourceItem.Item", s.item), ("BindingSourceItem.Source", s.source),
-                     ("BindingSourceItem.PropertyAttribute", s.field)):
-            if v is not None:
-                out.append(_prop_line(inner + _INDENT, n, v))
-        out.append(f"{inner}</BindingSourceItem>")
-    out.append(f"{pad}</BindingItem>")
-    return out
-
-
-def studio_only(item: Item, name: str) -> bool:
-    """A Kanzi Studio editor property (Name, CreationTime, ScreenPreviewMesh...: no type
-    prefix, no PropertyType) on an item type kzplayer plays. An imported .kzproj keeps them
-    in the model; a .kzm leaves them out (docs/format.md), since the validator would call
-    them unknown properties. On item types kzplayer does not model, plain names are kept:
-    kzplayer cannot tell Kanzi's own properties (a brush's Texture) from bookkeeping there."""
-    if "." in name or _type_of(item, name) is not None:
-        return False
-    project = item.project
-    cat = project.catalog if project is not None else None
-    return cat is not None and cat.item_type(item.type) is not None
-
-
-def _item_lines(item: Item, depth: int, as_child_files: bool) -> list[str]:
-    """The element of `item`; its children inline, or as <Child> placeholders."""
-    pad = _INDENT * depth
-    library = item.parent is not None and item.parent.parent is None
-    name = None if library and item.name == item.type else item.name
-    head = f"{pad}<{item.type}{_attrs([('name', name), *item.attributes.items()])}"
-    body = []
-    inner = pad + _INDENT
-    for a in item.aliases.values():
-        body.append(f"{inner}<Alias{_attrs([('name', a.name), ('target', a.target)])}/>")
-    for prop in item.properties.values():
-        if studio_only(item, prop.name):
-            continue
-        body.append(_prop_line(inner, prop.name, property_text(prop, _type_of(item, prop.name))))
-    for b in item.bindings:
-        body += _binding_lines(b, inner)
-    for c in item.children:
-        if as_child_files:
-            body.append(f"{inner}<Child{_attrs([('name', c.name)])}/>")
-        else:
-            body += _item_lines(c, depth + 1, False)
-    if not body:
-        return [head + "/>"]
-    return [head + ">", *body, f"{pad}</{item.type}>"]
-
-
-def _project_open(project: Project) -> str:
-    # The format this writer writes, whatever the source said (a .kzproj says "Kanzi3:98").
-    return f"<Project{_attrs([('name', project.name), ('format', FORMAT_VERSION)])}>"
-
-
-def single_file_text(project: Project) -> str:
-    lines = [_project_open(project)]
-    for lib in project.libraries:
-        lines += _item_lines(lib, 1, False)
-    lines.append("</Project>")
-    return _DECLARATION + "\n".join(lines) + "\n"
-
-
-def _write(path: str, text: str, encoding: str = "utf-8", newline: str | None = "\n") -> None:
-    """Write one file; a folder that cannot be made or a file that cannot be written is a
-    KzError (exit 2), not a traceback."""
-    try:
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        with open(path, "w", encoding=encoding, newline=newline) as f:
-            f.write(text)
-    except OSError as e:
-        raise KzError(_diag(UNREADABLE, f"cannot write {path}: {e.strerror or e}"), exit_code=2) from None
-
-
-def write_single(project: Project, path: str) -> list[str]:
-    """The whole project as one .kzm file."""
-    _write(path, single_file_text(project))
-    return [path]
-
-
-def folder_files(project: Project) -> dict[str, str]:
-    """Relative file path -> text, for the folder layout."""
-    files = {}
-    name = item_file_name(project.name or "project")
-    lines = [_project_open(project)]
-    lines += [f"{_INDENT}<Child{_attrs([('name', lib.name)])}/>" for lib in project.libraries]
-    lines.append("</Project>")
-    files[name + PROJECT_FILE_SUFFIX] = _DECLARATION + "\n".join(lines) + "\n"
-
-    def visit(item: Item, folder: str) -> None:
-        fname = item_file_name(item.name)
-        files[os.path.join(folder, fname + ITEM_FILE_SUFFIX)] = \
-            _DECLARATION + "\n".join(_item_lines(item, 0, True)) + "\n"
-        for c in item.children:
-            visit(c, os.path.join(folder, fname))
-
-    for lib in project.libraries:
-        visit(lib, "")
-    return files
-
-
-def write_folder(project: Project, folder: str) -> list[str]:
-    """The project as a folder: NAME.proj.kzm and one .kzm per item. The folder must be
-    empty or absent, so that no stale item file stays behind."""
-    if os.path.exists(folder) and not os.path.isdir(folder):
-        raise KzError(_diag(UNREADABLE, f"{folder} is a file; a project folder needs a new or "
-                                        "empty folder (or end the name in .kzm for one file)"), exit_code=2)
-    if os.path.isdir(folder) and os.listdir(folder):
-        raise KzError(_diag(UNREADABLE, f"{folder} is not empty; write a project folder into "
-                                        "a new or empty folder"), exit_code=2)
-    written = []
-    for rel, text in folder_files(project).items():
-        path = os.path.join(folder, rel)
-        _write(path, text)
-        written.append(path)
-    return written
-
+from kzplayer.project.model import Item, Project, Property, copy_spans
+from kzplayer.project.writer import (INDENT, property_text, type_of, write_folder, write_single,
+                                     write_text)
 
 # ------------------------------------------------------------------ saving in place
 
@@ -260,7 +91,7 @@ def _edits_for(project: Project, changed: set[int]) -> dict[str, list[tuple[int,
             continue
         src = _source_of(docs, item.element)
         for prop in new:
-            text = escape(property_text(prop, _type_of(item, prop.name)))
+            text = escape(property_text(prop, type_of(item, prop.name)))
             if prop.element is not None and prop.element in src.tags:
                 start, end, closed = src.tags[prop.element]
                 if closed:
@@ -295,7 +126,7 @@ def _insertion(src, item: Item, prop: Property, text: str) -> tuple[int, int, st
     start, end, closed = src.tags[el]
     pad = _line_indent(src.text, start)
     kids = [c for c in el if isinstance(c.tag, str) and c in src.tags]
-    inner = _line_indent(src.text, src.tags[kids[0]][0]) if kids else pad + _INDENT
+    inner = _line_indent(src.text, src.tags[kids[0]][0]) if kids else pad + INDENT
     if closed:
         head = src.text[start:end][:-2].rstrip()
         return start, end, f"{head}>\n{inner}{new}\n{pad}</{el.tag}>"
@@ -359,7 +190,7 @@ def _save_spliced(project: Project, layout: str, where: str, only_dirty: bool) -
             out = where
         else:
             out = os.path.join(where, os.path.relpath(src_path, docs.root_dir))
-        _write(out, text, src.encoding, newline="")
+        write_text(out, text, src.encoding, newline="")
         written.append(out)
     return written
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import kzplayer
 from kzplayer.project.convert import convert, model_diff
 from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
-from kzplayer.project.saver import write_single
+from kzplayer.project.writer import write_single
 from kzplayer.values import Color4, EnumValue, ItemRef, MaterialRef, Matrix, Srt2D, Srt3D, Vector
 
 NODE_TYPES = ["EmptyNode", "Scene", "ParticleSystem", "ParticleEmitter", "ParticleAffector",

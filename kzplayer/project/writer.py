@@ -1,0 +1,180 @@
+"""Writing a project fresh, in either layout: one .kzm (`write_single`) or a folder of one
+.kzm per item (`write_folder`). Values keep the text the author wrote when it still reads
+as the value; everything else is formatted by kzplayer.project.literals. The saver
+(saver.py) uses this when more than values changed, and for converting.
+"""
+from __future__ import annotations
+
+import os
+from xml.sax.saxutils import escape, quoteattr
+
+from kzplayer.diagnostics import KzError
+from kzplayer.project.literals import LiteralError, format_literal, parse_literal
+from kzplayer.project.loader import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX,
+                                     UNREADABLE, _diag, item_file_name)
+from kzplayer.project.model import Binding, Item, Project, Property
+
+INDENT = "  "
+_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
+
+def _attrs(pairs) -> str:
+    return "".join(f" {k}={quoteattr(v)}" for k, v in pairs if v is not None)
+
+
+def property_text(prop: Property, type_name: str | None = None) -> str:
+    """The literal to write: the text as the author wrote it when it still reads as the
+    value, else the value formatted (values set by the API, or imported from a .kzproj)."""
+    text = prop.text.strip()
+    if prop.value is None:
+        return text
+    if text:
+        try:
+            back = parse_literal(text, type_name)
+            if back == prop.value and type(back) is type(prop.value):
+                return text
+        except LiteralError:
+            pass
+    return format_literal(prop.value, type_name)
+
+
+def type_of(item: Item, name: str) -> str | None:
+    project = item.project
+    spec = project.property_spec(name) if project is not None else None
+    return spec.type if spec is not None else None
+
+
+def _prop_line(pad: str, name: str, text: str) -> str:
+    if text == "":
+        return f"{pad}<Property{_attrs([('name', name)])}/>"
+    return f"{pad}<Property{_attrs([('name', name)])}>{escape(text)}</Property>"
+
+
+def _binding_lines(b: Binding, pad: str) -> list[str]:
+    if b.short:
+        attrs = [("target", b.target), ("name", b.name),
+                 ("field", None if b.field == "WHOLE_PROPERTY" else b.field),
+                 ("mode", None if b.mode == "ONE_WAY" else b.mode)]
+        return [f"{pad}<Binding{_attrs(attrs)}>{escape(b.expression)}</Binding>"]
+    inner = pad + INDENT
+    out = [f"{pad}<BindingItem{_attrs([('name', b.name)])}>"]
+    fields = [("BindingItem.Target", b.target), ("BindingItem.TargetPropertyAttribute", b.field),
+              ("BindingItem.BindingMode", b.mode), ("BindingItem.PushTarget", b.push_target),
+              ("BindingItem.IsBindingEnabled", "true" if b.enabled else "false"),
+              ("BindingItem.SourceExpression", b.expression), ("BindingItem.RawCode", b.raw_code)]
+    out += [_prop_line(inner, n, v) for n, v in fields if v is not None]
+    for s in b.sources:
+        out.append(f"{inner}<BindingSourceItem{_attrs([('name', s.name)])}>")
+        for n, v in (("BindingSourceItem.Item", s.item), ("BindingSourceItem.Source", s.source),
+                     ("BindingSourceItem.PropertyAttribute", s.field)):
+            if v is not None:
+                out.append(_prop_line(inner + INDENT, n, v))
+        out.append(f"{inner}</BindingSourceItem>")
+    out.append(f"{pad}</BindingItem>")
+    return out
+
+
+def studio_only(item: Item, name: str) -> bool:
+    """A Kanzi Studio editor property (Name, CreationTime, ScreenPreviewMesh...: no type
+    prefix, no PropertyType) on an item type kzplayer plays. An imported .kzproj keeps them
+    in the model; a .kzm leaves them out (docs/format.md), since the validator would call
+    them unknown properties. On item types kzplayer does not model, plain names are kept:
+    kzplayer cannot tell Kanzi's own properties (a brush's Texture) from bookkeeping there."""
+    if "." in name or type_of(item, name) is not None:
+        return False
+    project = item.project
+    cat = project.catalog if project is not None else None
+    return cat is not None and cat.item_type(item.type) is not None
+
+
+def _item_lines(item: Item, depth: int, as_child_files: bool) -> list[str]:
+    """The element of `item`; its children inline, or as <Child> placeholders."""
+    pad = INDENT * depth
+    library = item.parent is not None and item.parent.parent is None
+    name = None if library and item.name == item.type else item.name
+    head = f"{pad}<{item.type}{_attrs([('name', name), *item.attributes.items()])}"
+    body = []
+    inner = pad + INDENT
+    for a in item.aliases.values():
+        body.append(f"{inner}<Alias{_attrs([('name', a.name), ('target', a.target)])}/>")
+    for prop in item.properties.values():
+        if studio_only(item, prop.name):
+            continue
+        body.append(_prop_line(inner, prop.name, property_text(prop, type_of(item, prop.name))))
+    for b in item.bindings:
+        body += _binding_lines(b, inner)
+    for c in item.children:
+        if as_child_files:
+            body.append(f"{inner}<Child{_attrs([('name', c.name)])}/>")
+        else:
+            body += _item_lines(c, depth + 1, False)
+    if not body:
+        return [head + "/>"]
+    return [head + ">", *body, f"{pad}</{item.type}>"]
+
+
+def _project_open(project: Project) -> str:
+    # The format this writer writes, whatever the source said (a .kzproj says "Kanzi3:98").
+    return f"<Project{_attrs([('name', project.name), ('format', FORMAT_VERSION)])}>"
+
+
+def single_file_text(project: Project) -> str:
+    lines = [_project_open(project)]
+    for lib in project.libraries:
+        lines += _item_lines(lib, 1, False)
+    lines.append("</Project>")
+    return _DECLARATION + "\n".join(lines) + "\n"
+
+
+def write_text(path: str, text: str, encoding: str = "utf-8", newline: str | None = "\n") -> None:
+    """Write one file; a folder that cannot be made or a file that cannot be written is a
+    KzError (exit 2), not a traceback."""
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "w", encoding=encoding, newline=newline) as f:
+            f.write(text)
+    except OSError as e:
+        raise KzError(_diag(UNREADABLE, f"cannot write {path}: {e.strerror or e}"), exit_code=2) from None
+
+
+def write_single(project: Project, path: str) -> list[str]:
+    """The whole project as one .kzm file."""
+    write_text(path, single_file_text(project))
+    return [path]
+
+
+def folder_files(project: Project) -> dict[str, str]:
+    """Relative file path -> text, for the folder layout."""
+    files = {}
+    name = item_file_name(project.name or "project")
+    lines = [_project_open(project)]
+    lines += [f"{INDENT}<Child{_attrs([('name', lib.name)])}/>" for lib in project.libraries]
+    lines.append("</Project>")
+    files[name + PROJECT_FILE_SUFFIX] = _DECLARATION + "\n".join(lines) + "\n"
+
+    def visit(item: Item, folder: str) -> None:
+        fname = item_file_name(item.name)
+        files[os.path.join(folder, fname + ITEM_FILE_SUFFIX)] = \
+            _DECLARATION + "\n".join(_item_lines(item, 0, True)) + "\n"
+        for c in item.children:
+            visit(c, os.path.join(folder, fname))
+
+    for lib in project.libraries:
+        visit(lib, "")
+    return files
+
+
+def write_folder(project: Project, folder: str) -> list[str]:
+    """The project as a folder: NAME.proj.kzm and one .kzm per item. The folder must be
+    empty or absent, so that no stale item file stays behind."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise KzError(_diag(UNREADABLE, f"{folder} is a file; a project folder needs a new or "
+                                        "empty folder (or end the name in .kzm for one file)"), exit_code=2)
+    if os.path.isdir(folder) and os.listdir(folder):
+        raise KzError(_diag(UNREADABLE, f"{folder} is not empty; write a project folder into "
+                                        "a new or empty folder"), exit_code=2)
+    written = []
+    for rel, text in folder_files(project).items():
+        path = os.path.join(folder, rel)
+        write_text(path, text)
+        written.append(path)
+    return written
