@@ -28,7 +28,7 @@ void emitParticle(uint index) {
     vec3 parentSpin = vec3(0.0);
     if (kz_hasSourceParticles) {
         Particle parent = sourceParticles[e.particle];
-        parentVelocity = mat3(kz_sourceToSimulation) * parent.velocity;
+        parentVelocity = parent.velocity;
         parentLifetime = parent.lifetime;
         parentScale = parent.scale;
         parentRotation = parent.rotation;

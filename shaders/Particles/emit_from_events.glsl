@@ -30,8 +30,5 @@ bool spawnEvent(uint index, out ParticleEvent e) {
         // particle: the child's first swept test then starts outside the solid.
         e.position += e.normal * 1e-4;
     }
-    e.position = (kz_sourceToSimulation * vec4(e.position, 1.0)).xyz;
-    e.normal = mat3(kz_sourceToSimulation) * e.normal;
-    e.velocity = mat3(kz_sourceToSimulation) * e.velocity;
-    return true;
+    return true;        // same ParticleSystem (others are refused): positions need no mapping
 }

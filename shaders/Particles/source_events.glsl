@@ -12,7 +12,6 @@ layout(std430, binding = BINDING_SOURCE_PARTICLES) readonly buffer SourceParticl
 
 uniform bool kz_hasSourceEvents = false;      // Emission.SourceEventBuffer holds a handle
 uniform bool kz_hasSourceParticles = false;   // Emission.SourceParticleDataBuffer holds one
-uniform mat4 kz_sourceToSimulation = mat4(1.0);   // source simulation space -> ours
 
 uint sourceEventCount() {
     return kz_hasSourceEvents ? min(sourceHeader.count, sourceHeader.capacity) : 0u;
