@@ -27,9 +27,9 @@ class PropertyReader:
         return value
 
     def authored(self, item, name: str) -> bool:
-        # A run-time override equal to the catalog default is indistinguishable from no
-        # value (the graph has no public "was set" query), so a legacy preset still fills it.
-        return name in getattr(item, "properties", {}) or self.graph.is_bound(item, name)
+        # Written in the file, bound, or set at run time (even to the catalog default):
+        # only then does the node's own value beat a legacy material's preset.
+        return self.graph.is_set(item, name)
 
     def span(self, item, name: str):
         """Where the file gives the property its value: the binding that writes it, else the

@@ -118,8 +118,9 @@ class Simulation:
         """Set a property through the binding graph and bring the GPU side up to date
         (uniforms, transforms, pool sizes, materials)."""
         changed = self.graph.set_value(item, name, value)
-        if changed:
-            self._refresh()
+        # Refresh even when the graph's value did not change: setting a property to its
+        # catalog default still makes it the node's own, which beats a legacy preset.
+        self._refresh()
         return changed
 
     def release(self) -> None:

@@ -232,3 +232,15 @@ def test_a_value_set_at_run_time_wins_over_a_legacy_preset(simulate):
     v = sim.read_particles(sim.emitters[0])["velocity"]
     cos_t = v[:, 2] / np.linalg.norm(v, axis=1)
     assert len(v) == 500 and np.all(cos_t >= math.cos(0.05) - 1e-5)
+
+
+def test_a_run_time_value_equal_to_the_default_still_beats_a_legacy_preset(simulate):
+    """--set of the outer angle to its catalog default (pi: a full sphere) on an Emitter_Cone
+    node must give the full sphere, not the cone preset's 30 degrees."""
+    project = make_project(emitters={"E": burst_emitter("Emitter_Cone", 2000)})
+    sim = simulate(project)
+    sim.set_value(sim.emitters[0].item, "Emission.InitialVelocityOuterAngle", math.pi)
+    sim.step()
+    v = sim.read_particles(sim.emitters[0])["velocity"]
+    cos_t = v[:, 2] / np.linalg.norm(v, axis=1)
+    assert cos_t.min() < -0.9 and uniform_ok(cos_t, -1.0, 1.0)
