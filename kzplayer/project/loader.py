@@ -64,6 +64,7 @@ class _Loader:
         self.unplayed: dict[str, list[Span]] = {}          # other Kanzi types -> where
         self.real_folders: dict[str, str] = {}
         self.listed: list[str] = []          # item files a <Child> names, read or not
+        self.read_real: dict[str, str] = {}  # real path of each item file -> path it was read as
         self.depth = 0
         self.follow_children = True          # False: <Child> lines become placeholders
         self.typed = True                    # False: values stay untyped (positions only)
@@ -277,6 +278,11 @@ class _Loader:
             self.diagnostics.append(_diag(MISSING_FILE, f"the file of child '{name}' is a folder: {path}",
                                           nspan, hint=f"an item's file is {item_file_name(name)}.kzm; "
                                                       "its children go in the folder without .kzm"))
+            return None
+        first = self.read_real.setdefault(real, path)
+        if first != path:              # links that make the tree contain itself
+            self.diagnostics.append(_diag(STRUCTURE, f"refused: {path} is {first} again (through a "
+                                          "link); an item file can hold only one item", nspan))
             return None
         self.listed.append(path)
         sub = self.source(path)

@@ -309,14 +309,28 @@ def test_child_file_that_is_a_folder_is_exit_1_at_the_child_line(tmp_path):
 
 
 def test_child_file_naming_another_item_is_one_message(tmp_path):
-    # Screens/B.kzm links to A.kzm: the name mismatch, not a follow-on duplicate name
+    # Screens/B.kzm holds item A (a copy): the name mismatch, not a follow-on duplicate name
     root = folder_project(tmp_path, '<Child name="A"/>\n  <Child name="B"/>')
     write(root, '<Screen name="A"/>\n', "Screens/A.kzm")
-    os.symlink("A.kzm", root / "Screens" / "B.kzm")
+    write(root, '<Screen name="A"/>\n', "Screens/B.kzm")
     _, diags = load_project(root)
     assert [d.rule for d in diags if d.severity.value == "error"] == ["schema.invalid"]
     d = only(diags, "schema.invalid")
     assert d.span.file.endswith("B.kzm") and "lists it as 'B'" in d.message
+
+
+def test_links_that_make_the_tree_contain_itself_are_refused(tmp_path):
+    # Screens/S/S.kzm -> ../S.kzm and Screens/S/S -> .. : without a check, S holds S holds S...
+    root = folder_project(tmp_path, '<Child name="S"/>')
+    write(root, '<Screen name="S"><Child name="S"/></Screen>\n', "Screens/S.kzm")
+    (root / "Screens" / "S").mkdir()
+    os.symlink("../S.kzm", root / "Screens" / "S" / "S.kzm")
+    os.symlink("..", root / "Screens" / "S" / "S")
+    _, diags = load_project(root)
+    d = only(diags, "schema.invalid")
+    assert d.span.file.endswith(os.path.join("Screens", "S.kzm")) and where(d) == (1, 31)
+    assert "again (through a link)" in d.message
+    assert [x.rule for x in diags if x.severity.value == "error"] == ["schema.invalid"]
 
 
 def test_elements_nested_past_the_parser_limit_are_malformed_with_a_plain_message(tmp_path):
