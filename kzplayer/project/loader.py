@@ -16,6 +16,7 @@ import difflib
 import gc
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +57,8 @@ class _Loader:
         self.main = main
         self.root_dir = os.path.dirname(os.path.abspath(main))
         self.real_root = os.path.realpath(self.root_dir)
+        self.root_prefix = os.path.join(self.real_root, "")     # with the trailing separator
+        self.folders: dict[int, str] = {}    # id(item) -> the folder of its children's files
         self.diagnostics: list[Diagnostic] = []
         self.docs = Documents(self.root_dir, main)
         self.pending: list[tuple[Property, SourceFile, object]] = []
@@ -232,11 +235,13 @@ class _Loader:
     def child_folder(self, item: Item) -> str:
         """Where the files of an item's children lie: the item's ProjectItemPath, each name
         stored as item_file_name() makes it."""
-        names = []
-        while item.parent is not None:
-            names.append(item_file_name(item.name))
-            item = item.parent
-        return os.path.join(self.root_dir, *reversed(names))
+        if item.parent is None:
+            return self.root_dir
+        folder = self.folders.get(id(item))
+        if folder is None:
+            folder = self.folders[id(item)] = os.path.join(self.child_folder(item.parent),
+                                                           item_file_name(item.name))
+        return folder
 
     def real_path(self, path: str) -> str:
         """os.path.realpath, with the folders' answers cached (one look-up per folder, not
@@ -254,35 +259,38 @@ class _Loader:
         name = el.get("name")
         if not self.follow_children:
             return Item("Child", name or "")
-        nspan = src.attribute_span(el, "name")
+        def nspan() -> Span:            # worked out only for a message
+            return src.attribute_span(el, "name")
         if name is None:
             self.diagnostics.append(_diag(STRUCTURE, "<Child> needs a name attribute", src.element_span(el)))
             return None
         if "/" in name or name in (".", "..") or "\x00" in name:
             self.diagnostics.append(_diag(OUTSIDE, f"refused: <Child name={name!r}> would read a file "
-                                          "outside its parent's folder", nspan))
+                                          "outside its parent's folder", nspan()))
             return None
         if not self.name_ok(name, nspan):
             return None
         path = os.path.join(self.child_folder(parent), item_file_name(name) + ITEM_FILE_SUFFIX)
         real = self.real_path(path)
-        if os.path.commonpath([real, self.real_root]) != self.real_root:
+        if real != self.real_root and not real.startswith(self.root_prefix):
             self.diagnostics.append(_diag(OUTSIDE, f"refused: {path} leads outside the project "
-                                          f"folder (to {real})", nspan))
+                                          f"folder (to {real})", nspan()))
             return None
-        if not os.path.exists(path):
+        try:
+            is_folder = stat.S_ISDIR(os.stat(path).st_mode)
+        except OSError:
             self.diagnostics.append(_diag(MISSING_FILE, f"the file of child '{name}' is missing: {path}",
-                                          nspan, hint="restore the file or remove the <Child> line"))
+                                          nspan(), hint="restore the file or remove the <Child> line"))
             return None
-        if os.path.isdir(path):
+        if is_folder:
             self.diagnostics.append(_diag(MISSING_FILE, f"the file of child '{name}' is a folder: {path}",
-                                          nspan, hint=f"an item's file is {item_file_name(name)}.kzm; "
+                                          nspan(), hint=f"an item's file is {item_file_name(name)}.kzm; "
                                                       "its children go in the folder without .kzm"))
             return None
         first = self.read_real.setdefault(real, path)
         if first != path:              # links that make the tree contain itself
             self.diagnostics.append(_diag(STRUCTURE, f"refused: {path} is {first} again (through a "
-                                          "link); an item file can hold only one item", nspan))
+                                          "link); an item file can hold only one item", nspan()))
             return None
         self.listed.append(path)
         sub = self.source(path)

@@ -85,9 +85,13 @@ def _name_attributes() -> dict[str, tuple[tuple[str, _Attr], ...]]:
     return out
 
 
+_GOOD_NAMES: set[str] = set()      # property names found good, across files (a folder project
+_GOOD_NAMES_MAX = 100_000          # has thousands of small files with the same few names)
+
+
 def _property_name_problems(root, where: "_Locator") -> list[Diagnostic]:
     checks = _name_attributes()
-    good: set[str] = set()
+    good = _GOOD_NAMES if len(_GOOD_NAMES) < _GOOD_NAMES_MAX else set()
     out = []
     for el in root.iter(*checks):
         for name, rule in checks[el.tag]:

@@ -13,7 +13,6 @@ import codecs
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from lxml import etree
 
@@ -134,7 +133,8 @@ class SourceFile:
 def read_source(path: str, diagnostics: list) -> SourceFile | None:
     """Read and parse one file; refuse DTDs that declare entities or load external ones."""
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            raw = f.read()
     except IsADirectoryError:
         diagnostics.append(_diag(UNREADABLE, f"{path} is a folder without a project file in it"))
         return None

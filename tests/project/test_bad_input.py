@@ -158,9 +158,11 @@ def test_folder_without_project_file_is_exit_2(tmp_path):
 def test_unreadable_file_is_exit_2(tmp_path, monkeypatch):
     f = write(tmp_path, '<Project name="X"/>')
 
-    def denied(self):
+    f.chmod(0)                          # unreadable for anyone but root, who the tests may be:
+
+    def denied(*args, **kwargs):        # ... so the reader's open() refuses too
         raise PermissionError(13, "Permission denied")
-    monkeypatch.setattr(Path, "read_bytes", denied)
+    monkeypatch.setattr("kzplayer.project.source.open", denied, raising=False)
     with pytest.raises(KzError) as info:
         kzplayer.load(f)
     assert info.value.exit_code == 2 and "Permission denied" in str(info.value)
