@@ -188,6 +188,10 @@ def _decode(raw: bytes) -> tuple[str, str]:
         return raw.decode("utf-16", errors="replace"), "utf-16"
     if raw.startswith(b"\xef\xbb\xbf"):
         return raw[3:].decode("utf-8", errors="replace"), "utf-8-sig"
+    # UTF-16 without a BOM, as libxml2 detects it from '<' (the DOCTYPE check reads this text)
+    for head, name in ((b"<\x00", "utf-16-le"), (b"\x00<", "utf-16-be")):
+        if raw.startswith(head):
+            return raw.decode(name, errors="replace"), name
     m = re.match(rb"""<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""", raw)
     if m:
         try:

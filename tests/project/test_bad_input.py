@@ -348,3 +348,12 @@ def test_a_slash_in_an_item_name_is_one_message(tmp_path):
     f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Scene name="a/b"/>\n  </Screens>\n</Project>\n')
     _, diags = load_project(f)
     assert [(d.rule, where(d)) for d in diags] == [("item.name", (3, 18))]
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-16"])
+def test_entities_are_refused_in_utf16_with_or_without_bom(tmp_path, codec):
+    f = tmp_path / "wide.kzm"
+    f.write_bytes(('<?xml version="1.0" encoding="utf-16"?>\n<!DOCTYPE p [<!ENTITY x SYSTEM '
+                   '"file:///etc/passwd">]>\n<Project name="&x;"/>\n').encode(codec))
+    _, diags = load_project(f)
+    assert where(only(diags, "xml.entities")) == (2, 1)
