@@ -32,7 +32,7 @@ def short_binding(item: Item, el, src: SourceFile, diagnostics: list) -> None:
 
 
 def binding_item(item: Item, el, src: SourceFile, diagnostics: list) -> None:
-    props = {}
+    props = {}      # name -> (text, span, start offset, stop offset)
     sources = []
     for c in el:
         if c.tag == "Property" and c.get("name"):
@@ -68,7 +68,12 @@ def binding_item(item: Item, el, src: SourceFile, diagnostics: list) -> None:
         raw_code=raw, sources=sources, short=False, span=span,
         expression_span=expr_span if expr is not None else raw_span, target_span=target_span,
         push_target_span=push_span, raw_code_span=raw_span, owner=item, element=el,
-        expression_anchors=src.anchors(*props[expr_name][2:], props[expr_name][0]) if expr_name else ()))
+        expression_anchors=_anchors(src, props.get(expr_name)),
+        raw_code_anchors=_anchors(src, props.get("BindingItem.RawCode"))))
+
+
+def _anchors(src: SourceFile, prop: tuple | None) -> tuple:
+    return src.anchors(prop[2], prop[3], prop[0]) if prop else ()
 
 
 def binding_source(el, src: SourceFile) -> BindingSource:

@@ -274,7 +274,17 @@ class _Importer:
             enabled=bool(enabled), raw_code=str(raw_code) if raw_code is not None else None,
             sources=sources, short=False, span=self.src.element_span(el),
             expression_span=expression_span, target_span=target_span, push_target_span=push_span,
-            raw_code_span=raw_span, owner=owner, element=el)
+            raw_code_span=raw_span, owner=owner, element=el,
+            expression_anchors=self.text_anchors(props.get("BindingItem.DisplayCodeForMerge")),
+            raw_code_anchors=self.text_anchors(props.get("BindingItem.RawCode")))
+
+    def text_anchors(self, prop: Property | None) -> tuple:
+        """SourceFile.anchors of a string property's value (`{0} &lt; 25` in RawCode)."""
+        holder = _find(prop.element, "Value") if prop is not None else None
+        value_el = _find(holder, "value") if holder is not None else None
+        if value_el is None or value_el.text is None:
+            return ()
+        return self.src.anchors(*self.src.text_range(value_el), value_el.text)
 
     def binding_source(self, el) -> BindingSource:
         props = self.properties_of(el)

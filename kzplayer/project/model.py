@@ -100,6 +100,7 @@ class Binding:
     # (offset in `expression`, line, column) after each XML entity or CDATA marker of the
     # file text, where the file and the expression stop counting alike; () when they agree.
     expression_anchors: tuple = dataclasses.field(default=(), repr=False, compare=False)
+    raw_code_anchors: tuple = dataclasses.field(default=(), repr=False, compare=False)   # the same for raw_code
     as_loaded: tuple | None = dataclasses.field(default=None, repr=False, compare=False)  # key(), as read
 
     def key(self) -> tuple:

@@ -236,7 +236,7 @@ def _take_positions(old: Item, new: Item) -> None:
             p.element, p.text = q.element, q.text
     for b, c in zip(old.bindings, new.bindings):
         copy_spans(b, c, ("span", "expression_span", "target_span", "push_target_span", "raw_code_span"))
-        b.element, b.expression_anchors = c.element, c.expression_anchors
+        b.element, b.expression_anchors, b.raw_code_anchors = c.element, c.expression_anchors, c.raw_code_anchors
         b.as_loaded = b.key()              # the file now says exactly this binding
         for s, t in zip(b.sources, c.sources):
             s.span, s.item_span, s.element = t.span, t.item_span, t.element

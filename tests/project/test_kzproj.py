@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from kzplayer.expr.ast import Number, walk
 from kzplayer.project.kzproj import load_kzproj
 from kzplayer.project.loader import load_project
 from kzplayer.values import Color4, EnumValue, ItemRef, Srt2D, Srt3D, Vector
@@ -174,3 +175,22 @@ def test_the_projects_own_property_types_are_declared(gauges):
     assert gauges.find("PropertyTypes/Gauges.Battery").type == "PropertyType"
     assert [s.source for b in gauges.bindings() for s in b.sources
             if gauges.catalog.property(s.source) is None] == []
+
+
+def test_raw_code_positions_after_entities_are_the_file_columns(kanzi39):
+    # Indicator.kzproj writes RawCode `{0} &lt; 25`: `25` is 3 file columns further than text columns
+    from kzplayer.bindings.binding import parse_program
+    lines = _raw(kanzi39 / "Indicator.kzproj").split("\n")
+    project, _ = load_kzproj(kanzi39 / "Indicator.kzproj")
+    checked = 0
+    for b in project.bindings():
+        for which in ("raw_code", "expression"):
+            text = getattr(b, which)
+            if "<" not in text:
+                continue
+            program = parse_program(b, which)
+            (number,) = [n for n in walk(program) if isinstance(n, Number) and n.value in (25, 10)]
+            line = lines[number.span.line - 1]
+            assert line[number.span.column - 1:number.span.end_column - 1] == str(int(number.value))
+            checked += 1
+    assert checked == 4

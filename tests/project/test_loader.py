@@ -162,3 +162,23 @@ def test_expression_positions_count_entities_as_one_character(tmp_path, position
     plain = kzplayer.load(Path(__file__).parent / "data" / "fountain.kzm").bindings()[0]
     assert plain.expression_anchors == ()
     assert plain.expression_position(4) == (plain.expression_span.line, plain.expression_span.column + 4)
+
+
+def test_raw_code_positions_count_entities_as_one_character(tmp_path, position_of):
+    from kzplayer.bindings import resolve
+    f = tmp_path / "raw.kzm"
+    f.write_text('<Project name="R"><Screens><Screen name="S">\n'
+                 '<ParticleEmitter name="E"><Property name="Emission.Rate">5</Property>\n'
+                 '<BindingItem name="B"><Property name="BindingItem.Target">ParticleEmitter.MaximumAmount</Property>\n'
+                 '<Property name="BindingItem.SourceExpression">{./Emission.Rate}</Property>\n'
+                 '<Property name="BindingItem.RawCode">{0} &lt; 3 &amp;&amp; zz</Property>\n'
+                 '<BindingSourceItem name="0"><Property name="BindingSourceItem.Item">.</Property>'
+                 '<Property name="BindingSourceItem.Source">Emission.Rate</Property></BindingSourceItem>'
+                 '</BindingItem></ParticleEmitter></Screen></Screens></Project>\n', encoding="utf-8")
+    p = kzplayer.load(f)
+    (b,) = p.bindings()
+    assert b.raw_code == "{0} < 3 && zz"
+    assert b.raw_code_anchors != ()
+    errors = [d for d in resolve(p).diagnostics if d.rule == "expr.unassigned"]
+    assert [(d.span.line, d.span.column, d.span.end_column) for d in errors] == \
+        [(*position_of(f, "zz<"), position_of(f, "zz<")[1] + 2)]
