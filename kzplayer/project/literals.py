@@ -20,11 +20,29 @@ class LiteralError(ValueError):
     """A literal that does not parse or does not fit its type. `start`/`end` are character
     offsets into the text (end exclusive), so the loader can turn them into file columns."""
 
-    def __init__(self, message: str, start: int = 0, end: int | None = None):
+    def __init__(self, message: str, start: int = 0, end: int | None = None, mismatch: bool = False):
         super().__init__(message)
         self.message = message
         self.start = start
         self.end = start + 1 if end is None else end
+        self.mismatch = mismatch       # a well-formed literal of another type (`abc` for a float)
+
+    def about(self, name: str, want: str | None, text: str) -> str:
+        """The message for property `name` of type `want` written as `text`: one sentence."""
+        if self.mismatch and want:
+            return f"{name} takes {a_or_an(want)}, not `{text[self.start:self.end]}`"
+        return f"{name}: {self.message}"
+
+
+# One literal of each type, for hints that show how to write a value.
+EXAMPLES = {"float": "2.5", "int": "100", "bool": "true", "string": '"text"', "vector2": "(0, 1)",
+            "vector3": "(0, 1, 0)", "vector4": "(0, 0, 0, 1)", "color4": "Color4(1, 0.5, 0, 1)",
+            "srt3d": "Srt3D(1,1,1, 0,0,0, 0,0,0)", "srt2d": "Srt2D(1,1, 0, 0,0)"}
+
+
+def example_hint(type_name: str | None) -> str | None:
+    """'write it like 2.5' for a type with an example literal."""
+    return f"write it like {EXAMPLES[type_name]}" if type_name in EXAMPLES else None
 
 
 _TOKEN = re.compile(r"""
@@ -175,7 +193,7 @@ def parse_literal(text: str | None, type_name: str | None = None, *, enum: tuple
     try:
         value = _parse(body, type_name, enum)
     except LiteralError as e:
-        raise LiteralError(e.message, e.start + lead, e.end + lead) from None
+        raise LiteralError(e.message, e.start + lead, e.end + lead, e.mismatch) from None
     return value
 
 
@@ -265,16 +283,16 @@ def _fit(value, kind: str, want: str | None, start: int, end: int, text: str):
                 raise LiteralError(f"{a_or_an(want)} needs {' or '.join(map(str, counts))} numbers, "
                                    f"this has {n}", start, end)
             return _build(want, value, start, end)
-        raise LiteralError(f"expected {a_or_an(want)}, found a tuple of {n} numbers", start, end)
+        raise LiteralError(f"expected {a_or_an(want)}, found a tuple of {n} numbers", start, end, True)
     if want is None or want == kind:
         return value
     if want == "float" and kind == "int":
         return float(value)
     if want == "int" and kind == "float":
-        raise LiteralError(f"expected an int, found {text[start:end]}", start, end)
+        raise LiteralError(f"expected an int, found {text[start:end]}", start, end, True)
     if want == "color4" and kind == "vector4":
         return Color4(value)
-    raise LiteralError(f"expected {a_or_an(want)}, found {a_or_an(kind)} ({text[start:end]})", start, end)
+    raise LiteralError(f"expected {a_or_an(want)}, found {a_or_an(kind)} ({text[start:end]})", start, end, True)
 
 
 def a_or_an(type_name: str) -> str:
@@ -384,7 +402,7 @@ def check_value(value, spec, name: str = ""):
         try:
             return check_value(parse_literal(value, want, enum=spec.enum or None), spec, name)
         except LiteralError as e:
-            raise ValueError(f"{name}: {e.message}") from None
+            raise ValueError(e.about(name, want, value)) from None
     if want == "item" and hasattr(value, "path") and hasattr(value, "children"):
         value = ItemRef(value.path)           # an Item given directly
     try:
@@ -395,10 +413,20 @@ def check_value(value, spec, name: str = ""):
         from kzplayer.project.catalog import coerce
         try:
             value = coerce(want, value)
-        except ValueError as e:
-            raise ValueError(f"{name} is a {want}: {e}") from None
+        except ValueError:
+            raise ValueError(f"{name} takes {a_or_an(want)}, not {value!r}") from None
     if want == "enum" and spec.enum and str(value) not in spec.enum:
         raise ValueError(f"{name}: {value} is not one of {', '.join(spec.enum)}")
     if spec.out_of_range(value):
-        raise ValueError(f"{name}: {format_literal(value)} is outside [{spec.min}, {spec.max}]")
+        raise ValueError(f"{name} {_range_words(spec)}, not {format_literal(value, want)}")
     return value
+
+
+def _range_words(spec) -> str:
+    """'must be at least 0', 'must be at most 1' or 'must be between 0 and 1'."""
+    lo, hi = (format_literal(x, spec.type) if x is not None else None for x in (spec.min, spec.max))
+    if hi is None:
+        return f"must be at least {lo}"
+    if lo is None:
+        return f"must be at most {hi}"
+    return f"must be between {lo} and {hi}"

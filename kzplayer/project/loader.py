@@ -22,7 +22,7 @@ from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
 from kzplayer.project.bindings_reader import binding_item, short_binding
-from kzplayer.project.literals import LiteralError, a_or_an, parse_literal
+from kzplayer.project.literals import LiteralError, example_hint, parse_literal
 from kzplayer.project.model import Alias, Item, Project, Property
 # The codes and reading of files; re-exported, as the saver, converter and importer use them.
 from kzplayer.project.source import (BAD_NAME, DUPLICATE,  # noqa: F401
@@ -188,8 +188,8 @@ class _Loader:
         candidates = sorted(t for t, is_library in self.item_types.items() if is_library == library)
         near = difflib.get_close_matches(tag, candidates, n=1, cutoff=0.85)
         if near:
-            self.diagnostics.append(_diag(UNKNOWN_TYPE, f"unknown item type <{tag}>; did you mean "
-                                          f"<{near[0]}>?", span, f"did you mean '{near[0]}'?"))
+            self.diagnostics.append(_diag(UNKNOWN_TYPE, f"unknown item type <{tag}>", span,
+                                          f"did you mean <{near[0]}>?"))
         else:
             self.unplayed.setdefault(tag, []).append(span)
 
@@ -371,8 +371,9 @@ class _Loader:
                 continue
             raw = src.text[start:start + len(prop.text)]
             where = src.span(start + value.start, start + value.end) if raw == prop.text else prop.value_span
-            what = f"{prop.name} is {a_or_an(spec.type)}: " if spec else f"{prop.name}: "
-            self.diagnostics.append(_diag(PROPERTY_TYPE, what + value.message, where))
+            want = spec.type if spec else None
+            self.diagnostics.append(_diag(PROPERTY_TYPE, value.about(prop.name, want, prop.text), where,
+                                          example_hint(want)))
         self.pending = []
 
 

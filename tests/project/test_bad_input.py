@@ -105,7 +105,8 @@ def test_unknown_item_type_suggests_the_nearest(tmp_path):
     project, diags = load_project(f)
     d = only(diags, "item.unknown-type")
     assert where(d) == (4, 7)
-    assert "<ParticleEmiter>" in d.message and "did you mean <ParticleEmitter>" in d.message
+    assert d.message == "unknown item type <ParticleEmiter>"      # the suggestion once, in the hint
+    assert d.hint == "did you mean <ParticleEmitter>?"
     assert project.find("Screens/S/E").type == "ParticleEmiter"     # still loaded, for the validator
 
 
@@ -135,11 +136,16 @@ def test_value_that_does_not_fit_its_type_points_at_the_column(tmp_path):
     f = write(tmp_path, '<Project name="X"><Screens><Scene name="S"><ParticleEmitter name="E">\n'
                         '  <Property name="Emission.InitialVelocityDirection">(1, 2)</Property>\n'
                         '  <Property name="ParticleEmitter.MaximumAmount">2.5</Property>\n'
+                        '  <Property name="Emission.Lifetime"> abc</Property>\n'
                         '</ParticleEmitter></Scene></Screens></Project>\n')
     _, diags = load_project(f)
     errs = [d for d in diags if d.rule == "property.type"]
-    assert [(d.span.line, d.span.column, d.span.end_column) for d in errs] == [(2, 54, 60), (3, 50, 53)]
-    assert "vector3" in errs[0].message and "int" in errs[1].message
+    assert [(d.span.line, d.span.column, d.span.end_column) for d in errs] == [(2, 54, 60), (3, 50, 53), (4, 39, 42)]
+    assert [d.message for d in errs] == [
+        "Emission.InitialVelocityDirection: a vector3 needs 3 numbers, this has 2",
+        "ParticleEmitter.MaximumAmount takes an int, not `2.5`",
+        "Emission.Lifetime takes a float, not `abc`"]
+    assert [d.hint for d in errs] == ["write it like (0, 1, 0)", "write it like 100", "write it like 2.5"]
 
 
 def test_missing_file_is_exit_2(tmp_path):
@@ -277,7 +283,7 @@ def test_did_you_mean_compares_types_of_the_same_level(tmp_path):
     project, diags = load_project(f)
     typo = [d for d in diags if d.severity.value == "error"]
     assert [(d.rule, where(d)) for d in typo] == [("item.unknown-type", (6, 3))]
-    assert "did you mean <Screens>?" in typo[0].message
+    assert typo[0].hint == "did you mean <Screens>?"
     kept = only([d for d in diags if d.severity.value == "warning"], "item.unknown-type")
     assert where(kept) == (3, 5) and "<Material>" in kept.message and "2 items" in kept.message
     assert [(s.line, s.column) for s in kept.related] == [(4, 5)]

@@ -122,3 +122,15 @@ def test_check_value_converts_and_refuses():
                       (True, _Spec("float")), (2.0, _Spec("float", min=0, max=1)), ("abc", _Spec("float"))]:
         with pytest.raises(ValueError):
             check_value(bad, spec)
+
+
+def test_check_value_says_what_the_property_takes_in_one_sentence():
+    def message(value, spec):
+        with pytest.raises(ValueError) as e:
+            check_value(value, spec, "Emission.Lifetime")
+        return str(e.value)
+    assert message(-5.0, _Spec("float", min=0.0)) == "Emission.Lifetime must be at least 0, not -5"
+    assert message(2.0, _Spec("float", max=1.0)) == "Emission.Lifetime must be at most 1, not 2"
+    assert message(2.0, _Spec("float", min=0.0, max=1.5)) == "Emission.Lifetime must be between 0 and 1.5, not 2"
+    assert message("abc", _Spec("float")) == "Emission.Lifetime takes a float, not `abc`"
+    assert message("Verlet", _Spec("int")) == "Emission.Lifetime takes an int, not `Verlet`"

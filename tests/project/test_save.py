@@ -140,7 +140,7 @@ def test_set_checks_type_and_range(single):
         n.set("Emission.InitialVelocityDirection", (1, 2))
     with pytest.raises(ValueError):
         n.set("ParticleEmitter.MaximumAmount", 2.5)
-    with pytest.raises(ValueError, match="outside"):
+    with pytest.raises(ValueError, match="must be between 0 and 1, not 2"):
         n.set("MyFx.Heat", 2.0)                       # custom type, max="1"
     n.set("Emission.InitialVelocityDirection", "(0, 0, 1)")
     assert n.get("Emission.InitialVelocityDirection") == Vector((0, 0, 1))

@@ -19,6 +19,7 @@ Passing:
     <Property name="ParticleSystem.IntegrationMethod">Verlet</Property>
 """
 from kzplayer.diagnostics import Severity
+from kzplayer.project.literals import example_hint
 from kzplayer.validate.context import a_or_an, did_you_mean, value_span
 from kzplayer.validate.engine import Problem, from_pipeline
 from kzplayer.values import type_name
@@ -55,7 +56,7 @@ def check(context):
     # adds how to write one.
     for p in from_pipeline(context, RULE):
         want = unparsed.get((p.span.file, p.span.line)) if p.span else None
-        yield p._replace(hint=p.hint or (_example(want) if want else None))
+        yield p._replace(hint=p.hint or (example_hint(want) if want else None))
 
 
 def _mismatch(context, name, spec, prop):
@@ -73,7 +74,7 @@ def _mismatch(context, name, spec, prop):
         return None         # a Kanzi Studio enum stored as its number, words unknown here
     if have != want and have not in _ACCEPTS.get(want, ()):
         return Problem(value_span(prop), f"{name} is {a_or_an(want)}, not {a_or_an(have)} ('{prop.text or value}')",
-                       _example(want))
+                       example_hint(want))
     if want == "enum" and spec.enum:
         word = str(value)
         if word not in spec.enum:
@@ -82,10 +83,4 @@ def _mismatch(context, name, spec, prop):
     return None
 
 
-_EXAMPLES = {"float": "2.5", "int": "100", "bool": "true", "string": '"text"', "vector2": "(0, 1)",
-             "vector3": "(0, 1, 0)", "vector4": "(0, 0, 0, 1)", "color4": "Color4(1, 0.5, 0, 1)",
-             "srt3d": "Srt3D(1,1,1, 0,0,0, 0,0,0)", "srt2d": "Srt2D(1,1, 0, 0,0)"}
 
-
-def _example(want: str) -> str | None:
-    return f"write it like {_EXAMPLES[want]}" if want in _EXAMPLES else None
