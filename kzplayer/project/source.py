@@ -166,7 +166,7 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
         msg = re.sub(r"\s*,? line \d+, column \d+$", "", (e.msg or str(e)).strip()).strip()
         # libxml2's advice names a parser flag the user cannot set (and kzplayer keeps off)
         msg = re.sub(r",? use XML_PARSE_HUGE option", " levels of elements (the limit)", msg)
-        diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {msg}", Span(path, line or 1, max(col, 1))))
+        diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {msg}", _error_span(src, msg, line, col)))
         return None
     except ValueError as e:       # e.g. unicode strings with an encoding declaration
         diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {e}", Span(path, 1, 1)))
@@ -179,6 +179,19 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
         for el in elements[len(marks):]:
             src.tags[el] = src.tags.get(el) or (0, 0, True)
     return src
+
+
+def _error_span(src: SourceFile, msg: str, line: int | None, col: int) -> Span:
+    """Where libxml2's error is. It reports the column after what it read: for a mismatched
+    end tag that is past the `>`, so the span goes back to the end tag's name."""
+    line, col = line or 1, max(col, 1)
+    m = re.search(r"tag mismatch: \S+ line \d+ and (\S+)", msg)
+    if m and line <= len(src.line_starts):
+        offset = src.line_starts[line - 1] + col - 1
+        at = src.text.rfind("</" + m.group(1), 0, offset)
+        if at >= 0:
+            return src.span(at + 2, at + 2 + len(m.group(1)))
+    return Span(src.path, line, col)
 
 
 def _decode(raw: bytes) -> tuple[str, str]:

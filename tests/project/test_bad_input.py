@@ -363,3 +363,14 @@ def test_entities_are_refused_in_utf16_with_or_without_bom(tmp_path, codec):
                    '"file:///etc/passwd">]>\n<Project name="&x;"/>\n').encode(codec))
     _, diags = load_project(f)
     assert where(only(diags, "xml.entities")) == (2, 1)
+
+
+@pytest.mark.parametrize("text, at", [
+    ('<Project name="X">\n  <Screens>\n    <Scene name="S">\n    </Scen>\n  </Screens>\n</Project>\n', (4, 7)),
+    ('<Project name="X"><Screens><Scene name="été"></Scen\n  ></Screens></Project>\n', (1, 48)),
+])
+def test_mismatched_end_tag_points_at_its_name(tmp_path, text, at):
+    # libxml2 reports the column after the end tag's '>'; the span is the name in </Scen>
+    _, diags = load_project(write(tmp_path, text))
+    d = only(diags, "xml.malformed")
+    assert (where(d), d.span.end_column) == (at, at[1] + 4)
