@@ -23,7 +23,7 @@ from __future__ import annotations
 import colorsys
 import os
 
-from kzplayer.diagnostics import Diagnostic, Severity
+from kzplayer.diagnostics import Diagnostic, Severity, Span
 from kzplayer.project.literals import format_literal
 from kzplayer.project.bindings_reader import mode_word
 from kzplayer.project.loader import read_source
@@ -195,11 +195,21 @@ class _Importer:
         if not name:
             return None
         value, text = self.value(value_el) if value_el is not None else (None, "")
-        value_span = None
-        if value_el is not None:
-            start, end = self.src.text_range(value_el)
-            value_span = self.src.span(start, end)
+        value_span = self.value_span(value_el) if value_el is not None else None
         return Property(name, value, text, self.src.element_span(entry), entry, value_span)
+
+    def value_span(self, el) -> Span:
+        """Where a value is written: its text, or the text of the field that holds it in a
+        structured value (a material binding's uniform name, an item path)."""
+        leaf = el
+        for c in el.iter():
+            if isinstance(c.tag, str) and _local(c.tag) in _VALUE_FIELDS and (c.text or "").strip():
+                leaf = c
+                break
+        if leaf is el and any(isinstance(c.tag, str) for c in el):
+            return self.src.element_span(el)       # a struct (colour, vector...): its start tag
+        start, end = self.src.text_range(leaf)
+        return self.src.span(start, end)
 
     def value(self, el) -> tuple[object, str]:
         """(typed value, text) of a DataContract value element."""
@@ -298,6 +308,11 @@ class _Importer:
             field=str(attribute.value) if attribute is not None and attribute.value is not None else None,
             span=self.src.element_span(el), item_span=item.value_span if item is not None else None,
             element=el)
+
+
+# The field that names what a structured value stands for (ShaderVariableInfo's uniform,
+# ProjectItemReference's path, PropertyTypeReference's name).
+_VALUE_FIELDS = ("Name", "pathString", "propertyTypeName")
 
 
 def _text(el) -> str | None:

@@ -194,3 +194,25 @@ def test_raw_code_positions_after_entities_are_the_file_columns(kanzi39):
             assert line[number.span.column - 1:number.span.end_column - 1] == str(int(number.value))
             checked += 1
     assert checked == 4
+
+
+def test_material_binding_targets_point_at_the_uniform_name(kanzi39):
+    lines = _raw(kanzi39 / "Indicator.kzproj").split("\n")
+    project, _ = load_kzproj(kanzi39 / "Indicator.kzproj")
+    material = [b for b in project.bindings() if b.owner.type.endswith("MaterialType")]
+    assert len(material) >= 5
+    for b in material:
+        s = b.target_span
+        assert lines[s.line - 1][s.column - 1:s.end_column - 1] == b.target
+        assert lines[s.line - 1][s.end_column - 1:].startswith("</")
+
+
+def test_item_reference_values_point_at_the_path(kanzi39):
+    lines = _raw(kanzi39 / "Gauges.kzproj").split("\n")
+    project, _ = load_kzproj(kanzi39 / "Gauges.kzproj")
+    refs = [p for i in project.walk() for p in i.properties.values() if isinstance(p.value, ItemRef)]
+    assert len(refs) >= 4
+    for p in refs:
+        s = p.value_span
+        written = lines[s.line - 1][s.column - 1:s.end_column - 1]
+        assert html.unescape(written).removeprefix("relative://").rstrip("/") == p.value.path, p.name
