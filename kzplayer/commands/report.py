@@ -22,9 +22,9 @@ def source_lines(path: str) -> list[str]:
 
 @lru_cache(maxsize=64)
 def _read_lines(path: str, mtime_ns: int, size: int) -> list[str]:
-    from kzplayer.project.loader import _decode     # the loader's own decoding
+    from kzplayer.project.source import decode_text     # the loader's own decoding
     try:
-        return _decode(Path(path).read_bytes())[0].splitlines()
+        return decode_text(Path(path).read_bytes())[0].splitlines()
     except OSError:
         return []
 

@@ -27,7 +27,7 @@ from kzplayer.project.model import Alias, Item, Project, Property
 # The codes and reading of files; re-exported, as the saver, converter and importer use them.
 from kzplayer.project.source import (BAD_NAME, DUPLICATE,  # noqa: F401
                                      MISSING_FILE, ORPHAN, OUTSIDE, PROPERTY_TYPE, STRUCTURE,
-                                     UNKNOWN_TYPE, UNREADABLE, SourceFile, _decode, _diag,
+                                     UNKNOWN_TYPE, UNREADABLE, SourceFile, _diag,
                                      read_source)
 
 FORMAT_VERSION = "1"

@@ -142,7 +142,7 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
         diagnostics.append(_diag(UNREADABLE, f"cannot read {path}: {e.strerror or e}",
                                  Span(path, 1, 1) if os.path.exists(path) else None))
         return None
-    text, encoding = _decode(raw)
+    text, encoding = decode_text(raw)
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
     src = SourceFile(path, text, None, starts, encoding=encoding)
     first = re.search(r"<[^\s!?/]", text)
@@ -194,9 +194,10 @@ def _error_span(src: SourceFile, msg: str, line: int | None, col: int) -> Span:
     return Span(src.path, line, col)
 
 
-def _decode(raw: bytes) -> tuple[str, str]:
-    """The text (for columns and for saving in place) and the encoding to write it back in:
-    a BOM, else the XML declaration's encoding, else UTF-8."""
+def decode_text(raw: bytes) -> tuple[str, str]:
+    """A project file's bytes as the loader reads them: the text (for columns, for showing
+    source lines, for saving in place) and the encoding to write it back in: a BOM, else
+    the XML declaration's encoding, else UTF-8."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return raw.decode("utf-16", errors="replace"), "utf-16"
     if raw.startswith(b"\xef\xbb\xbf"):

@@ -182,3 +182,12 @@ def test_raw_code_positions_count_entities_as_one_character(tmp_path, position_o
     errors = [d for d in resolve(p).diagnostics if d.rule == "expr.unassigned"]
     assert [(d.span.line, d.span.column, d.span.end_column) for d in errors] == \
         [(*position_of(f, "zz<"), position_of(f, "zz<")[1] + 2)]
+
+
+def test_decode_text_reads_files_as_the_loader_does():
+    from kzplayer.project.source import decode_text
+    text = '<?xml version="1.0" encoding="%s"?><Project name="é"/>'
+    assert decode_text(b"\xef\xbb\xbf" + (text % "utf-8").encode()) == (text % "utf-8", "utf-8-sig")
+    assert decode_text((text % "iso-8859-1").encode("latin-1")) == (text % "iso-8859-1", "iso8859-1")
+    assert decode_text((text % "utf-16").encode("utf-16-le")) == (text % "utf-16", "utf-16-le")
+    assert decode_text(b'<Project name="\xc3\xa9"/>') == ('<Project name="é"/>', "utf-8")
