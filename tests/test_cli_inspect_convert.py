@@ -158,3 +158,22 @@ def test_convert_a_kanzi_project_with_material_properties(kanzi39, tmp_path):
     assert material.type == "Material"                 # a Kanzi type: kept, not a typo of Materials
     assert {"PrimaryColor", "TileAtlasSize"} <= set(material.properties)
     assert project.find("PropertyTypes/PrimaryColor").type == "PropertyType"
+
+
+def test_inspect_marks_bound_properties_whose_binding_did_not_run(tmp_path):
+    f = tmp_path / "broken.kzm"
+    f.write_text('<Project name="B"><Screens><Screen name="S"><ParticleSystem name="PS">\n'
+                 '<ParticleEmitter name="E"><Property name="Emission.Rate">5</Property>\n'
+                 '<Property name="Emission.Lifetime">3</Property>\n'
+                 '<Binding target="Emission.Lifetime">int("three")</Binding>\n'
+                 '<Binding target="ParticleEmitter.MaximumAmount">{./Emission.Rate} * 2</Binding>\n'
+                 '</ParticleEmitter></ParticleSystem></Screen></Screens></Project>\n', encoding="utf-8")
+    r = run("inspect", f)
+    assert r.exit_code == 1 and "expr.value" in r.stderr, r.output     # why it did not run
+    lines = [x.strip() for x in r.stdout.splitlines()]
+    assert "Emission.Lifetime = 3  (bound, not evaluated)" in lines, r.stdout
+    assert "ParticleEmitter.MaximumAmount = 10  (bound)" in lines
+    data = json.loads(run("inspect", "--json", f).stdout)
+    e = {i["path"]: i for i in data["items"]}["Screens/S/PS/E"]
+    assert e["bound"] == ["Emission.Lifetime", "ParticleEmitter.MaximumAmount"]
+    assert e["unevaluated"] == ["Emission.Lifetime"] and e["properties"]["Emission.Lifetime"] == 3

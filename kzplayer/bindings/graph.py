@@ -70,6 +70,11 @@ class BindingGraph:
         prop = item.properties.get(name)
         return (prop is not None and prop.value is not None) or output_value(item, name) is not None
 
+    def is_evaluated(self, item, name: str) -> bool:
+        """Whether (item, name) holds a value a binding (or `set_value`) gave it; False for a
+        bound property whose binding could not run, which shows its stale own value."""
+        return self._key(item, name) in self._values or (item is None and self.is_set(item, name))
+
     def bindings_of(self, item) -> list[CompiledBinding]:
         """The bindings an item holds, in file order (their push target may be another item)."""
         return [b for b in self.bindings if b.owner is item]

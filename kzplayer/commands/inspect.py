@@ -2,7 +2,10 @@
 bindings (cli.md). Properties shown: those written in the files and those a binding writes.
 JSON values: numbers, bools and strings as such; vectors and colours as lists; Srt3D/Srt2D
 as {"scale", "rotation", "translation"}; matrices as lists; enum words, item paths and
-material names as strings; buffers as {"buffer": kind, "of": emitter path}."""
+material names as strings; buffers as {"buffer": kind, "of": emitter path}. A bound property
+whose binding could not run (an error, a DataContext input without a value) shows the value
+it would have without the binding, marked "(bound, not evaluated)" and listed in
+"unevaluated"."""
 from __future__ import annotations
 
 import json
@@ -36,7 +39,8 @@ def json_value(v):
 
 
 def _rows(project, graph):
-    """(item, [(name, value, bound)]) for every item in tree order."""
+    """(item, [(name, value, bound, stale)]) for every item in tree order; `stale`: bound
+    but no binding gave it its value."""
     written = {}
     for b in getattr(graph, "bindings", []):
         node = getattr(b, "writes", None)
@@ -45,15 +49,20 @@ def _rows(project, graph):
     for item in project.walk():
         names = list(item.properties)
         names += [n for n in written.get(id(item), []) if n not in names]
-        yield item, [(n, graph.value(item, n), graph.is_bound(item, n)) for n in names]
+        rows = []
+        for n in names:
+            bound = graph.is_bound(item, n)
+            rows.append((n, graph.value(item, n), bound, bound and not graph.is_evaluated(item, n)))
+        yield item, rows
 
 
 def inspect_data(project, graph) -> dict:
     items = []
     for item, props in _rows(project, graph):
         items.append({"path": item.path, "type": item.type,
-                      "properties": {n: json_value(v) for n, v, _ in props},
-                      "bound": [n for n, _, bound in props if bound]})
+                      "properties": {n: json_value(v) for n, v, _, _ in props},
+                      "bound": [n for n, _, bound, _ in props if bound],
+                      "unevaluated": [n for n, _, _, stale in props if stale]})
     return {"project": project.name, "items": items}
 
 
@@ -66,6 +75,10 @@ def _shown(v) -> str:
         return repr(v)
 
 
+def _mark(bound: bool, stale: bool) -> str:
+    return "(bound, not evaluated)" if stale else "(bound)" if bound else ""
+
+
 def render_text(project, graph, fancy: bool) -> None:
     if fancy:
         from rich.console import Console
@@ -76,8 +89,8 @@ def render_text(project, graph, fancy: bool) -> None:
         for item, props in _rows(project, graph):
             node = nodes[id(item.parent)].add(f"[bold]{escape(item.name)}[/] [dim]{item.type}[/]")
             nodes[id(item)] = node
-            for n, v, bound in props:
-                node.add(f"[cyan]{escape(n)}[/] = {escape(_shown(v))}" + ("  [yellow](bound)[/]" if bound else ""))
+            for n, v, bound, stale in props:
+                node.add(f"[cyan]{escape(n)}[/] = {escape(_shown(v))}" + (f"  [yellow]{_mark(bound, stale)}[/]" if bound else ""))
         Console().print(tree)
         return
     out = [f"{project.name} ({project.path})"]
@@ -85,8 +98,8 @@ def render_text(project, graph, fancy: bool) -> None:
         depth = item.path.count("/") + 1
         pad = "  " * depth
         out.append(f"{pad}{item.name} [{item.type}]")
-        for n, v, bound in props:
-            out.append(f"{pad}  {n} = {_shown(v)}" + ("  (bound)" if bound else ""))
+        for n, v, bound, stale in props:
+            out.append(f"{pad}  {n} = {_shown(v)}" + (f"  {_mark(bound, stale)}" if bound else ""))
     click.echo("\n".join(out))
 
 
