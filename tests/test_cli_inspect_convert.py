@@ -2,6 +2,7 @@
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import kzplayer
@@ -177,3 +178,27 @@ def test_inspect_marks_bound_properties_whose_binding_did_not_run(tmp_path):
     e = {i["path"]: i for i in data["items"]}["Screens/S/PS/E"]
     assert e["bound"] == ["Emission.Lifetime", "ParticleEmitter.MaximumAmount"]
     assert e["unevaluated"] == ["Emission.Lifetime"] and e["properties"]["Emission.Lifetime"] == 3
+
+
+CUSTOM = Path(__file__).parent / "validate" / "cases" / "shader.compile" / "ok.kzm"   # shaders/swirl.glsl
+
+
+@pytest.mark.parametrize("dst", ["folder", "elsewhere/one.kzm"])
+def test_convert_copies_custom_material_shaders_so_the_project_still_plays(tmp_path, dst):
+    r = run("convert", CUSTOM, tmp_path / dst)
+    assert r.exit_code == 0, r.output
+    assert "copied 1 shader file" in r.stdout
+    root = tmp_path / Path(dst).parent if dst.endswith(".kzm") else tmp_path / dst
+    copied = root / "shaders" / "swirl.glsl"      # shader= is relative to the project file
+    assert copied.read_bytes() == (CUSTOM.parent / "shaders" / "swirl.glsl").read_bytes()
+    v = run("validate", tmp_path / dst)
+    assert v.exit_code == 0, v.output
+
+
+def test_convert_never_overwrites_another_file_with_a_shader(tmp_path):
+    (tmp_path / "shaders").mkdir()
+    (tmp_path / "shaders" / "swirl.glsl").write_text("// someone else's\n")
+    r = run("convert", CUSTOM, tmp_path / "one.kzm")
+    assert r.exit_code == 2 and "swirl.glsl exists" in r.output
+    assert (tmp_path / "shaders" / "swirl.glsl").read_text() == "// someone else's\n"
+    assert not (tmp_path / "one.kzm").exists()

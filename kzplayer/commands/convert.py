@@ -19,7 +19,9 @@ def run(src: str, dst: str) -> None:
         shown = ", ".join(dropped[:6]) + (", ..." if len(dropped) > 6 else "")
         click.echo(f"note: left out {len(dropped)} Kanzi Studio editor properties that a .kzm does "
                    f"not hold ({shown})", err=True)
+    shaders = [f for f in files if not f.endswith(".kzm")]       # custom materials' shaders
+    also = f", and copied {len(shaders)} shader file{'s' if len(shaders) > 1 else ''} beside it" if shaders else ""
     if target_layout(dst) == "file":
-        click.echo(f"{project.name}: wrote one file to {dst}")
+        click.echo(f"{project.name}: wrote one file to {dst}{also}")
     else:       # the project file is NAME.proj.kzm whatever DST called it
-        click.echo(f"{project.name}: wrote a project folder of {len(files)} files: {files[0]}")
+        click.echo(f"{project.name}: wrote a project folder of {len(files) - len(shaders)} files: {files[0]}{also}")

@@ -6,7 +6,9 @@ projects are the same model when their canonical forms are equal (`model_equal`)
 """
 from __future__ import annotations
 
+import filecmp
 import os
+import shutil
 
 from kzplayer.diagnostics import KzError
 from kzplayer.project.loader import PROJECT_FILE_SUFFIX, UNREADABLE, _diag, load
@@ -28,11 +30,39 @@ def convert(src: str, dst: str) -> tuple[Project, list[str]]:
     from kzplayer.project.writer import write_folder, write_single
     dst = os.fspath(dst)
     if target_layout(dst) == "file":
-        files = write_single(project, dst)
+        folder = os.path.dirname(os.path.abspath(dst))
     else:
         folder = os.path.dirname(os.path.abspath(dst)) if dst.endswith(PROJECT_FILE_SUFFIX) else dst
-        files = write_folder(project, folder)
+    shaders = custom_shaders(project, folder)
+    files = write_single(project, dst) if target_layout(dst) == "file" else write_folder(project, folder)
+    for source, target in shaders:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copyfile(source, target)
+        files.append(target)
     return project, files
+
+
+def custom_shaders(project: Project, folder: str) -> list[tuple[str, str]]:
+    """(source, destination) of each custom material's shader to copy beside a converted
+    project in `folder`: `shader=` is relative to the project file, so it keeps its relative
+    path. Shaders the loader refused (outside the project), missing ones (the validator says
+    so) and ones already there unchanged are left alone. Raises KzError (exit 2) rather than
+    overwrite a different file of the same name."""
+    base = os.path.dirname(os.path.abspath(project.path))
+    out = {}
+    for item in project.items("MaterialType"):
+        rel = os.path.normpath((item.attributes.get("shader") or "").replace("\\", "/"))
+        if rel in (".", "") or os.path.isabs(rel) or rel.split(os.sep)[0] == "..":
+            continue
+        source, target = os.path.join(base, rel), os.path.join(folder, rel)
+        if not os.path.isfile(source) or os.path.abspath(source) == os.path.abspath(target):
+            continue
+        if os.path.exists(target) and not filecmp.cmp(source, target, shallow=False):
+            raise KzError(_diag(UNREADABLE, f"{target} exists and is not the shader of material "
+                                            f"'{item.name}' ({source}); convert to another folder"),
+                          exit_code=2)
+        out[target] = (source, target)
+    return list(out.values())
 
 
 def left_out(project: Project) -> list[str]:
