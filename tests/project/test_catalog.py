@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from kzplayer import values as V
-from kzplayer.project.catalog import (SLOTS, CatalogError, catalog, coerce, load_catalog,
-                                      render_markdown)
+from kzplayer.project.catalog import SLOTS, CatalogError, catalog, coerce, load_catalog
+from kzplayer.project.catalog_docs import render_markdown
 from kzplayer.project.model import Item
 
 REPO = Path(__file__).resolve().parents[2]
@@ -317,7 +317,7 @@ def test_with_custom_from_dicts_and_bad_entries(cat):
 def test_docs_catalog_page_is_generated_from_the_catalog(cat):
     page = REPO / "docs" / "catalog.md"
     assert page.read_text(encoding="utf-8") == render_markdown(cat), \
-        "docs/catalog.md is stale: python -m kzplayer.project.catalog > docs/catalog.md"
+        "docs/catalog.md is stale: python -m kzplayer.project.catalog_docs > docs/catalog.md"
 
 
 def test_custom_material_found_by_its_project_path(cat):

@@ -1,0 +1,62 @@
+"""docs/catalog.md, generated from the catalog (kzm_schema/catalog.toml):
+
+    python -m kzplayer.project.catalog_docs > docs/catalog.md
+
+tests/project/test_catalog.py checks that the page is current."""
+from __future__ import annotations
+
+from kzplayer.project.catalog import SLOTS, Catalog, catalog
+
+
+def render_markdown(cat: Catalog) -> str:
+    """docs/catalog.md: every material and property, generated from the catalog."""
+    out = ["# Property and material catalog", "",
+           "Generated from `kzm_schema/catalog.toml` by `python -m kzplayer.project.catalog_docs`;",
+           "edit the TOML, not this page. Stock materials live at",
+           f"`{cat.asset_prefix}<Name>`; the shader of a stock material is",
+           "`shaders/<Name>.glsl` (exactly the material name, e.g. `Emitter_Box.glsl`); a legacy",
+           "name uses its replacement's shader; the rendering (Particle) materials are variants",
+           "of the billboard shaders under `shaders/render/`.", ""]
+    if cat.notes:
+        out += ["## Decisions", ""] + [f"* {n}" for n in cat.notes] + [""]
+    for slot in SLOTS:
+        out += [f"## {slot} materials", "", "| material | shader | reads | event-driven | what it does |",
+                "|---|---|---|---|---|"]
+        for m in cat.materials_for_slot(slot):
+            also = f" (also `{'`, `'.join(m.aliases)}`)" if m.aliases else ""
+            reads = ", ".join(f"`{p}`" for p in m.properties) or "-"
+            out.append(f"| `{m.name}`{also} | `{m.shader}` | {reads} | "
+                       f"{'yes' if m.event_driven else ''} | {m.doc} |")
+        out.append("")
+    out += ["## Legacy material names", "",
+            "They load as their replacement; the preset fills properties the node does not set,",
+            "and `material.deprecated` warns.", "",
+            "| legacy name | replacement | preset | note |", "|---|---|---|---|"]
+    for m in cat.legacy_materials:
+        preset = ", ".join(f"`{k}` = {v!r}" for k, v in m.preset.items()) or "-"
+        out.append(f"| `{m.name}` | `{m.replacement}` | {preset} | {m.doc} |")
+    out += ["", "## Properties", "",
+            "| property | type | default | range | carried by | read by | doc |",
+            "|---|---|---|---|---|---|---|"]
+    for p in cat.properties.values():
+        rng = ""
+        if p.min is not None or p.max is not None:
+            rng = f"[{'' if p.min is None else f'{p.min:g}'}, {'' if p.max is None else f'{p.max:g}'}]"
+            rng += " clamped" if p.clamped else ""
+        kind = p.type + (f" ({' | '.join(p.enum)})" if p.enum else "") + (f", {p.unit}" if p.unit else "")
+        default = "-" if p.default is None else f"`{p.default!r}`"
+        out.append(f"| `{p.name}` | {kind} | {default} | {rng} | {', '.join(sorted(p.item_types))} | "
+                   f"{', '.join(p.materials)} | {p.doc} |")
+    out += ["", "## Item types", "", "| item type | node | property prefixes | doc |", "|---|---|---|---|"]
+    for t in cat._types.values():
+        out.append(f"| `{t.name}` | {'yes' if t.is_node else ''} | "
+                   f"{', '.join(sorted(t.property_prefixes))} | {t.doc} |")
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    print(render_markdown(catalog()), end="")
+
+
+if __name__ == "__main__":      # pragma: no cover - doc generator
+    main()
