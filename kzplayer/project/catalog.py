@@ -104,6 +104,7 @@ class ItemTypeSpec:
     is_library: bool = False
     slots: tuple[str, ...] = ()
     doc: str = ""
+    kanzi_prefixes: frozenset[str] = frozenset()    # Kanzi's families it has, not played here
 
 
 class CatalogError(ValueError):
@@ -254,6 +255,18 @@ class Catalog:
                 return spec.preset[property_name]
         spec = self._props.get(property_name)
         return spec.default if spec is not None else None
+
+    def known_unplayed(self, item_type: str, property_name: str) -> bool:
+        """Whether a name the catalog lacks is one of Kanzi's own properties of this item type
+        that kzplayer does not play (Window.Width on a Screen): its family is one of the
+        type's kanzi_prefixes and it is no near miss of a name the type carries (that is a
+        typo: Node3D.RenderTransformaton)."""
+        t = self._types.get(item_type)
+        prefix = _prefix(property_name)
+        if t is None or prefix not in t.kanzi_prefixes or property_name in self._props:
+            return False
+        played = [n for n, p in self._props.items() if p.prefix == prefix and item_type in p.item_types]
+        return not difflib.get_close_matches(property_name, played, n=1, cutoff=0.85)
 
     def carries(self, item_type: str, property_name: str) -> bool:
         """Whether a property may be set on an item of this type."""
@@ -418,7 +431,8 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
 
     types = {name: ItemTypeSpec(name=name, property_prefixes=frozenset(t.get("prefixes", ())),
                                 is_node=t.get("node", False), is_library=t.get("library", False),
-                                slots=tuple(t.get("slots", ())), doc=t.get("doc", ""))
+                                slots=tuple(t.get("slots", ())), doc=t.get("doc", ""),
+                                kanzi_prefixes=frozenset(t.get("kanzi_prefixes", ())))
              for name, t in data.get("item_type", {}).items()}
     return Catalog(*_link(props, mats, types, check=True), asset_prefix=prefix,
                    notes=tuple(data.get("notes", ())))

@@ -47,10 +47,14 @@ def render_markdown(cat: Catalog) -> str:
         default = "-" if p.default is None else f"`{p.default!r}`"
         out.append(f"| `{p.name}` | {kind} | {default} | {rng} | {', '.join(sorted(p.item_types))} | "
                    f"{', '.join(p.materials)} | {p.doc} |")
-    out += ["", "## Item types", "", "| item type | node | property prefixes | doc |", "|---|---|---|---|"]
+    out += ["", "## Item types", "",
+            "Kanzi's families: Kanzi's own property families on the type, known but not played",
+            "beyond the properties above; an unknown name in them is no `property.unknown` error",
+            "unless it is a near miss of a property the type carries.", "",
+            "| item type | node | property prefixes | Kanzi's families | doc |", "|---|---|---|---|---|"]
     for t in cat._types.values():
         out.append(f"| `{t.name}` | {'yes' if t.is_node else ''} | "
-                   f"{', '.join(sorted(t.property_prefixes))} | {t.doc} |")
+                   f"{', '.join(sorted(t.property_prefixes))} | {', '.join(sorted(t.kanzi_prefixes))} | {t.doc} |")
     return "\n".join(out) + "\n"
 
 

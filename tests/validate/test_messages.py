@@ -180,3 +180,15 @@ def test_a_source_expression_error_after_an_entity_is_pointed_at_exactly(tmp_pat
     found = [d for d in validate_paths([str(path)]).diagnostics if d.span and d.span.line == line]
     assert [(d.rule, d.span.column, d.span.end_column) for d in found] == [
         ("expr.unknown-function", column, column + 2)]
+
+
+def test_projects_converted_from_kanzi_studio_have_no_unknown_property_errors(kanzi39, tmp_path):
+    # Kanzi's own properties (Window.Width, Node.Locale on the Screen; TextConcept.Text bound
+    # on a TextLayer; material uniforms' bindings) are known, not played: no property.unknown
+    from kzplayer.project.convert import convert
+    for name in ("Gauges", "Indicator"):
+        dst = tmp_path / f"{name}.kzm"
+        convert(kanzi39 / f"{name}.kzproj", dst)
+        found = validate_paths([str(dst)]).diagnostics
+        assert [str(d) for d in found if d.rule == "property.unknown"] == []
+        assert not [d for d in found if d.severity.value == "error"], [str(d) for d in found]

@@ -10,9 +10,15 @@ A known property set on an item type that has no use for it (an `Emission.*` pro
 ParticleAffector, whose materials never read it), or bound there, is reported too, naming
 the item types that carry it.
 
-Items of a type kzplayer does not model are not checked (the loader reports the type). In
-a Kanzi Studio project (`.kzproj`), which carries every Kanzi property, only names of the
-families kzplayer knows (`Emission.`, `ParticleEmitter.`, ...) are checked.
+Items of a type kzplayer does not model are not checked (the loader reports the type), nor
+are the bindings they hold or receive, nor material uniforms' bindings (their targets are
+uniform names). Kanzi's own property families on the node types kzplayer plays are known,
+not played (`kanzi_prefixes` in the catalog: `Window.Width` or `Node.Locale` on a Screen, as
+a project converted from Kanzi Studio holds them): not an error, unless the name is a near
+miss of a property the type carries (`Node3D.RenderTransformaton`). A misspelt particle
+property (`Emission.Lifetim`) is always an error. In a Kanzi Studio project (`.kzproj`),
+which carries every Kanzi property, only names of the families kzplayer knows
+(`Emission.`, `ParticleEmitter.`, ...) are checked.
 
 To fix: correct the name (the hint names the closest property), move the property to an item
 that reads it, or declare a custom property in `<PropertyTypes>`.
@@ -50,22 +56,26 @@ def check(context):
         for name, prop in item.properties.items():
             spec = cat.property(name)
             if spec is None:
-                if _checked(name, families):
+                if _checked(cat, item, name, families):
                     yield _unknown(context, name, context.name_span(prop), f"{item.type} '{item.name}'")
             elif spec.item_types and not cat.carries(item.type, name):
                 yield _misplaced(spec, name, item, context.name_span(prop))
     for owner, binding in context.bindings:
+        if cat.item_type(owner.type) is None or owner.type.endswith("MaterialType"):
+            continue        # not modelled, or a material uniform's binding: not properties
         where = binding.target_span or binding.span
         spec = cat.property(binding.target) if binding.target else None
-        if binding.target and spec is None and _checked(binding.target, families):
+        target = context.push_target(owner, binding)
+        if binding.target and spec is None and _checked(cat, target, binding.target, families):
             yield _unknown(context, binding.target, where, "the binding's target")
         elif spec is not None and spec.item_types:
-            target = context.push_target(owner, binding)
             if target is not None and cat.item_type(target.type) is not None \
                     and not cat.carries(target.type, binding.target):
                 yield _misplaced(spec, binding.target, target, where)
         for source in binding.sources:
-            if source.source and cat.property(source.source) is None and _checked(source.source, families):
+            item = context.find(source.item, owner) if source.item else owner
+            if source.source and cat.property(source.source) is None \
+                    and _checked(cat, item, source.source, families):
                 said.add(source.span)
                 where = context.property_value_span(source.span, "BindingSourceItem.Source", source.source)
                 yield _unknown(context, source.source, where, f"BindingSourceItem '{source.name}'")
@@ -81,7 +91,12 @@ def _checked_families(context):
             if p.materials or p.prefix.startswith("Particle")}
 
 
-def _checked(name: str, families) -> bool:
+def _checked(cat, item, name: str, families) -> bool:
+    """Whether an unknown `name` on `item` (None: not found; the graph reports the path) is
+    an error here: not on an item kzplayer does not model, not one of Kanzi's own properties
+    of the item's type, and (in a .kzproj) of a family kzplayer plays."""
+    if item is not None and (cat.item_type(item.type) is None or cat.known_unplayed(item.type, name)):
+        return False
     return families is None or name.split(".", 1)[0] in families
 
 
