@@ -223,7 +223,7 @@ def test_set_reaches_bound_properties(tmp_path):
     ("no-colon-here", "expected ITEM-PATH:Type.Property=VALUE"),
     (f"{NOZZLE}:Emission.Rat=3", "did you mean 'Emission.Rate'"),
     ("Screens/Nope:Emission.Rate=3", "Screens/Nope"),
-    (f"{NOZZLE}:Emission.Rate=fast", "Emission.Rate: expected a float"),
+    (f"{NOZZLE}:Emission.Rate=fast", "Emission.Rate takes a float, not `fast`"),
     (f"{NOZZLE}:ParticleEmitter.EventBuffer=1", "is an output of the emitter"),
 ])
 def test_bad_overrides_exit_2_with_a_message(override, message):
