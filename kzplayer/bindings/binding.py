@@ -202,7 +202,7 @@ def parse_program(binding, which: str):
     from kzplayer.project.model import text_position
     text = getattr(binding, which) or ""
     span = getattr(binding, f"{which}_span") or binding.span
-    # the loader records anchors for the expression; RawCode gets them once it records them too
+    # the loader records where entities sit in both texts (`expression_anchors`, `raw_code_anchors`)
     anchors = getattr(binding, f"{which}_anchors", ())
     position = (lambda offset: text_position(text, span, anchors, offset)) if anchors and span else None
     return parse(text, span=span, position=position)

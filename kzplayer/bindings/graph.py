@@ -61,7 +61,9 @@ class BindingGraph:
         """Whether the property has a value of its own: written in the file, written by a
         binding that ran, or given by `set_value` (also when equal to the catalog default),
         as opposed to `value()` falling back to the catalog default. A bound property whose
-        binding could not run (an error, a DataContext input without a value) is not set."""
+        binding could not run (an error, a DataContext input without a value) keeps the value
+        written in the file, as Kanzi keeps the local value, and is set only if the file gives
+        one (`is_evaluated` tells whether the binding ran)."""
         node = self._key(item, name)
         if node in self._values:
             return True
