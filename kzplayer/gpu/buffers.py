@@ -5,6 +5,11 @@ The free stack holds the indices of empty slots; emission pops from its top (the
 reserves `count` slots below `emit_base`), the kill pass pushes with an atomic add. A full
 pool therefore clamps the count and records the rest as stalled: a live particle is never
 overwritten.
+
+Reading back: compute shaders write these buffers incoherently, so every CPU read or
+write of one (glGetBufferSubData, glBufferSubData) is preceded by
+GL_BUFFER_UPDATE_BARRIER_BIT (`sync_for_cpu`); llvmpipe would forgive its absence, a GPU
+with caches and queued dispatches does not.
 """
 from __future__ import annotations
 
@@ -74,11 +79,18 @@ class EmitterBuffers:
         self.state.bind_to_storage_buffer(L.BINDING_EMITTER_STATE)
         self.events.bind_to_storage_buffer(L.BINDING_EVENTS)
 
+    def sync_for_cpu(self) -> None:
+        """Make every shader write issued so far visible to buffer reads and writes from
+        the CPU (and order those writes after them)."""
+        self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
+
     def read_records(self) -> np.ndarray:
         """Every pool slot (live or not) as PARTICLE_DTYPE records."""
+        self.sync_for_cpu()
         return np.frombuffer(self.particles.read(), L.PARTICLE_DTYPE)[:self.capacity].copy()
 
     def read_state(self) -> np.ndarray:
+        self.sync_for_cpu()
         return np.frombuffer(self.state.read(), L.EMITTER_STATE_DTYPE)[0].copy()
 
     def read_free_list(self) -> np.ndarray:
@@ -86,6 +98,7 @@ class EmitterBuffers:
         return np.frombuffer(self.free_list.read(), np.uint32)[:state["free_count"]].copy()
 
     def read_event_header(self) -> np.ndarray:
+        self.sync_for_cpu()
         return np.frombuffer(self.events.read(L.EVENT_HEADER_DTYPE.itemsize), L.EVENT_HEADER_DTYPE)[0].copy()
 
     def _label(self, buf: moderngl.Buffer, name: str) -> None:

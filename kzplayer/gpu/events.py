@@ -30,6 +30,7 @@ def ensure_tracks(ctx: moderngl.Context, em) -> None:
 
 def read_events(em) -> tuple[np.ndarray, np.ndarray]:
     """(header, records) of an emitter's Event Buffer: the events of its last step."""
+    em.buffers.sync_for_cpu()
     raw = em.buffers.events.read()
     size = L.EVENT_HEADER_DTYPE.itemsize
     header = np.frombuffer(raw[:size], L.EVENT_HEADER_DTYPE)[0].copy()

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import moderngl
 import numpy as np
 
 from kzplayer.gpu.layout import BINDING_PARTICLES
@@ -128,6 +129,10 @@ class Renderer:
         ctx.disable(ctx.DEPTH_TEST | ctx.CULL_FACE)
         ctx.enable(ctx.BLEND)
         ctx.blend_equation = ctx.FUNC_ADD
+        # The pools were written by compute shaders: their stores must be visible to the
+        # vertex shader's SSBO reads. The simulation's own barriers cover it today; the
+        # renderer does not rely on whoever wrote the buffer last.
+        ctx.memory_barrier(moderngl.SHADER_STORAGE_BARRIER_BIT)
         try:
             for em in emitters:
                 if not em.capacity:

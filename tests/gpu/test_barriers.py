@@ -1,0 +1,129 @@
+"""Memory barriers between the GPU's producers and consumers. llvmpipe runs dispatches one
+after another on coherent memory, so a missing barrier shows nothing here; a real GPU
+overlaps dispatches and caches stores. These tests record the GL calls the simulation and
+the renderer make (moderngl's methods wrapped) and check the rules of the GL spec
+(section 7.13.2, glMemoryBarrier) on a whole frame with every kind of dispatch:
+
+* a dispatch after a dispatch: SHADER_STORAGE_BARRIER_BIT in between (SSBO stores and
+  SSBO atomics are read by the next pass);
+* glDispatchComputeIndirect: COMMAND_BARRIER_BIT since the dispatch that wrote the
+  arguments;
+* a draw reading a pool as an SSBO: SHADER_STORAGE_BARRIER_BIT since the last dispatch;
+* a CPU read or write of a buffer (glGetBufferSubData, glBufferSubData):
+  BUFFER_UPDATE_BARRIER_BIT since the last dispatch.
+"""
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+import pytest
+
+from kzplayer.gpu.events import read_events
+from kzplayer.render.billboard import Renderer
+from kzplayer.render.camera import Camera
+
+from .conftest import burst_emitter, make_project
+from .test_colliders import GRAVITY, at, with_colliders
+from .test_subemitters import dying, subemitter
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """The GL calls of interest, in order: ('dispatch'|'indirect'|'draw'|'read'|'write', bits)."""
+    log = []
+
+    def wrap(cls, name, kind):
+        original = getattr(cls, name)
+
+        def recorded(self, *args, **kwargs):
+            log.append((kind, None))
+            return original(self, *args, **kwargs)
+        monkeypatch.setattr(cls, name, recorded)
+
+    wrap(moderngl.ComputeShader, "run", "dispatch")
+    wrap(moderngl.ComputeShader, "run_indirect", "indirect")
+    wrap(moderngl.VertexArray, "render", "draw")
+    wrap(moderngl.Buffer, "read", "read")
+    wrap(moderngl.Buffer, "write", "write")
+    barrier = moderngl.Context.memory_barrier
+
+    def recorded_barrier(self, barriers=moderngl.ALL_BARRIER_BITS, by_region=False):
+        log.append(("barrier", int(barriers)))
+        return barrier(self, barriers, by_region)
+    monkeypatch.setattr(moderngl.Context, "memory_barrier", recorded_barrier)
+    return log
+
+
+def violations(log) -> list[str]:
+    """Each consumer that follows a dispatch without the barrier bit it needs."""
+    need = {"dispatch": moderngl.SHADER_STORAGE_BARRIER_BIT,
+            "indirect": moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.COMMAND_BARRIER_BIT,
+            "draw": moderngl.SHADER_STORAGE_BARRIER_BIT,
+            "read": moderngl.BUFFER_UPDATE_BARRIER_BIT,
+            "write": moderngl.BUFFER_UPDATE_BARRIER_BIT}
+    found, pending = [], False
+    since = 0                  # bits issued since the last dispatch
+    for n, (kind, bits) in enumerate(log):
+        if kind == "barrier":
+            since |= bits
+            continue
+        if pending and since & need[kind] != need[kind]:
+            found.append(f"call {n}: {kind} after a dispatch with barrier bits {since:#x}")
+        if kind in ("dispatch", "indirect"):
+            pending, since = True, 0
+    return found
+
+
+def _frame_project():
+    """Emission (count + indirect emit), self-affect, an affector, a collider recording hits,
+    events, and a subemitter fed by them: every dispatch site of a step."""
+    project = make_project(
+        emitters={"Source": dying(n=30, lifetime=0.1, **{"ParticleEmitter.SelfAffectMaterial": "Drag"}),
+                  "Sub": subemitter("Source", per_event=2, capacity=200)},
+        affectors=GRAVITY)
+    return with_colliders(project, {"Floor": {"ParticleCollider.ColliderMaterial": "Collider_Plane",
+                                              **at(0, -0.05, 0)}})
+
+
+def test_every_consumer_of_a_dispatch_is_behind_the_barrier_it_needs(ctx, simulate, calls):
+    sim = simulate(_frame_project())
+    renderer = Renderer(ctx, (32, 24))
+    try:
+        world = np.eye(4)
+        world[2, 3] = 5.0
+        for _ in range(4):
+            sim.step_frame(2 / 60)
+            renderer.draw(sim.emitters, Camera(world))
+            read_events(sim.emitters[0])
+        sim.dump()
+        source = sim.emitters[0]
+        sim.set_value(source.item, "ParticleEmitter.MaximumAmount", 20)   # resize: read back, rewrite
+        sim.step()
+    finally:
+        renderer.release()
+    kinds = {kind for kind, _ in calls}
+    assert {"dispatch", "indirect", "draw", "read", "write", "barrier"} <= kinds
+    assert sim.stats[sim.emitters[1].path].alive > 0          # the subemitter really ran
+    assert violations(calls) == []
+
+
+def test_the_checker_catches_a_missing_barrier(calls, ctx):
+    """The rule checker itself: a read straight after a dispatch, and an indirect dispatch
+    behind only a storage barrier, are both reported."""
+    program = ctx.compute_shader("#version 430\nlayout(local_size_x=1) in;\n"
+                                 "layout(std430, binding=0) buffer B { uint x[]; };\n"
+                                 "void main() { x[0] = 1u; x[1] = 1u; x[2] = 1u; }")
+    buf = ctx.buffer(reserve=12)
+    buf.bind_to_storage_buffer(0)
+    try:
+        program.run(1)
+        buf.read()
+        ctx.memory_barrier(moderngl.SHADER_STORAGE_BARRIER_BIT)
+        program.run_indirect(buf)
+        ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
+        buf.read()
+    finally:
+        buf.release()
+        program.release()
+    assert len(violations(calls)) == 2
+    assert "read after a dispatch" in violations(calls)[0] and "indirect" in violations(calls)[1]
