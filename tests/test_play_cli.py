@@ -60,6 +60,19 @@ def test_the_demo_plays_with_no_project_and_prints_a_summary():
     assert "; 80 particles alive at the end" in result.output
 
 
+def test_a_headless_run_that_writes_nothing_says_how_to_keep_something(tmp_path):
+    result = play("--frames", 3, "--headless")
+    assert "nothing written (add --output FILE.mp4" in result.output
+    assert "nothing written" not in play("--frames", 3, "--output", tmp_path / "a.png").output
+
+
+def test_a_project_without_emitters_says_there_is_nothing_to_play(tmp_path):
+    # The demo with its ParticleSystem's content dropped: a scene that plays, with no particles.
+    path = variant(tmp_path, "empty", lambda t: re.sub(r"<ParticleEmitter .*?</ParticleAffector>", "", t, flags=re.S))
+    result = play(path, "--frames", 2)
+    assert "; 0 emitters (nothing to play: the project has no ParticleEmitter under a ParticleSystem); " in result.output
+
+
 def test_default_duration_is_five_seconds_at_the_output_rate(tmp_path):
     play("--fps", 8, "--stats", tmp_path / "s.csv")
     rows = read_csv(tmp_path / "s.csv")

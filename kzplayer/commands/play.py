@@ -176,12 +176,17 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
         if dump:
             save_dump(sim, dump)
         alive = sum(int(n) for n in alive_counts(sim).values())
+        emitters = (f"{len(sim.emitters)} emitter{'s' if len(sim.emitters) != 1 else ''}"
+                    if sim.emitters else
+                    "0 emitters (nothing to play: the project has no ParticleEmitter under a ParticleSystem)")
         parts = [f"{proj.name}: {n_frames} frames ({n_frames * dt:.2f} s at {fps:g} fps)",
-                 f"{len(sim.emitters)} emitter{'s' if len(sim.emitters) != 1 else ''}",
-                 f"{alive} particles alive at the end"]
+                 emitters, f"{alive} particles alive at the end"]
         wrote = [p for p in (output, stats, dump) if p]
         if wrote:
             parts.append("wrote " + ", ".join(wrote))
+        else:   # a headless run that keeps nothing: say how to keep something
+            parts.append("nothing written (add --output FILE.mp4, .gif, .png or a folder "
+                         "to see it; --stats FILE.csv for the figures)")
         if how:
             parts.append(f"{size[0]}x{size[1]}, {how}")
         return "; ".join(parts)
