@@ -8,6 +8,9 @@ touch every pool slot, live or not, as the GPU does. GPU time includes the per-s
 dispatches, barriers and the tiny stats readback, with glFinish at both ends.
 
     python benchmarks/bench_gpu.py [--particles N] [--steps K]
+
+N is capped to the driver's largest pool (kzplayer.gpu.simulation.max_pool: 932,067 on
+Mesa, whose storage blocks are 128 MiB).
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from kzplayer.gpu import Simulation, create_context  # noqa: E402
 from kzplayer.gpu import layout as L  # noqa: E402
 from kzplayer.gpu.context import describe  # noqa: E402
+from kzplayer.gpu.simulation import max_pool  # noqa: E402
 from kzplayer.project.model import Item, Project, Property  # noqa: E402
 from kzplayer.values import MaterialRef  # noqa: E402
 
@@ -110,6 +114,10 @@ def main() -> None:
     args = ap.parse_args()
     ctx = create_context(headless=True)
     print(f"OpenGL: {describe(ctx)}")
+    limit = max_pool(ctx)
+    if args.particles > limit:       # the simulation would cap the pool (emitter.pool-limit)
+        print(f"{args.particles:,} particles is more than one pool holds on this driver; using {limit:,}")
+        args.particles = limit
     print(f"{args.particles:,} particles, {args.steps} steps each, Gravity, fixed step 1/60 s")
     gpu_euler = bench_gpu(ctx, args.particles, args.steps, "Euler")
     gpu_verlet = bench_gpu(ctx, args.particles, args.steps, "Verlet")

@@ -212,14 +212,15 @@ class Simulation:
         em.visible = self._visible(item)
 
     def _pool_size(self, item) -> int:
-        """MaximumAmount, at most what one dispatch can cover (a warning says so)."""
+        """MaximumAmount, at most what the driver allows (`max_pool`; a warning says so)."""
         asked = max(int(self.values.value(item, "ParticleEmitter.MaximumAmount") or 0), 0)
         if asked <= self.max_pool:
             return asked
         self._warn(Diagnostic(
             "KZ804", "emitter.pool-limit", Severity.WARNING,
-            f"{item.path}: ParticleEmitter.MaximumAmount = {asked:,} is more than one compute dispatch "
-            f"of this OpenGL covers; the pool holds {self.max_pool:,} particles",
+            f"{item.path}: ParticleEmitter.MaximumAmount = {asked:,} is more than this OpenGL driver "
+            f"allows one emitter (one compute dispatch and one storage buffer must hold the pool); "
+            f"the pool holds {self.max_pool:,} particles",
             self.values.span(item, "ParticleEmitter.MaximumAmount")))
         return self.max_pool
 
@@ -377,10 +378,16 @@ class Simulation:
 
 
 def max_pool(ctx) -> int:
-    """The most particles one emitter can hold: one dispatch of WORKGROUP_SIZE-wide groups
-    covers every slot, and the driver caps the group count (65,535 at least)."""
-    groups = ctx.info.get("GL_MAX_COMPUTE_WORK_GROUP_COUNT", (65535,))[0]
-    return int(groups) * L.WORKGROUP_SIZE
+    """The most particles one emitter can hold on this driver. Two limits: one dispatch of
+    WORKGROUP_SIZE-wide groups covers every slot (GL_MAX_COMPUTE_WORK_GROUP_COUNT, 65,535 at
+    least), and the pool is one shader storage block (GL_MAX_SHADER_STORAGE_BLOCK_SIZE,
+    128 MiB at least and on Mesa, 2 GiB and more on desktop GPUs). Past the second, a
+    driver may clamp the bound range and silently drop the slots beyond it (llvmpipe
+    happens not to)."""
+    groups = int(ctx.info.get("GL_MAX_COMPUTE_WORK_GROUP_COUNT", (65535,))[0])
+    block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
+    # The particle record is the largest per-slot record (tracks 48, event records 64 + header).
+    return min(groups * L.WORKGROUP_SIZE, block // L.PARTICLE_DTYPE.itemsize)
 
 
 def _members(system_item):

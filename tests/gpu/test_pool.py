@@ -3,6 +3,7 @@ particle; dead particles give their slots back; resizing keeps the live particle
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from kzplayer.gpu import layout as L
 
@@ -116,3 +117,24 @@ def test_a_pool_beyond_one_dispatch_is_capped_with_a_warning(simulate, monkeypat
     assert em.capacity == 64
     sim.step()
     assert sim.stats[em.path].alive == 64 and sim.stats[em.path].stalled == 100 - 64
+
+
+@pytest.mark.parametrize("groups, block, expected", [
+    (65535, 1 << 27, (1 << 27) // 144),     # Mesa's 128 MiB storage blocks: 932,067 slots
+    (65535, 1 << 31, 65535 * 64),           # a desktop GPU: the dispatch is the limit
+    (1 << 31, 1 << 34, (1 << 34) // 144),   # a 64-bit group count: the block again
+])
+def test_the_pool_limit_is_the_smaller_of_one_dispatch_and_one_storage_block(groups, block, expected):
+    from types import SimpleNamespace
+
+    from kzplayer.gpu.simulation import max_pool
+    info = {"GL_MAX_COMPUTE_WORK_GROUP_COUNT": (groups, 65535, 65535), "GL_MAX_SHADER_STORAGE_BLOCK_SIZE": block}
+    assert max_pool(SimpleNamespace(info=info)) == expected
+
+
+def test_the_largest_pool_fits_the_drivers_storage_block_and_dispatch(ctx):
+    from kzplayer.gpu.simulation import max_pool
+    n = max_pool(ctx)
+    assert n * L.PARTICLE_DTYPE.itemsize <= ctx.info["GL_MAX_SHADER_STORAGE_BLOCK_SIZE"]
+    assert L.EVENT_HEADER_DTYPE.itemsize + n * L.EVENT_RECORD_DTYPE.itemsize <= ctx.info["GL_MAX_SHADER_STORAGE_BLOCK_SIZE"]
+    assert -(-n // L.WORKGROUP_SIZE) <= ctx.info["GL_MAX_COMPUTE_WORK_GROUP_COUNT"][0]
