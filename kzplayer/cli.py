@@ -37,12 +37,22 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="kzplayer")
+@click.version_option(package_name="kzplayer", prog_name="kzplayer")
 def main() -> None:
-    """Read, validate and play Kanzi-style particle projects."""
+    """Read, validate and play Kanzi-style particle projects.
+
+    \b
+    kzplayer play                                  the built-in demo
+    kzplayer play effect.kzm --output effect.mp4   render 5 s to a video
+    kzplayer validate effect.kzm                   every problem, with file:line:column
+    kzplayer inspect effect.kzm                    values after bindings
+
+    PROJECT is a .kzm file, a NAME.proj.kzm file, a project folder or a Kanzi Studio
+    .kzproj. The commands are described in docs/cli.md.
+    """
 
 
-@main.command()
+@main.command(short_help="Play a project in a window, or render it to video or images.")
 @click.argument("project", required=False)
 @click.option("--frames", type=click.IntRange(min=1), help="Number of output frames to simulate.")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), help="Seconds to simulate (default 5).")
@@ -55,7 +65,9 @@ def main() -> None:
 @click.option("--dump", help="Particle state of every emitter at the last frame, .npz.")
 @click.option("--set", "overrides", multiple=True, metavar="'ITEM-PATH:Prop=VALUE'", help="Override a property (repeatable).")
 def play(**opts) -> None:
-    """Play PROJECT (a .kzm file, a .proj.kzm file or a project folder); no PROJECT plays the demo."""
+    """Play PROJECT (a .kzm file, a .proj.kzm file, a project folder or a .kzproj); no
+    PROJECT plays the built-in demo. A window where a display exists; --output, --stats and
+    --dump render headless."""
     from kzplayer.commands.play import run
     run(**opts)
 
@@ -65,21 +77,24 @@ def play(**opts) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Warnings fail too.")
 def validate(projects, fmt, strict) -> None:
-    """Check files, paths, bindings and materials."""
+    """Check files, paths, bindings and materials. Exit code 0 clean, 1 errors (with
+    --strict also warnings), 2 a file that cannot be read."""
     from kzplayer.commands.validate import run
     sys.exit(run(projects, fmt=fmt, strict=strict))
 
 
-@main.command()
+@main.command(short_help="The item tree with its property values after bindings.")
 @click.argument("project")
 @click.option("--json", "as_json", is_flag=True, help="The same as JSON.")
 def inspect(project, as_json) -> None:
-    """The item tree with every property's value after bindings."""
+    """The item tree with the value, after bindings, of every property set in the files or
+    written by a binding (marked "bound"). Unset properties keep their catalog defaults:
+    docs/catalog.md lists them."""
     from kzplayer.commands.inspect import run
     run(project, as_json=as_json)
 
 
-@main.command()
+@main.command(short_help="Single-file project <-> one file per item (a folder).")
 @click.argument("src")
 @click.argument("dst")
 def convert(src, dst) -> None:

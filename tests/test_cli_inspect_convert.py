@@ -202,3 +202,14 @@ def test_convert_never_overwrites_another_file_with_a_shader(tmp_path):
     assert r.exit_code == 2 and "swirl.glsl exists" in r.output
     assert (tmp_path / "shaders" / "swirl.glsl").read_text() == "// someone else's\n"
     assert not (tmp_path / "one.kzm").exists()
+
+
+def test_the_version_and_help_name_the_command_and_every_kind_of_project():
+    # `python cli.py --version` would otherwise print "cli.py, version ..."
+    assert run("--version").output.startswith("kzplayer, version ")
+    for command in ("play", "inspect"):
+        assert run(command, "--help").exit_code == 0
+    assert ".kzproj" in run("play", "--help").output
+    # the command list shows each command's whole one-line summary, not a cut sentence
+    commands = run("--help").output.split("Commands:")[1]
+    assert "..." not in commands and "play " in commands
