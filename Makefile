@@ -2,7 +2,8 @@
 #   make demo   plays the built-in demo (headless where there is no display -> out/demo.mp4)
 #   make test   runs the whole test suite
 # Both create .venv and install kzplayer with everything it needs (system OpenGL/EGL
-# libraries too, when they are missing and we may install them).
+# libraries and Python's venv too, when they are missing and we may install them).
+# Another interpreter: make PYTHON=python3.12 test
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -13,11 +14,12 @@ STAMP  := $(VENV)/.installed
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
-	@bash scripts/system-deps.sh
+	@bash scripts/system-deps.sh $(PYTHON)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
 	@touch $(STAMP)
+	@echo "kzplayer is installed in $(VENV)/: run '. $(VENV)/bin/activate' to use the kzplayer command"
 
 demo: $(STAMP)
 	$(BIN)/kzplayer play --seconds 5 $(if $(DISPLAY),,--headless --output out/demo.mp4)
