@@ -2,9 +2,10 @@
 the indirect-emit arguments) and the Event Buffer. Layouts: kzplayer.gpu.layout.
 
 The free stack holds the indices of empty slots; emission pops from its top (the count pass
-reserves `count` slots below `emit_base`), the kill pass pushes with an atomic add. A full
-pool therefore clamps the count and records the rest as stalled: a live particle is never
-overwritten.
+reserves `count` slots below `emit_base`), the kill passes push the step's freed slots in
+slot order (a per-workgroup count, a prefix sum, a push: `kill_groups` is their scratch).
+A full pool therefore clamps the count and records the rest as stalled: a live particle is
+never overwritten.
 
 Reading back: compute shaders write these buffers incoherently, so every CPU read or
 write of one (glGetBufferSubData, glBufferSubData) is preceded by
@@ -29,6 +30,7 @@ class EmitterBuffers:
         self.particles: moderngl.Buffer | None = None
         self.free_list: moderngl.Buffer | None = None
         self.events: moderngl.Buffer | None = None
+        self.kill_groups: moderngl.Buffer | None = None
         state = np.zeros(1, L.EMITTER_STATE_DTYPE)
         self.state = ctx.buffer(state.tobytes())
         self._label(self.state, "state")
@@ -53,7 +55,10 @@ class EmitterBuffers:
         self.particles = self.ctx.buffer(records.tobytes())
         self.free_list = self.ctx.buffer(free_words.tobytes())
         self.events = self.ctx.buffer(events)
-        for buf, name in ((self.particles, "particles"), (self.free_list, "free"), (self.events, "events")):
+        groups = max(-(-capacity // L.WORKGROUP_SIZE), 1)
+        self.kill_groups = self.ctx.buffer(reserve=groups * 4)
+        for buf, name in ((self.particles, "particles"), (self.free_list, "free"), (self.events, "events"),
+                          (self.kill_groups, "kill")):
             self._label(buf, name)
         state = self.read_state()
         state["capacity"] = capacity
@@ -78,6 +83,7 @@ class EmitterBuffers:
         self.free_list.bind_to_storage_buffer(L.BINDING_FREE_LIST)
         self.state.bind_to_storage_buffer(L.BINDING_EMITTER_STATE)
         self.events.bind_to_storage_buffer(L.BINDING_EVENTS)
+        self.kill_groups.bind_to_storage_buffer(L.BINDING_KILL_GROUPS)
 
     def sync_for_cpu(self) -> None:
         """Make every shader write issued so far visible to buffer reads and writes from
@@ -108,7 +114,7 @@ class EmitterBuffers:
             pass
 
     def _release_pool(self) -> None:
-        for name in ("particles", "free_list", "events"):
+        for name in ("particles", "free_list", "events", "kill_groups"):
             buf = getattr(self, name)
             if buf is not None:
                 buf.release()

@@ -118,6 +118,7 @@ BINDING_EVENTS = 3
 BINDING_SOURCE_EVENTS = 4
 BINDING_SOURCE_PARTICLES = 5
 BINDING_TRACKS = 6
+BINDING_KILL_GROUPS = 7     # one uint per workgroup: the kill passes' deaths, then offsets
 
 WORKGROUP_SIZE = 64
 

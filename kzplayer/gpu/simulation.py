@@ -298,6 +298,8 @@ class Simulation:
                 self._generate_events(em, frame)
         for em in live:                                           # 8. kill
             em.buffers.bind()
+            self._run_stage("Particles/pass_kill_count.glsl", em, frame)
+            self._run_single("Particles/pass_kill_scan.glsl", em, frame)
             self._run_stage("Particles/pass_kill.glsl", em, frame)
         system.steps += 1
 

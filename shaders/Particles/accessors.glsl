@@ -37,6 +37,11 @@ void setParticleColor(uint i, vec4 v)           { particles[i].color = v; }
 void setParticleCustom(uint i, vec4 v)          { particles[i].custom = v; }
 void setParticleTimeScale(uint i, float v)      { particles[i].timeScale = v; }
 void killParticle(uint i)                       { particles[i].flags |= FLAG_KILL; }
+// Does the particle die in this step's kill pass (end of life, or marked)? The events
+// stage and the kill passes ask the same question of the same data.
+bool diesThisStep(uint i) {
+    return particles[i].age >= particles[i].lifetime || (particles[i].flags & FLAG_KILL) != 0u;
+}
 
 // Mass-independent: body forces (gravity, buoyancy).
 void addParticleAcceleration(uint i, vec3 a)    { particles[i].acceleration += a; }

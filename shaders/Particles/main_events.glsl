@@ -66,12 +66,6 @@ bool sweepOverlaps(float q0, float q1, bool first, float lo, float hi) {
     return q1 >= lo && (q0 < hi || (first && q0 <= hi));
 }
 
-// Does the particle die in this step's kill pass (end of life or marked)?
-bool diesThisStep(uint index) {
-    return particles[index].age >= particles[index].lifetime
-        || (particles[index].flags & FLAG_KILL) != 0u;
-}
-
 // [min, max] of the speed over the step: the previous speed is reconstructed by stepping
 // the velocity back along the current acceleration (speed is not monotonic).
 vec2 speedSweep(uint index) {

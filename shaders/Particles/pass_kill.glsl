@@ -1,17 +1,25 @@
-// Frame stage 8: particles past their lifetime, or marked by a KillZone or collider, die;
-// their slots go back on the free stack.
+// Frame stage 8, last pass: particles past their lifetime, or marked by a KillZone or a
+// collider, die; each group pushes its freed slots at the place pass_kill_scan reserved
+// for it, highest slot first, so the stack's top is the lowest freed slot
+// (Particles/kill_groups.glsl says why not atomics).
 #include "Particles/common.glsl"
+#include "Particles/kill_groups.glsl"
+
+shared uint dying[WORKGROUP_SIZE];
 
 void main() {
     uint i;
-    if (!liveSlot(i)) {
+    bool dies = liveSlot(i) && diesThisStep(i);
+    dying[gl_LocalInvocationIndex] = dies ? 1u : 0u;
+    memoryBarrierShared();
+    barrier();                      // every invocation reaches it: no return above
+    if (!dies) {
         return;
     }
-    uint flags = particles[i].flags;
-    if (particles[i].age >= particles[i].lifetime || (flags & FLAG_KILL) != 0u) {
-        particles[i].flags = 0u;
-        uint top = atomicAdd(state.freeCount, 1u);
-        freeSlots[top] = i;
-        atomicAdd(state.totalDied, 1u);
+    uint rank = 0u;
+    for (uint j = gl_LocalInvocationIndex + 1u; j < uint(WORKGROUP_SIZE); ++j) {
+        rank += dying[j];
     }
+    particles[i].flags = 0u;
+    freeSlots[killGroups[gl_WorkGroupID.x] + rank] = i;
 }

@@ -138,3 +138,40 @@ def test_the_largest_pool_fits_the_drivers_storage_block_and_dispatch(ctx):
     assert n * L.PARTICLE_DTYPE.itemsize <= ctx.info["GL_MAX_SHADER_STORAGE_BLOCK_SIZE"]
     assert L.EVENT_HEADER_DTYPE.itemsize + n * L.EVENT_RECORD_DTYPE.itemsize <= ctx.info["GL_MAX_SHADER_STORAGE_BLOCK_SIZE"]
     assert -(-n // L.WORKGROUP_SIZE) <= ctx.info["GL_MAX_COMPUTE_WORK_GROUP_COUNT"][0]
+
+
+def _full_pool(simulate, capacity: int, dies: np.ndarray):
+    """A pool whose every slot holds a particle at rest; those flagged in `dies` are past
+    their lifetime (or marked), so the next step's kill passes free exactly them."""
+    sim = simulate(make_project(emitters={"E": {"ParticleEmitter.MaximumAmount": capacity}}))
+    em = sim.emitters[0]
+    records = np.zeros(capacity, L.PARTICLE_DTYPE)
+    records["flags"] = L.FLAG_ALIVE
+    records["serial"] = np.arange(capacity)
+    records["lifetime"] = np.where(dies, 0.0, 100.0)
+    records["flags"][dies & (np.arange(capacity) % 3 == 0)] |= L.FLAG_KILL     # some marked instead
+    records["lifetime"][dies & (np.arange(capacity) % 3 == 0)] = 100.0
+    records["mass"] = records["time_scale"] = 1.0
+    em.particles.write(records.tobytes())
+    state = em.buffers.read_state()
+    state["free_count"] = 0
+    em.buffers.state.write(state.tobytes())
+    return sim, em
+
+
+@pytest.mark.parametrize("capacity", [50, 64 * 130 + 17])     # one group; 131 groups, 3 per scan run
+def test_freed_slots_go_on_the_stack_in_slot_order_whatever_order_the_gpu_ran(simulate, capacity):
+    """The kill passes (count per group, prefix sum, push) place each freed slot by its rank,
+    not by an atomic's order: the same deaths give the same stack on any GPU, so new
+    particles take the same slots and are drawn in the same order. Pushed highest first, so
+    the lowest freed slot is reused first, as on a new pool."""
+    dies = np.random.default_rng(capacity).random(capacity) < 0.4
+    sim, em = _full_pool(simulate, capacity, dies)
+    sim.step()
+    assert sim.stats[em.path].died == dies.sum() and sim.stats[em.path].alive == capacity - dies.sum()
+    # pushed highest first: the top of the stack is the lowest freed slot, taken first
+    np.testing.assert_array_equal(em.buffers.read_free_list(), np.flatnonzero(dies)[::-1])
+    state = em.buffers.read_state()
+    assert state["free_count"] == dies.sum() and state["total_died"] == dies.sum()
+    records = em.buffers.read_records()
+    np.testing.assert_array_equal((records["flags"] & L.FLAG_ALIVE) != 0, ~dies)
