@@ -66,6 +66,43 @@ def test_a_headless_run_that_writes_nothing_says_how_to_keep_something(tmp_path)
     assert "nothing written" not in play("--frames", 3, "--output", tmp_path / "a.png").output
 
 
+def test_what_validate_finds_is_shown_before_playing(tmp_path):
+    # A misspelt property plays as its default; the artist hears why, the run goes on.
+    path = variant(tmp_path, "typo", lambda t: t.replace('"Emission.Lifetime">', '"Emission.Lifetme">'))
+    result = play(path, "--frames", 2)
+    assert re.search(r"typo\.kzm:\d+:\d+: error: unknown property 'Emission\.Lifetme' .*\[property\.unknown\]", result.stderr)
+    assert "hint: did you mean 'Emission.Lifetime'?" in result.stderr
+    assert f"playing anyway (what an error names is left out); `kzplayer validate {path}` lists every problem" in result.stderr
+    assert result.stdout.startswith("Fountain: 2 frames")
+    assert play("--frames", 2).stderr == ""          # the clean demo: nothing on stderr
+
+
+def test_many_findings_are_cut_to_ten_with_a_pointer_to_validate(tmp_path):
+    typos = "".join(f'<Property name="Emission.Bogus{i}">1</Property>' for i in range(13))
+    path = variant(tmp_path, "many", lambda t: t.replace('<Property name="Emission.Rate">', typos + '<Property name="Emission.Rate">'))
+    result = play(path, "--frames", 1)
+    assert result.stderr.count("[property.unknown]") == 10
+    assert "; 3 more not shown; `kzplayer validate" in result.stderr
+
+
+def test_a_problem_both_validate_and_the_simulation_see_is_shown_once(tmp_path):
+    # A subemitter fed from another ParticleSystem: validate's subemitter.other-system, which
+    # the simulation also warns about when it wires the emitter.
+    other = """<ParticleSystem name="Other"><ParticleEmitter name="Sparks">
+      <Property name="ParticleEmitter.EmissionMaterial">Emitter_FromEvents</Property>
+      <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_FromEvents</Property>
+      <Property name="ParticleEmitter.ParticleMaterial">ParticlesColorOverLife</Property>
+      <Property name="Emission.SourceEventBuffer"/><Property name="Emission.SourceParticleDataBuffer"/>
+      <Binding target="Emission.SourceEventBuffer">{@../../Particle System/Nozzle/ParticleEmitter.EventBuffer}</Binding>
+      <Binding target="Emission.SourceParticleDataBuffer">{@../../Particle System/Nozzle/ParticleEmitter.ParticleDataBuffer}</Binding>
+    </ParticleEmitter></ParticleSystem>"""
+    events = '<Property name="ParticleEmitter.GenerateEventsMaterial">Event_Lifetime</Property>'
+    path = variant(tmp_path, "other", lambda t: t.replace("</ParticleSystem>", "</ParticleSystem>" + other)
+                   .replace('<Property name="Emission.Rate">', events + '<Property name="Emission.Rate">'))
+    result = play(path, "--frames", 1)
+    assert result.stderr.count("[subemitter.other-system]") == 1
+
+
 def test_a_project_without_emitters_says_there_is_nothing_to_play(tmp_path):
     # The demo with its ParticleSystem's content dropped: a scene that plays, with no particles.
     path = variant(tmp_path, "empty", lambda t: re.sub(r"<ParticleEmitter .*?</ParticleAffector>", "", t, flags=re.S))

@@ -21,6 +21,7 @@ DEFAULT_SECONDS = 5.0
 DEFAULT_SIZE = (640, 360)
 MAX_SIZE = 16384
 DEMO = "demo_fountain.kzm"
+MAX_SHOWN = 10          # validate findings shown before playing; `validate` lists them all
 
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 
@@ -93,21 +94,41 @@ def load_for_play(project: str | None, overrides=()):
 
     path = project if project is not None else str(samples_dir() / DEMO)
     proj = kzplayer.load(path)
-    print_warnings(proj.diagnostics)
     graph = resolve(proj)
     errors = [d for d in graph.diagnostics if d.severity == Severity.ERROR]
     if errors:
+        print_warnings(proj.diagnostics)
         raise KzError(errors, exit_code=1)
-    print_warnings(graph.diagnostics)
+    print_findings(proj, path)
     for text in overrides:
         item, name, new_value = parse_override(text, proj)
         graph.set_value(item, name, new_value)
     return proj, graph
 
 
-def print_warnings(diagnostics) -> None:
+def print_findings(proj, path: str, limit: int = MAX_SHOWN) -> None:
+    """What `kzplayer validate` finds in the project, on stderr, before it plays: a misspelt
+    property plays as its default, and the artist should hear why. The player goes on with
+    what it can read; errors still fail `validate`. At most `limit` are shown."""
     from kzplayer.commands.report import print_diagnostics
-    shown = [d for d in diagnostics if d.severity != Severity.NOTE]
+    from kzplayer.validate import validate_project
+    found = [d for d in validate_project(proj, proj.diagnostics) if d.severity != Severity.NOTE]
+    if not found:
+        return
+    print_diagnostics(found[:limit], stream=sys.stderr)
+    errors = any(d.severity == Severity.ERROR for d in found)
+    if errors or len(found) > limit:
+        what = "playing anyway (what an error names is left out); " if errors else ""
+        more = f"{len(found) - limit} more not shown; " if len(found) > limit else ""
+        click.echo(f"kzplayer: {what}{more}`kzplayer validate {path}` lists every problem", err=True)
+
+
+def print_warnings(diagnostics) -> None:
+    """Problems the simulation finds on top of what `validate` reported (print_findings)."""
+    from kzplayer.commands.report import print_diagnostics
+    from kzplayer.validate.engine import rule_by_slug
+    shown = [d for d in diagnostics if d.severity != Severity.NOTE
+             and not hasattr(rule_by_slug(d.rule), "check")]
     if shown:
         print_diagnostics(shown, stream=sys.stderr)
 
