@@ -86,12 +86,14 @@ def validate(projects, fmt, strict) -> None:
 @main.command(short_help="The item tree with its property values after bindings.")
 @click.argument("project")
 @click.option("--json", "as_json", is_flag=True, help="The same as JSON.")
-def inspect(project, as_json) -> None:
+@click.option("--defaults", is_flag=True,
+              help="Also the unset properties in effect (of the item's type and of the materials "
+                   "in its slots), with their catalog default, marked (default).")
+def inspect(project, as_json, defaults) -> None:
     """The item tree with the value, after bindings, of every property set in the files or
-    written by a binding (marked "bound"). Unset properties keep their catalog defaults:
-    docs/catalog.md lists them."""
+    written by a binding (marked "bound"); with --defaults also those left unset."""
     from kzplayer.commands.inspect import run
-    run(project, as_json=as_json)
+    run(project, as_json=as_json, defaults=defaults)
 
 
 @main.command(short_help="Single-file project <-> one file per item (a folder).")

@@ -213,3 +213,35 @@ def test_the_version_and_help_name_the_command_and_every_kind_of_project():
     # the command list shows each command's whole one-line summary, not a cut sentence
     commands = run("--help").output.split("Commands:")[1]
     assert "..." not in commands and "play " in commands
+
+
+def test_inspect_defaults_adds_the_unset_properties_in_effect():
+    r = run("inspect", "--defaults", DATA / "fountain.kzm")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    nozzle = lines[lines.index("              Nozzle [ParticleEmitter]") + 1:]
+    nozzle = nozzle[:next(i for i, line in enumerate(nozzle) if not line.startswith(" " * 16))]
+    names = [line.split(" = ")[0].strip() for line in nozzle]
+    assert len(names) == len(set(names))                                    # nothing twice
+    assert "                ParticleEmitter.MaximumAmount = 1000  (bound)" in nozzle   # set wins
+    # Emitter_Point's and EmissionCount_Schedule's unset properties, at the catalog defaults
+    # of the Emission page: no variance, a full on-phase stream with no impulse.
+    assert "                Emission.LifetimeVariance = 0  (default)" in nozzle
+    assert "                Emission.ImpulseAtCycleStart = 0  (default)" in nozzle
+    # an empty Particle slot: the default billboard's properties
+    assert "                Particle.Size = 0.1  (default)" in nozzle
+    # read by no material in the Nozzle's slots: not in effect there
+    assert "Emission.ParticlesPerEvent" not in names and "Emission.SourceEventBuffer" not in names
+    assert "Accelerate.Direction" not in names and "ParticleEmitter.EventBuffer" not in names
+    plain = run("inspect", DATA / "fountain.kzm").stdout
+    assert "(default)" not in plain
+
+
+def test_inspect_json_defaults_lists_them():
+    items = {i["path"]: i for i in json.loads(run("inspect", "--json", "--defaults", DATA / "fountain.kzm").stdout)["items"]}
+    nozzle = items[NOZZLE]
+    assert "Emission.LifetimeVariance" in nozzle["defaults"]
+    assert nozzle["properties"]["Emission.LifetimeVariance"] == 0
+    assert "ParticleEmitter.MaximumAmount" not in nozzle["defaults"]
+    without = json.loads(run("inspect", "--json", DATA / "fountain.kzm").stdout)["items"]
+    assert all("defaults" not in i for i in without)

@@ -38,9 +38,9 @@ def json_value(v):
     return str(v)
 
 
-def _rows(project, graph):
-    """(item, [(name, value, bound, stale)]) for every item in tree order; `stale`: bound
-    but no binding gave it its value."""
+def _rows(project, graph, defaults: bool = False):
+    """(item, [(name, value, bound, stale, default)]) for every item in tree order; `stale`:
+    bound but no binding gave it its value; `default`: unset, shown with --defaults."""
     written = {}
     for b in getattr(graph, "bindings", []):
         node = getattr(b, "writes", None)
@@ -52,17 +52,47 @@ def _rows(project, graph):
         rows = []
         for n in names:
             bound = graph.is_bound(item, n)
-            rows.append((n, graph.value(item, n), bound, bound and not graph.is_evaluated(item, n)))
+            rows.append((n, graph.value(item, n), bound, bound and not graph.is_evaluated(item, n), False))
+        if defaults:
+            rows += [(n, graph.value(item, n), False, False, True)
+                     for n in unset_properties(project.catalog, item, graph, set(names))]
         yield item, rows
 
 
-def inspect_data(project, graph) -> dict:
+def unset_properties(catalog, item, graph, present: set) -> list[str]:
+    """The properties in effect on `item` that nothing sets, in catalog order: those of its
+    type, and those the materials in its slots read (an empty Particle slot: the default
+    billboard's). Engine outputs (the event buffers) are left out."""
+    if catalog is None:
+        return []
+    materials = []
+    for name, spec in catalog.properties.items():
+        if spec.slot and item.type in spec.item_types:
+            ref = graph.value(item, name)
+            if ref is None and spec.slot == "Particle":
+                ref = "ParticlesDefault"
+            mat = catalog.material(str(getattr(ref, "name", ref))) if ref else None
+            if mat is not None and mat.legacy and mat.replacement:
+                materials.append(mat)
+                mat = catalog.material(mat.replacement)
+            if mat is not None:
+                materials.append(mat)
+    read = {n for m in materials for n in m.properties}
+    return [n for n, spec in catalog.properties.items()
+            if n not in present and not spec.output and not spec.slot
+            and ((item.type in spec.item_types and not spec.materials) or n in read)]
+
+
+def inspect_data(project, graph, defaults: bool = False) -> dict:
     items = []
-    for item, props in _rows(project, graph):
-        items.append({"path": item.path, "type": item.type,
-                      "properties": {n: json_value(v) for n, v, _, _ in props},
-                      "bound": [n for n, _, bound, _ in props if bound],
-                      "unevaluated": [n for n, _, _, stale in props if stale]})
+    for item, props in _rows(project, graph, defaults):
+        entry = {"path": item.path, "type": item.type,
+                 "properties": {n: json_value(v) for n, v, *_ in props},
+                 "bound": [n for n, _, bound, _, _ in props if bound],
+                 "unevaluated": [n for n, _, _, stale, _ in props if stale]}
+        if defaults:
+            entry["defaults"] = [n for n, *_, default in props if default]
+        items.append(entry)
     return {"project": project.name, "items": items}
 
 
@@ -75,44 +105,47 @@ def _shown(v) -> str:
         return repr(v)
 
 
-def _mark(bound: bool, stale: bool) -> str:
-    return "(bound, not evaluated)" if stale else "(bound)" if bound else ""
+def _mark(bound: bool, stale: bool, default: bool = False) -> str:
+    return "(bound, not evaluated)" if stale else "(bound)" if bound else "(default)" if default else ""
 
 
-def render_text(project, graph, fancy: bool) -> None:
+def render_text(project, graph, fancy: bool, defaults: bool = False) -> None:
     if fancy:
         from rich.console import Console
         from rich.markup import escape
         from rich.tree import Tree
         tree = Tree(f"[bold]{escape(project.name)}[/] ({escape(project.path)})")
         nodes = {id(project.root): tree}
-        for item, props in _rows(project, graph):
+        for item, props in _rows(project, graph, defaults):
             node = nodes[id(item.parent)].add(f"[bold]{escape(item.name)}[/] [dim]{item.type}[/]")
             nodes[id(item)] = node
-            for n, v, bound, stale in props:
-                node.add(f"[cyan]{escape(n)}[/] = {escape(_shown(v))}" + (f"  [yellow]{_mark(bound, stale)}[/]" if bound else ""))
+            for n, v, bound, stale, default in props:
+                mark = _mark(bound, stale, default)
+                node.add(f"[cyan]{escape(n)}[/] = {escape(_shown(v))}"
+                         + (f"  [{'dim' if default else 'yellow'}]{mark}[/]" if mark else ""))
         Console().print(tree)
         return
     out = [f"{project.name} ({project.path})"]
-    for item, props in _rows(project, graph):
+    for item, props in _rows(project, graph, defaults):
         depth = item.path.count("/") + 1
         pad = "  " * depth
         out.append(f"{pad}{item.name} [{item.type}]")
-        for n, v, bound, stale in props:
-            out.append(f"{pad}  {n} = {_shown(v)}" + (f"  {_mark(bound, stale)}" if bound else ""))
+        for n, v, bound, stale, default in props:
+            mark = _mark(bound, stale, default)
+            out.append(f"{pad}  {n} = {_shown(v)}" + (f"  {mark}" if mark else ""))
     click.echo("\n".join(out))
 
 
-def run(project_path: str, as_json: bool = False) -> None:
+def run(project_path: str, as_json: bool = False, defaults: bool = False) -> None:
     import kzplayer
     from kzplayer.bindings import resolve
     project = kzplayer.load(project_path)
     graph = resolve(project)
     diags = list(project.diagnostics) + list(graph.diagnostics)
     if as_json:
-        click.echo(json.dumps(inspect_data(project, graph), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(inspect_data(project, graph, defaults), indent=2, ensure_ascii=False))
     else:
-        render_text(project, graph, fancy=sys.stdout.isatty())
+        render_text(project, graph, fancy=sys.stdout.isatty(), defaults=defaults)
     shown = [d for d in diags if d.severity != Severity.NOTE]
     if shown:
         print_diagnostics(shown, stream=sys.stderr)
