@@ -50,7 +50,8 @@ class EmitterBuffers:
         free_words[:len(free)] = free
         header = np.zeros(1, L.EVENT_HEADER_DTYPE)
         header["capacity"] = capacity
-        events = header.tobytes() + np.zeros(slots, L.EVENT_RECORD_DTYPE).tobytes()
+        # this step's records, then as many staging records (the writers' atomic appends)
+        events = header.tobytes() + np.zeros(2 * slots, L.EVENT_RECORD_DTYPE).tobytes()
         self._release_pool()
         self.particles = self.ctx.buffer(records.tobytes())
         self.free_list = self.ctx.buffer(free_words.tobytes())

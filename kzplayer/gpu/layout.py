@@ -62,7 +62,9 @@ EMITTER_STATE_DTYPE = np.dtype([
 ])
 assert EMITTER_STATE_DTYPE.itemsize == 96
 
-# The Event Buffer: a header, then `capacity` records. Overflow drops and counts.
+# The Event Buffer: a header, then `capacity` records (this step's, in slot order), then
+# `capacity` staging records where the writers append by atomics before the ordering pass
+# moves them (docs/player.md, Events). Overflow drops and counts.
 EVENT_HEADER_DTYPE = np.dtype([
     ("count", "<u4"),                # 0    records written this step (<= capacity)
     ("capacity", "<u4"),             # 4    records that fit (ParticleEmitter.MaximumAmount)
@@ -90,9 +92,9 @@ EVENT_RECORD_DTYPE = np.dtype([
     ("position", "<f4", 3),          # 16   hit position for collisions, else particle position
     ("lifetime", "<f4"),             # 28   source lifetime
     ("normal", "<f4", 3),            # 32   collision normal, else normalize(velocity)
-    ("_pad0", "<f4"),                # 44
+    ("_staged_slot", "<u4"),         # 44   0 (the writer's slot while staged, see below)
     ("velocity", "<f4", 3),          # 48   source velocity at the event
-    ("_pad1", "<f4"),                # 60
+    ("_staged_rank", "<u4"),         # 60   0 (its number among that slot's records)
 ])
 assert EVENT_RECORD_DTYPE.itemsize == 64
 
@@ -106,7 +108,8 @@ TRACK_DTYPE = np.dtype([
     ("last_age", "<f4"),             # 28   the particle's age when the events stage last ran
     ("serial", "<u4"),               # 32   serial of the particle the event memory belongs to
     ("cycle", "<u4"),                # 36   Event_Periodic: last interval index that fired
-    ("_pad0", "<u4", 2),             # 40
+    ("events", "<u4"),               # 40   records the slot kept in this step's Event Buffer
+    ("event_base", "<u4"),           # 44   index of its first record once ordered
 ])
 assert TRACK_DTYPE.itemsize == 48
 

@@ -12,7 +12,8 @@ runs the stages of docs/player.md as compute dispatches:
     6. the system's colliders in tree order: swept hits, bounce, friction, sinks
     7. per emitter in dependency order: a subemitter's count and emission from its source's
        events of this step, then the emitter's GenerateEventsMaterial into its Event Buffer
-    8. kill (age >= lifetime, or marked), slots back to the pool
+       (records put in slot order after the atomic appends)
+    8. kill (age >= lifetime, or marked), slots back to the pool in slot order
 
 Particle state stays on the GPU; Python reads back only the tiny emitter-state records once
 per frame for `stats`, and the pools when asked (`read_particles`, `dump`).
@@ -299,7 +300,7 @@ class Simulation:
         for em in live:                                           # 8. kill
             em.buffers.bind()
             self._run_stage("Particles/pass_kill_count.glsl", em, frame)
-            self._run_single("Particles/pass_kill_scan.glsl", em, frame)
+            self._run_single("Particles/pass_group_scan.glsl", em, frame, {"SCAN_FREE_STACK": 1})
             self._run_stage("Particles/pass_kill.glsl", em, frame)
         system.steps += 1
 
@@ -331,6 +332,11 @@ class Simulation:
         self._run_single("Particles/pass_events_begin.glsl", em, frame)
         if em.events is not None:
             self._run(em.events, em, em.uniforms["events"], frame)
+            # the records into slot order, whatever order the atomics gave (kill_groups.glsl)
+            self._run_stage("Particles/pass_events_count.glsl", em, frame)
+            self._run_single("Particles/pass_group_scan.glsl", em, frame, {"SCAN_FREE_STACK": 0})
+            self._run_stage("Particles/pass_events_place.glsl", em, frame)
+            self._run_stage("Particles/pass_events_order.glsl", em, frame)
         self._run_single("Particles/pass_events_end.glsl", em, frame)
 
     def _run(self, material: Material, em: Emitter, uniforms, frame, groups=None, affector=None, collider=None):
@@ -338,8 +344,8 @@ class Simulation:
         program.run(*(groups or _groups(em.capacity)))
         self.ctx.memory_barrier(_BARRIER)
 
-    def _run_single(self, file: str, em: Emitter, frame) -> None:
-        program, initial = self.programs.stage(file)
+    def _run_single(self, file: str, em: Emitter, frame, defines=None) -> None:
+        program, initial = self.programs.stage(file, defines)
         _set_frame(program, initial, em, frame, None)
         program.run(1)
         self.ctx.memory_barrier(_BARRIER)
@@ -388,7 +394,7 @@ def max_pool(ctx) -> int:
     happens not to)."""
     groups = int(ctx.info.get("GL_MAX_COMPUTE_WORK_GROUP_COUNT", (65535,))[0])
     block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
-    # The particle record is the largest per-slot record (tracks 48, event records 64 + header).
+    # The particle record is the largest per-slot record (tracks 48, event records 2 x 64 + header).
     return min(groups * L.WORKGROUP_SIZE, block // L.PARTICLE_DTYPE.itemsize)
 
 

@@ -1,6 +1,10 @@
-// The kill passes' scratch: one word per workgroup of the pool dispatch. pass_kill_count
-// writes each group's deaths, pass_kill_scan turns them into each group's first place on
-// the free stack, pass_kill pushes there. Three passes instead of one atomicAdd per death
-// so that the freed slots land on the stack in slot order on any GPU: which slot a new
-// particle takes (and so the draw order) does not depend on the order invocations ran.
+// Scratch of the order-keeping passes: one word per workgroup of the pool dispatch. A pass
+// writes each group's count, Particles/pass_group_scan.glsl turns the counts into each
+// group's first index, a last pass writes there by rank within the group.
+//   kill stage: deaths per group -> free-stack places (pass_kill_count, pass_kill);
+//   events stage: records per group -> Event Buffer places (pass_events_order).
+// Several passes instead of one atomicAdd per item so that the order comes out the same on
+// any GPU: freed slots go on the stack in slot order (which slot a new particle takes, and
+// so the draw order, does not depend on scheduling), and event records are in slot order
+// (so the children a subemitter makes of them get the same serials and slots every run).
 layout(std430, binding = BINDING_KILL_GROUPS) buffer KillGroupBlock { uint killGroups[]; };

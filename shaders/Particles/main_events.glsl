@@ -14,7 +14,12 @@ uniform float Events_Probability = 1.0;
 
 #define EVENT_RANDOM_STREAM 0x45564E54u    // "EVNT": the probability roll's hash stream
 
-// Appends a record; past the capacity the event is dropped and counted, nothing overwritten.
+uint kz_eventsKept = 0u;     // records this invocation kept, in the order it wrote them
+
+// Appends a record to the staging half of the Event Buffer; past the capacity the event is
+// dropped and counted, nothing overwritten. The atomic gives an order that follows the
+// GPU's scheduling: the ordering passes after this stage move each record to its place in
+// slot order (its writer's slot, then its number among that slot's records).
 void writeEvent(uint kind, uint index, vec3 position, vec3 normal) {
     uint k = atomicAdd(eventHeader.count, 1u);
     if (k >= eventHeader.capacity) {
@@ -29,10 +34,10 @@ void writeEvent(uint kind, uint index, vec3 position, vec3 normal) {
     e.position = position;
     e.lifetime = particles[index].lifetime;
     e.normal = normal;
-    e._pad0 = 0.0;
+    e.stagedSlot = gl_GlobalInvocationID.x;
     e.velocity = particles[index].velocity;
-    e._pad1 = 0.0;
-    events[k] = e;
+    e.stagedRank = kz_eventsKept++;
+    events[eventHeader.capacity + k] = e;
 }
 
 // The record of a particle's own state: its position, the normal its velocity direction.
@@ -89,6 +94,7 @@ void main() {
         return;
     }
     generateEvents(i);
+    tracks[i].events = kz_eventsKept;
     tracks[i].lastAge = particles[i].age;
     tracks[i].serial = particles[i].serial;
 }

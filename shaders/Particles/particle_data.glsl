@@ -86,9 +86,9 @@ struct ParticleEvent {          // 64 bytes
     vec3  position;             // 16
     float lifetime;             // 28
     vec3  normal;               // 32
-    float _pad0;                // 44
+    uint  stagedSlot;           // 44  0; while staged: the slot whose invocation wrote it
     vec3  velocity;             // 48
-    float _pad1;                // 60
+    uint  stagedRank;           // 60  0; while staged: its number among that slot's records
 };
 
 struct ParticleTrack {          // 48 bytes, one per pool slot (collider and event stages)
@@ -98,6 +98,6 @@ struct ParticleTrack {          // 48 bytes, one per pool slot (collider and eve
     float lastAge;              // 28  age when the events stage last ran
     uint  serial;               // 32  owner of lastAge / cycle
     uint  cycle;                // 36  Event_Periodic: last interval index fired
-    uint  _pad0;                // 40
-    uint  _pad1;                // 44
+    uint  events;               // 40  records this slot kept in this step's Event Buffer
+    uint  eventBase;            // 44  where they go once ordered
 };

@@ -1,5 +1,5 @@
 // Frame stage 8, last pass: particles past their lifetime, or marked by a KillZone or a
-// collider, die; each group pushes its freed slots at the place pass_kill_scan reserved
+// collider, die; each group pushes its freed slots at the place pass_group_scan reserved
 // for it, highest slot first, so the stack's top is the lowest freed slot
 // (Particles/kill_groups.glsl says why not atomics).
 #include "Particles/common.glsl"

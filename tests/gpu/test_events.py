@@ -175,8 +175,35 @@ void generateEvents(uint index) {
         for e in events:            # every kept record whole: a real particle's own data
             assert 10 <= e["kind"] <= 12
             np.testing.assert_array_equal(e["position"], by_hash[int(e["hash"])]["position"])
-    raw = np.frombuffer(sim.emitters[0].buffers.events.read(), np.uint8)
-    assert len(raw) == L.EVENT_HEADER_DTYPE.itemsize + 16 * L.EVENT_RECORD_DTYPE.itemsize
+    raw = np.frombuffer(sim.emitters[0].buffers.events.read(), np.uint8)      # records, then staging
+    assert len(raw) == L.EVENT_HEADER_DTYPE.itemsize + 2 * 16 * L.EVENT_RECORD_DTYPE.itemsize
+
+
+def test_records_are_in_slot_order_then_in_the_order_each_particle_wrote_them(simulate, tmp_path):
+    """Writers append with atomics in whatever order the GPU ran them; the ordering passes
+    move every record to (its writer's slot, its number among that slot's records), so the
+    Event Buffer reads the same on any GPU. Half the particles write two records."""
+    pair = custom_material(tmp_path, "Pair", "GenerateEvents", """
+void generateEvents(uint index) {
+    if ((getParticleHash(index) & 1u) == 0u) {
+        writeEvent(21u, index, getParticlePosition(index), vec3(0.0, 1.0, 0.0));
+        writeEvent(20u, index, getParticlePosition(index), vec3(0.0, 1.0, 0.0));
+    }
+}
+""")
+    emitter = burst_emitter("Emitter_Sphere", 300, **{"ParticleEmitter.GenerateEventsMaterial": "Pair"})
+    sim = simulate(make_project(emitters={"E": emitter}, materials=[pair], path=str(tmp_path / "fx.kzm")))
+    em = sim.emitters[0]
+    for _ in range(2):
+        sim.step()
+        records = em.buffers.read_records()
+        writers = np.flatnonzero((records["flags"] & L.FLAG_ALIVE != 0) & (records["hash"] & 1 == 0))
+        header, events = read_events(em)
+        assert header["dropped"] == 0 and len(events) == 2 * len(writers) > 100
+        np.testing.assert_array_equal(events["particle"], np.repeat(writers, 2))
+        np.testing.assert_array_equal(events["kind"], np.tile([21, 20], len(writers)))
+        np.testing.assert_array_equal(events["hash"], records["hash"][np.repeat(writers, 2)])
+        assert not events["_staged_slot"].any() and not events["_staged_rank"].any()
 
 
 def test_on_hit_events_carry_the_hit_position_and_normal(simulate):

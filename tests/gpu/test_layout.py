@@ -48,6 +48,7 @@ void main() {
         events[i].position = vec3(8, 9, 10) + float(b); events[i].lifetime = 11.0 + float(b);
         events[i].normal = vec3(12, 13, 14) + float(b);
         events[i].velocity = vec3(15, 16, 17) + float(b);
+        events[i].stagedSlot = 18u + b; events[i].stagedRank = 19u + b;
     }
 }
 """
@@ -110,6 +111,7 @@ def test_event_buffer_fields_at_their_offsets(ctx, tmp_path):
         assert e["lifetime"] == 11 + b
         np.testing.assert_array_equal(e["normal"], np.array([12, 13, 14]) + b)
         np.testing.assert_array_equal(e["velocity"], np.array([15, 16, 17]) + b)
+        assert (e["_staged_slot"], e["_staged_rank"]) == (18 + b, 19 + b)
 
 
 def test_flag_and_binding_constants_match_glsl():
@@ -139,6 +141,8 @@ void main() {
         tracks[i].lastAge = 8.0 + b;
         tracks[i].serial = 9u + i * 100u;
         tracks[i].cycle = 10u + i * 100u;
+        tracks[i].events = 20u + i * 100u;
+        tracks[i].eventBase = 21u + i * 100u;
     }
     header.totalWritten = 11u; header.totalDropped = 12u;
     events[0].kind = 13u;
@@ -167,6 +171,7 @@ def test_track_and_event_totals_at_their_offsets(ctx, tmp_path):
         assert tracks[i]["hit_speed"] == 4 + b and tracks[i]["last_age"] == 8 + b
         np.testing.assert_array_equal(tracks[i]["hit_normal"], np.array([5, 6, 7]) + b)
         assert (tracks[i]["serial"], tracks[i]["cycle"]) == (9 + b, 10 + b)
+        assert (tracks[i]["events"], tracks[i]["event_base"]) == (20 + b, 21 + b)
     header = np.frombuffer(raw[:L.EVENT_HEADER_DTYPE.itemsize], L.EVENT_HEADER_DTYPE)[0]
     assert (header["total_written"], header["total_dropped"]) == (11, 12)
     assert np.frombuffer(raw[L.EVENT_HEADER_DTYPE.itemsize:], L.EVENT_RECORD_DTYPE)[0]["kind"] == 13

@@ -1,13 +1,24 @@
-// Frame stage 8, second pass (one workgroup): each group's deaths become the index of its
-// first free-stack entry (an exclusive prefix sum from the current top, last group first,
-// so the lowest freed slot ends on top and is taken first), and the stack top and the
-// death total move by the step's deaths. Up to 65,535 groups: each invocation sums a
-// contiguous run of them, the 64 run sums are scanned in shared memory.
+// One workgroup: the per-workgroup counts in killGroups[] (Particles/kill_groups.glsl)
+// become each group's first index (an exclusive prefix sum). Up to 65,535 groups: each
+// invocation sums a contiguous run of them, the 64 run sums are scanned in shared memory.
+//   SCAN_FREE_STACK 1 (the kill stage): from the free stack's top, last group first, so
+//     the lowest freed slot ends on top and is taken first; free_count and total_died
+//     move by the step's deaths.
+//   SCAN_FREE_STACK 0 (the events stage): from 0, first group first: the Event Buffer's
+//     records in slot order.
 #include "Particles/common.glsl"
 #include "Particles/kill_groups.glsl"
 
 shared uint runStart[WORKGROUP_SIZE];
-shared uint stackTop;
+shared uint base;
+
+uint groupAt(uint r, uint groups) {
+#if SCAN_FREE_STACK
+    return groups - 1u - r;
+#else
+    return r;
+#endif
+}
 
 void main() {
     uint t = gl_LocalInvocationIndex;
@@ -17,7 +28,7 @@ void main() {
     uint last = min(first + run, groups);
     uint sum = 0u;
     for (uint r = first; r < last; ++r) {
-        sum += killGroups[groups - 1u - r];
+        sum += killGroups[groupAt(r, groups)];
     }
     runStart[t] = sum;
     memoryBarrierShared();
@@ -29,15 +40,19 @@ void main() {
             runStart[k] = total;
             total += n;
         }
-        stackTop = state.freeCount;
+#if SCAN_FREE_STACK
+        base = state.freeCount;
         state.freeCount += total;
         state.totalDied += total;
+#else
+        base = 0u;
+#endif
     }
     memoryBarrierShared();
     barrier();
-    uint at = stackTop + runStart[t];
+    uint at = base + runStart[t];
     for (uint r = first; r < last; ++r) {
-        uint g = groups - 1u - r;
+        uint g = groupAt(r, groups);
         uint n = killGroups[g];
         killGroups[g] = at;
         at += n;
