@@ -4,7 +4,9 @@
 // RateVariance is rolled per step, ImpulseVariance per cycle, both from a counter-based
 // hash of Emission.Seed alone (two emitters with the same Seed count alike). Whole
 // particles are emitted; the fraction carries. Kept in double precision so the count
-// equals the reference (kzplayer/gpu/schedule.py) frame by frame.
+// equals the reference (kzplayer/gpu/schedule.py) frame by frame: additions and products
+// only (`precise`: no fused multiply-add), which every fp64 GPU rounds as IEEE does. Doubles
+// are core since OpenGL 4.0, so every context kzplayer accepts (4.3) compiles this.
 
 uniform float Emission_Rate = 10.0;
 uniform float Emission_RateVariance = 0.0;
@@ -25,7 +27,13 @@ uint emissionCount() {
     if (!always) {
         precise double t = state.cycleTimer + dt;
         if (t >= period) {
-            t = t - period * floor(t / period);
+            // One wrap is a subtraction, exact in IEEE double. Division is only used for a
+            // step spanning several cycles: GLSL promises doubles no more than single
+            // precision for it, and a quotient a hair below 1 would skip the wrap.
+            t = t - period;
+            if (t >= period) {
+                t = max(t - period * floor(t / period), 0.0lf);
+            }
             state.cycle += 1u;
             fire = true;
         }

@@ -51,7 +51,9 @@ def schedule_counts(s: Schedule, dt: float, steps: int) -> list[int]:
         if period > 0.0:
             timer += dt
             if timer >= period:
-                timer -= period * math.floor(timer / period)
+                timer -= period                     # one wrap: a subtraction, as the shader
+                if timer >= period:
+                    timer = max(timer - period * math.floor(timer / period), 0.0)
                 cycle += 1
                 fire = True
         acc = carry
