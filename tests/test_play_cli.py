@@ -103,6 +103,17 @@ def test_a_problem_both_validate_and_the_simulation_see_is_shown_once(tmp_path):
     assert result.stderr.count("[subemitter.other-system]") == 1
 
 
+def test_a_full_pool_is_reported_with_what_it_cost():
+    # 400/s for 1 s is 400 particles, none old enough to die (lifetime 1.6 - 0.2 s); a pool
+    # of 10 takes the first 10. Frame 0 asks for floor(400/60) = 6, frame 1 for 7 more
+    # (floor(13.3) - 6) but finds 4 free slots: every frame from 1 to 59 is refused some.
+    result = play("--frames", 60, "--set", f"{NOZZLE}:ParticleEmitter.MaximumAmount=10")
+    assert (f"warning: {NOZZLE}: its pool (ParticleEmitter.MaximumAmount = 10) was full on 59 frame(s): "
+            "390 particle(s) not emitted") in result.stderr
+    assert "hint: raise MaximumAmount, or bind it" in result.stderr
+    assert "was full" not in play("--frames", 60).stderr      # the demo's bound pool fits
+
+
 def test_a_project_without_emitters_says_there_is_nothing_to_play(tmp_path):
     # The demo with its ParticleSystem's content dropped: a scene that plays, with no particles.
     path = variant(tmp_path, "empty", lambda t: re.sub(r"<ParticleEmitter .*?</ParticleAffector>", "", t, flags=re.S))

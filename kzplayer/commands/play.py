@@ -182,8 +182,10 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
         every = bool(output) and needs_every_frame(output)
         dt = 1.0 / fps
         with _progress(n_frames, enabled=bool(output)) as advance:
+            shortfall = Shortfall()
             for frame in range(n_frames):
                 sim.step_frame(dt)
+                shortfall.add(sim.stats)
                 if recorder:
                     recorder.record(frame, (frame + 1) * dt)
                 if writer and (every or frame == n_frames - 1):
@@ -196,6 +198,7 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
             recorder.save(stats)
         if dump:
             save_dump(sim, dump)
+        shortfall.report(sim, value)
         alive = sum(int(n) for n in alive_counts(sim).values())
         emitters = (f"{len(sim.emitters)} emitter{'s' if len(sim.emitters) != 1 else ''}"
                     if sim.emitters else
@@ -220,6 +223,29 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
             sim.release()
         if own_ctx:
             ctx.release()
+
+
+class Shortfall:
+    """Particles a full pool refused, per emitter, over the run: an effect that looks thin
+    for this reason should say so (--stats has the per-frame figures)."""
+
+    def __init__(self):
+        self.stalled: dict[str, int] = {}
+        self.frames: dict[str, int] = {}
+
+    def add(self, stats) -> None:
+        for path, s in stats.items():
+            self.stalled[path] = self.stalled.get(path, 0) + int(s.stalled)
+            self.frames[path] = self.frames.get(path, 0) + (s.stalled > 0)
+
+    def report(self, sim, value) -> None:
+        for em in sim.emitters:
+            if self.stalled.get(em.path):
+                pool = value(em.item, "ParticleEmitter.MaximumAmount")
+                click.echo(f"warning: {em.path}: its pool (ParticleEmitter.MaximumAmount = {pool}) was full "
+                           f"on {self.frames[em.path]} frame(s): {self.stalled[em.path]} particle(s) not emitted\n"
+                           "    hint: raise MaximumAmount, or bind it to the emission rate x lifetime "
+                           "(emission page, Sizing MaximumAmount); --stats shows when", err=True)
 
 
 def draw_list(sim, proj, value):
