@@ -48,14 +48,16 @@ def test_every_relative_link_of_the_readme_and_docs_resolves():
     assert not broken
 
 
-def test_every_option_the_readme_shows_exists():
+def test_every_option_the_readme_and_docs_show_exists():
     from kzplayer.cli import main
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    pages = [REPO / "README.md", REPO / "sample_projects" / "README.md", *sorted((REPO / "docs").glob("*.md"))]
     used = set()
-    for line in re.findall(r"kzplayer (?:play|validate|inspect|convert)\b[^\n`]*", text):
-        command = line.split()[1]
-        used |= {(command, opt) for opt in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", line)}
-    assert ("play", "--output") in used            # the pattern finds what it should
-    for command, opt in sorted(used):
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for line in re.findall(r"kzplayer (?:play|validate|inspect|convert)\b[^\n`]*", text):
+            command = line.split()[1]
+            used |= {(page.name, command, opt) for opt in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", line)}
+    assert ("README.md", "play", "--output") in used            # the pattern finds what it should
+    for page, command, opt in sorted(used):
         known = {o for p in main.commands[command].params for o in (*p.opts, *p.secondary_opts)}
-        assert opt in known | {"--help"}, f"README: kzplayer {command} has no {opt}"
+        assert opt in known | {"--help"}, f"{page}: kzplayer {command} has no {opt}"
