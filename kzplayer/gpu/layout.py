@@ -109,7 +109,7 @@ TRACK_DTYPE = np.dtype([
     ("serial", "<u4"),               # 32   serial of the particle the event memory belongs to
     ("cycle", "<u4"),                # 36   Event_Periodic: last interval index that fired
     ("events", "<u4"),               # 40   records the slot kept in this step's Event Buffer
-    ("event_base", "<u4"),           # 44   index of its first record once ordered
+    ("event_base", "<u4"),           # 44   their first place among its workgroup's records
 ])
 assert TRACK_DTYPE.itemsize == 48
 

@@ -333,9 +333,7 @@ class Simulation:
         if em.events is not None:
             self._run(em.events, em, em.uniforms["events"], frame)
             # the records into slot order, whatever order the atomics gave (kill_groups.glsl)
-            self._run_stage("Particles/pass_events_count.glsl", em, frame)
             self._run_single("Particles/pass_group_scan.glsl", em, frame, {"SCAN_FREE_STACK": 0})
-            self._run_stage("Particles/pass_events_place.glsl", em, frame)
             self._run_stage("Particles/pass_events_order.glsl", em, frame)
         self._run_single("Particles/pass_events_end.glsl", em, frame)
 

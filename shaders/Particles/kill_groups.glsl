@@ -2,7 +2,7 @@
 // writes each group's count, Particles/pass_group_scan.glsl turns the counts into each
 // group's first index, a last pass writes there by rank within the group.
 //   kill stage: deaths per group -> free-stack places (pass_kill_count, pass_kill);
-//   events stage: records per group -> Event Buffer places (pass_events_order).
+//   events stage: records per group -> Event Buffer places (main_events, pass_events_order).
 // Several passes instead of one atomicAdd per item so that the order comes out the same on
 // any GPU: freed slots go on the stack in slot order (which slot a new particle takes, and
 // so the draw order, does not depend on scheduling), and event records are in slot order

@@ -99,5 +99,5 @@ struct ParticleTrack {          // 48 bytes, one per pool slot (collider and eve
     uint  serial;               // 32  owner of lastAge / cycle
     uint  cycle;                // 36  Event_Periodic: last interval index fired
     uint  events;               // 40  records this slot kept in this step's Event Buffer
-    uint  eventBase;            // 44  where they go once ordered
+    uint  eventBase;            // 44  their first place among the records of its workgroup
 };
