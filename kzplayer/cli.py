@@ -16,6 +16,10 @@ from kzplayer.diagnostics import KzError
 class _Group(click.Group):
     """Turns KzError into its message and exit code; never shows a traceback to users."""
 
+    def main(self, *args, prog_name=None, **kwargs):
+        # `python cli.py` and `python -m kzplayer.cli` are the kzplayer command: say so in usage lines
+        return super().main(*args, prog_name=prog_name or "kzplayer", **kwargs)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)

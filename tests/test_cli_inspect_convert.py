@@ -245,3 +245,13 @@ def test_inspect_json_defaults_lists_them():
     assert "ParticleEmitter.MaximumAmount" not in nozzle["defaults"]
     without = json.loads(run("inspect", "--json", DATA / "fountain.kzm").stdout)["items"]
     assert all("defaults" not in i for i in without)
+
+
+def test_the_checkout_runner_calls_itself_kzplayer():
+    import subprocess
+    import sys
+    repo = Path(__file__).resolve().parent.parent
+    r = subprocess.run([sys.executable, str(repo / "cli.py"), "play", "--no-such-option"],
+                       capture_output=True, text=True, cwd=repo)
+    assert r.returncode == 2
+    assert "Usage: kzplayer play [OPTIONS] [PROJECT]" in r.stderr and "cli.py" not in r.stderr
