@@ -114,6 +114,15 @@ def test_a_full_pool_is_reported_with_what_it_cost():
     assert "was full" not in play("--frames", 60).stderr      # the demo's bound pool fits
 
 
+def test_a_window_says_that_a_duration_does_not_apply(monkeypatch):
+    import kzplayer.render.window as window
+    played = []
+    monkeypatch.setattr(window, "play_in_window", lambda *a, **k: played.append(a))
+    result = play("--window", "--seconds", 3)
+    assert played and "note: a window plays until it is closed; --frames and --seconds" in result.stderr
+    assert "note:" not in play("--window").stderr
+
+
 def test_a_project_without_emitters_says_there_is_nothing_to_play(tmp_path):
     # The demo with its ParticleSystem's content dropped: a scene that plays, with no particles.
     path = variant(tmp_path, "empty", lambda t: re.sub(r"<ParticleEmitter .*?</ParticleAffector>", "", t, flags=re.S))

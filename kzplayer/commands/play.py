@@ -72,6 +72,9 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         window = not files_wanted and display_available()
     if window:
         from kzplayer.render.window import play_in_window
+        if frames is not None or seconds is not None:
+            click.echo("note: a window plays until it is closed; --frames and --seconds apply to "
+                       "a --headless run", err=True)
         play_in_window(proj, graph, value, (width, height), fps=fps, seed=seed)
         return
     summary = play_offline(proj, graph, value, (width, height), n_frames=n_frames, fps=fps, seed=seed,
