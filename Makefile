@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 	@echo "kzplayer is installed in $(VENV)/: run '. $(VENV)/bin/activate' to use the kzplayer command"
 
 demo: $(STAMP)
-	$(BIN)/kzplayer play --seconds 5 $(if $(DISPLAY),,--headless --output out/demo.mp4)
+	$(BIN)/kzplayer play $(if $(DISPLAY),,--headless --output out/demo.mp4)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
