@@ -6,7 +6,7 @@ anything plays.
     diagnostics = validate_project(project)      # an already loaded Project
 
 One rule per module under `kzplayer/validate/rules/`; each module's docstring is the rule's
-documentation (docs/validate.md is generated from them by scripts/validate_docs.py).
+documentation (docs/validate.md is generated from them: `python -m kzplayer.validate.docs > docs/validate.md`).
 """
 from kzplayer.validate.engine import Problem, Result, all_rules, validate_paths, validate_project
 

@@ -33,3 +33,12 @@ def test_the_shader_rule_s_passing_example_compiles(tmp_path):
     (tmp_path / "fx.kzm").write_text(case.read_text(encoding="utf-8"), encoding="utf-8")
     found = validate_paths([str(tmp_path / "fx.kzm")]).diagnostics
     assert [str(d) for d in found] == []
+
+
+def test_the_package_names_the_command_that_writes_the_page():
+    import kzplayer.validate
+    import kzplayer.validate.docs as docs_module
+    text = kzplayer.validate.__doc__
+    assert "python -m kzplayer.validate.docs" in text
+    assert "scripts/" not in text          # no such script: the page comes from the module
+    assert docs_module.__name__ == "kzplayer.validate.docs"
