@@ -7,4 +7,6 @@
 // any GPU: freed slots go on the stack in slot order (which slot a new particle takes, and
 // so the draw order, does not depend on scheduling), and event records are in slot order
 // (so the children a subemitter makes of them get the same serials and slots every run).
+// Layout: killGroups[g] for each of the G groups, then (kill stage) two words per group,
+// the 64-bit mask of its dying slots, at killGroups[G + 2g] and [G + 2g + 1].
 layout(std430, binding = BINDING_KILL_GROUPS) buffer KillGroupBlock { uint killGroups[]; };
