@@ -9,8 +9,17 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
-KANZI39 = Path(os.environ.get("KZPLAYER_KANZI39", SHARED / "kanzi39"))
+# The one way tests find ../shared (spec pages, design contracts, real Kanzi files).
+SHARED = Path(os.environ.get("KZPLAYER_SHARED") or REPO.parent / "shared")
+KANZI39 = Path(os.environ.get("KZPLAYER_KANZI39") or SHARED / "kanzi39")
+
+
+def require_dir(path: Path, what: str, variable: str) -> Path:
+    """`path` when it is a folder; else the test FAILS (a skipped check of the real files
+    would pass silently on a machine that lacks them)."""
+    if not Path(path).is_dir():
+        pytest.fail(f"{what} not found at {path} (set {variable} to their folder)", pytrace=False)
+    return Path(path)
 
 
 @pytest.fixture(scope="session")
@@ -30,8 +39,12 @@ def ctx(gl_ctx):
 
 
 @pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """../shared: spec/, design/, kanzi39/. Absent folder = a clear failure, not a silent pass."""
+    return require_dir(SHARED, "the shared folder (spec/, design/, kanzi39/)", "KZPLAYER_SHARED")
+
+
+@pytest.fixture(scope="session")
 def kanzi39() -> Path:
-    """The real Kanzi Studio 3.9 files. Absent folder = a clear failure, not a silent pass."""
-    if not KANZI39.is_dir():
-        pytest.fail(f"real Kanzi files not found at {KANZI39} (set KZPLAYER_KANZI39 to their folder)")
-    return KANZI39
+    """The real Kanzi Studio 3.9 files (KZPLAYER_KANZI39 overrides <shared>/kanzi39)."""
+    return require_dir(KANZI39, "the real Kanzi files", "KZPLAYER_KANZI39")

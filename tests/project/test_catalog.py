@@ -3,7 +3,6 @@ own consistency (every material reads declared properties, presets are typed).""
 from __future__ import annotations
 
 import math
-import os
 import re
 from pathlib import Path
 
@@ -14,12 +13,11 @@ from kzplayer.project.catalog import SLOTS, CatalogError, catalog, coerce, load_
 from kzplayer.project.catalog_docs import render_markdown
 from kzplayer.project.model import Item
 
-REPO = Path(__file__).resolve().parents[2]
-SHARED = Path(os.environ.get("KZPLAYER_SHARED", REPO.parent / "shared"))
+from tests.conftest import REPO, SHARED, require_dir
 
 
 def _read_shared(rel: str) -> str:
-    path = SHARED / rel
+    path = require_dir(SHARED, "the shared folder", "KZPLAYER_SHARED") / rel
     if not path.is_file():
         pytest.fail(f"{rel} not found under {SHARED} (set KZPLAYER_SHARED)")
     return path.read_text(encoding="utf-8")

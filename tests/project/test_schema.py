@@ -61,8 +61,8 @@ def test_every_sample_project_is_valid():
         assert _check(path) == [], path
 
 
-def test_the_format_contract_example_is_valid():
-    text = (Path(__file__).resolve().parents[3] / "shared" / "design" / "kzm-format.md").read_text()
+def test_the_format_contract_example_is_valid(shared_dir):
+    text = (shared_dir / "design" / "kzm-format.md").read_text(encoding="utf-8")
     first = text[text.index("```xml") + 7:]
     example = first[:first.index("```")]
     assert validate_tree(etree.fromstring(example.encode()).getroottree(), "example.kzm") == []
