@@ -71,6 +71,7 @@ CODES: dict[str, str] = {
     "play.window": "KZ902",
     "cli.override": "KZ903",
     "cli.option": "KZ904",
+    "cli.destination": "KZ905",
 }
 
 

@@ -163,14 +163,18 @@ def folder_files(project: Project) -> dict[str, str]:
     return files
 
 
+# where convert / save-as may not write: a wrong command line, not an unreadable file
+DESTINATION = ("KZ905", "cli.destination")
+
+
 def write_folder(project: Project, folder: str) -> list[str]:
     """The project as a folder: NAME.proj.kzm and one .kzm per item. The folder must be
     empty or absent, so that no stale item file stays behind."""
     if os.path.exists(folder) and not os.path.isdir(folder):
-        raise KzError(_diag(UNREADABLE, f"{folder} is a file; a project folder needs a new or "
+        raise KzError(_diag(DESTINATION, f"{folder} is a file; a project folder needs a new or "
                                         "empty folder (or end the name in .kzm for one file)"), exit_code=2)
     if os.path.isdir(folder) and os.listdir(folder):
-        raise KzError(_diag(UNREADABLE, f"{folder} is not empty; write a project folder into "
+        raise KzError(_diag(DESTINATION, f"{folder} is not empty; write a project folder into "
                                         "a new or empty folder"), exit_code=2)
     written = []
     for rel, text in folder_files(project).items():

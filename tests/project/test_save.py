@@ -213,3 +213,19 @@ def test_folder_saves_in_a_row_keep_positions_right(folder, position_of):
     q = kzplayer.load(folder)
     assert (q.find(NOZZLE).get("Emission.Rate"), q.find(NOZZLE).get("Emission.Seed")) == (600.0, 12)
     assert canonical(q) == canonical(p)
+
+
+@pytest.mark.parametrize("make", ["non-empty folder", "file"])
+def test_an_unusable_destination_is_a_command_line_error(single, tmp_path, make):
+    from kzplayer.project.writer import write_folder
+    dest = tmp_path / "out"
+    if make == "file":
+        dest.write_text("x")
+    else:
+        dest.mkdir()
+        (dest / "keep.txt").write_text("x")
+    with pytest.raises(KzError) as e:
+        write_folder(single, str(dest))
+    d = e.value.diagnostics[0]
+    assert (d.rule, d.code, e.value.exit_code) == ("cli.destination", "KZ905", 2)
+    assert str(dest) in d.message
