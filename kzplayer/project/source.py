@@ -166,7 +166,8 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
         msg = re.sub(r"\s*,? line \d+, column \d+$", "", (e.msg or str(e)).strip()).strip()
         # libxml2's advice names a parser flag the user cannot set (and kzplayer keeps off)
         msg = re.sub(r",? use XML_PARSE_HUGE option", " levels of elements (the limit)", msg)
-        diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {msg}", _error_span(src, msg, line, col)))
+        diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {msg}", _error_span(src, msg, line, col),
+                                 hint=malformed_hint(msg)))
         return None
     except ValueError as e:       # e.g. unicode strings with an encoding declaration
         diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {e}", Span(path, 1, 1)))
@@ -179,6 +180,29 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
         for el in elements[len(marks):]:
             src.tags[el] = src.tags.get(el) or (0, 0, True)
     return src
+
+
+# The XML parser's (libxml2's) words -> what to do, for the usual slips in a .kzm file.
+_MALFORMED_HINTS = [
+    (r"Opening and ending tag mismatch: (\S+) line (\d+) and (\S+)",
+     r"<\1> opened on line \2 is closed here by </\3>: correct the end tag, or close <\1> first"),
+    (r"Premature end of data in tag (\S+) line (\d+)", r"<\1> opened on line \2 is never closed"),
+    (r"Unescaped '<' not allowed in attributes? values",
+     "an attribute value misses its closing quote (often on the line before)"),
+    (r"StartTag: invalid element name|xmlParseStartTag: invalid element name",
+     "write '<' in text as &lt; (a binding's {a} < {b} is {a} &lt; {b}), or use <![CDATA[ ... ]]>"),
+    (r"xmlParseEntityRef: no name|EntityRef: expecting ';'",
+     "write '&' in text as &amp; (a binding's && is &amp;&amp;)"),
+]
+
+
+def malformed_hint(message: str) -> str | None:
+    """What to do about the XML parser's complaint `message`, in a .kzm author's words."""
+    for pattern, fix in _MALFORMED_HINTS:
+        m = re.search(pattern, message)
+        if m:
+            return m.expand(fix)
+    return None
 
 
 def _error_span(src: SourceFile, msg: str, line: int | None, col: int) -> Span:

@@ -374,3 +374,15 @@ def test_mismatched_end_tag_points_at_its_name(tmp_path, text, at):
     _, diags = load_project(write(tmp_path, text))
     d = only(diags, "xml.malformed")
     assert (where(d), d.span.end_column) == (at, at[1] + 4)
+
+
+def test_every_command_gets_the_hint_for_an_xml_slip(tmp_path):
+    # the loader gives it, so play/inspect/convert show what validate shows
+    f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Scene name="A">\n  </Screens>\n</Project>\n')
+    _, diags = load_project(f)
+    assert only(diags, "xml.malformed").hint == \
+        "<Scene> opened on line 3 is closed here by </Screens>: correct the end tag, or close <Scene> first"
+    g = write(tmp_path, '<Project name="X">\n<Screens><Scene name="A &amp B"/></Screens></Project>\n', "amp.kzm")
+    _, diags = load_project(g)
+    assert only(diags, "xml.malformed").hint == "write '&' in text as &amp; (a binding's && is &amp;&amp;)"
+
