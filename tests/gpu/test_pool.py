@@ -176,3 +176,19 @@ def test_freed_slots_go_on_the_stack_in_slot_order_whatever_order_the_gpu_ran(si
     assert state["free_count"] == dies.sum() and state["total_died"] == dies.sum()
     records = em.buffers.read_records()
     np.testing.assert_array_equal((records["flags"] & L.FLAG_ALIVE) != 0, ~dies)
+
+
+def test_every_program_of_a_frame_fits_gl43s_minimum_storage_block_limits(simulate):
+    """GL 4.3 guarantees 8 storage blocks per compute shader and 8 binding points; drivers
+    with more (llvmpipe: 16 and 80) would not notice a ninth."""
+    import moderngl
+
+    from .test_barriers import _frame_project
+    sim = simulate(_frame_project())
+    for _ in range(3):
+        sim.step()
+    programs = [program for program, _ in sim.programs._programs.values()]
+    assert len(programs) >= 15
+    for program in programs:
+        bindings = [m.binding for m in program._members.values() if isinstance(m, moderngl.StorageBlock)]
+        assert len(bindings) <= 8 and max(bindings) < 8
