@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import gc
+import glob
 import os
 import re
 import stat
@@ -87,8 +88,7 @@ class _Loader:
         base = os.path.basename(self.main)
         fallback = base[:-len(PROJECT_FILE_SUFFIX)] if base.endswith(PROJECT_FILE_SUFFIX) else Path(base).stem
         if top.tag != "Project":
-            self.diagnostics.append(_diag(STRUCTURE, f"the top element must be <Project>, not <{top.tag}>",
-                                          src.element_span(top)))
+            self.diagnostics.append(_not_a_project(self.main, top.tag, src.element_span(top)))
             return None
         root = Item("Project", "", span=src.element_span(top), element=top)
         project = Project(name=top.get("name") or fallback, root=root, path=self.main,
@@ -468,3 +468,24 @@ def load(path: str | os.PathLike) -> Project:
         raise KzError(errors or diags or [_diag(UNREADABLE, f"cannot load {path}")],
                       exit_code=2 if unreadable else 1)
     return project
+
+
+def _not_a_project(path: str, tag: str, span):
+    """A file whose top element is an item: most likely one item file of a folder project,
+    opened instead of its folder. Name the project to open when one is above it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        projects = sorted(glob.glob(os.path.join(glob.escape(folder), "*" + PROJECT_FILE_SUFFIX)))
+        if projects:
+            shown = folder if os.path.isabs(path) else os.path.relpath(folder)   # as the user wrote it
+            return _diag(STRUCTURE, f"this is an item file (<{tag}>) of the folder project {shown}, "
+                                    "not a project", span,
+                         hint=f"open the folder {shown} or {os.path.join(shown, os.path.basename(projects[0]))}")
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return _diag(STRUCTURE, f"the top element must be <Project>, not <{tag}>", span,
+                 hint="a .kzm file starts with <Project>; an item file of a folder project is "
+                      f"opened through its folder, and there is no .proj.kzm in a folder above {path}")
+

@@ -386,3 +386,29 @@ def test_every_command_gets_the_hint_for_an_xml_slip(tmp_path):
     _, diags = load_project(g)
     assert only(diags, "xml.malformed").hint == "write '&' in text as &amp; (a binding's && is &amp;&amp;)"
 
+
+@pytest.mark.parametrize("item", ["Screens.kzm", "Screens/Screen/RootNode/Viewport 2D.kzm"])
+def test_an_item_file_of_a_folder_project_names_the_project_to_open(data, item):
+    folder = data / "fountain_folder"
+    project, diags = load_project(folder / item)
+    assert project is None
+    d = only(diags, "schema.invalid")
+    top = "Screens" if item == "Screens.kzm" else "Viewport2D"
+    assert d.message == f"this is an item file (<{top}>) of the folder project {folder}, not a project"
+    assert str(folder / "Fountain.proj.kzm") in d.hint
+    assert (d.span.file, d.span.line, d.span.column) == (str(folder / item), *_first_element(folder / item))
+
+
+def test_a_stray_item_file_still_says_what_the_top_element_must_be(tmp_path):
+    f = write(tmp_path, '<ParticleEmitter name="E"/>\n', "lone/E.kzm")
+    _, diags = load_project(f)
+    d = only(diags, "schema.invalid")
+    assert "top element must be <Project>, not <ParticleEmitter>" in d.message
+    assert "folder project" in d.hint and "no .proj.kzm" in d.hint
+
+
+def _first_element(path):
+    import re
+    text = path.read_text(encoding="utf-8")
+    at = re.search(r"<[A-Za-z]", text).start()
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
