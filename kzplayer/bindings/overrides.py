@@ -29,7 +29,8 @@ def parse_override(text: str, project) -> tuple:
         try:
             return None, f"{DATA_CONTEXT}.{data['key']}", parse_literal(data["value"])
         except LiteralError as exc:
-            raise _bad(text, f"the value {data['value']!r} does not parse: {exc.message}") from None
+            raise _bad(text, f"the value {data['value']!r} does not parse: {exc.message}",
+                       _comma_hint(data["value"].strip(), "")) from None
     m = _FORM.match(text)
     if not m:
         raise _bad(text, "expected ITEM-PATH:Type.Property=VALUE, e.g. "
@@ -38,7 +39,7 @@ def parse_override(text: str, project) -> tuple:
     path, name, raw = m["path"].strip(), m["prop"], m["value"].strip()
     item = find_item(project, path, None)
     if not item:
-        raise _bad(text, path_message(item))
+        raise _bad(text, path_message(item), _named_like(project, path, f"{name}={raw}"))
     spec = project.property_spec(name)
     if spec is None and name not in item.properties:
         near = project.catalog.suggest_property(name) if project.catalog is not None else None
@@ -49,16 +50,45 @@ def parse_override(text: str, project) -> tuple:
         try:
             return item, name, parse_literal(raw)
         except LiteralError as exc:
-            raise _bad(text, f"the value {raw!r} does not parse: {exc.message}") from None
+            raise _bad(text, f"the value {raw!r} does not parse: {exc.message}",
+                       _comma_hint(raw, "")) from None
+    if spec.type in _TUPLES and "," in raw and not raw.endswith(")"):
+        raw = f"({raw})"                   # `1,0,0`: a shell-friendly vector, one reading only
     try:
         return item, name, check_value(raw if spec.type != "string" else _unquote(raw), spec, name)
     except (ValueError, TypeError) as exc:
-        raise _bad(text, str(exc)) from None
+        raise _bad(text, str(exc), _comma_hint(raw, spec.type)) from None
+
+
+# the types whose literal is a parenthesised comma list, so a bare comma list means it
+_TUPLES = ("vector2", "vector3", "color4")
+_MAX_LISTED = 5
+
+
+def _named_like(project, path: str, assignment: str) -> str | None:
+    """The full path(s) of the items named like the path's last part: `Nozzle:...` is the
+    usual shorthand that the absolute path form does not take."""
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    paths = [i.path for i in project.walk() if i.path and i.name == last]
+    if len(paths) == 1:
+        return f"the item named {last!r} is {paths[0]}: write --set '{paths[0]}:{assignment}'"
+    if paths:
+        more = ", ..." if len(paths) > _MAX_LISTED else ""
+        return f"{len(paths)} items are named {last!r}: {', '.join(paths[:_MAX_LISTED])}{more}"
+    return None
+
+
+def _comma_hint(raw: str, type_name: str) -> str | None:
+    if "," not in raw or raw.startswith("(") or type_name in _TUPLES:
+        return None
+    if type_name in ("float", "int"):
+        return "a decimal number is written with a '.' (1.5); a vector in parentheses: (1, 0, 0)"
+    return "a vector or colour is written in parentheses: (1, 0, 0)"
 
 
 def _unquote(raw: str) -> str:
     return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] == '"' else raw
 
 
-def _bad(text: str, message: str) -> KzError:
-    return KzError(problem("cli.override", f"--set {text!r}: {message}", None), exit_code=2)
+def _bad(text: str, message: str, hint: str | None = None) -> KzError:
+    return KzError(problem("cli.override", f"--set {text!r}: {message}", None, hint=hint), exit_code=2)

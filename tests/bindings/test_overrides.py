@@ -71,3 +71,49 @@ def test_set_an_emitter_buffer_in_the_recipe():
     path = "Screens/Screen/RootNode/Viewport 2D/Scene/Exhibit 6/Particle System/On Hit/Subemitter"
     with pytest.raises(KzError):
         parse_override(f"{path}:Emission.SourceEventBuffer=1", project)
+
+
+def test_a_bare_item_name_is_answered_with_its_full_path(project_of):
+    with pytest.raises(KzError) as err:
+        parse_override("Nozzle:Emission.Rate=5", project_of(BODY))
+    [d] = err.value.diagnostics
+    assert "no child 'Nozzle'" in d.message and d.rule == "cli.override"
+    assert d.hint == f"the item named 'Nozzle' is {NOZZLE}: write --set '{NOZZLE}:Emission.Rate=5'"
+
+
+def test_a_name_several_items_have_lists_their_paths(project_of):
+    body = BODY + '<EmptyNode name="Other">' + emitter("Nozzle", prop("Emission.Rate", 1)) + "</EmptyNode>"
+    with pytest.raises(KzError) as err:
+        parse_override("Nozzle:Emission.Rate=5", project_of(body))
+    [d] = err.value.diagnostics
+    assert d.hint == f"2 items are named 'Nozzle': {NOZZLE}, Screens/Screen/Other/Nozzle"
+
+
+def test_a_path_that_leads_nowhere_gets_no_name_hint(project_of):
+    with pytest.raises(KzError) as err:
+        parse_override("Screens/Screen/Root Node/Nozle:Emission.Rate=5", project_of(BODY))
+    assert err.value.diagnostics[0].hint is None
+
+
+@pytest.mark.parametrize("raw, want", [("1,0,0", Vector((1, 0, 0))), (" 0, 0.5 ,1 ", Vector((0, 0.5, 1)))])
+def test_a_vector_may_be_written_without_parentheses(project_of, raw, want):
+    # one declared vector type reads the comma list one way only
+    _, _, value = parse_override(f"{NOZZLE}:Emission.InitialVelocityDirection={raw}", project_of(BODY))
+    assert value == want and type(value) is type(want)
+
+
+def test_a_color_may_be_written_without_parentheses(project_of):
+    from kzplayer.values import Color4
+    _, _, value = parse_override(f"{NOZZLE}:Particle.Color=1,0.5,0,1", project_of(BODY))
+    assert value == Color4(1, 0.5, 0, 1)
+
+
+def test_a_comma_list_where_no_vector_fits_says_how_to_write_one(project_of):
+    with pytest.raises(KzError) as err:
+        parse_override(f"{NOZZLE}:Emission.InitialVelocityDirection=1,0", project_of(BODY))
+    [d] = err.value.diagnostics
+    assert "Emission.InitialVelocityDirection" in d.message
+    with pytest.raises(KzError) as err:
+        parse_override(f"{NOZZLE}:Emission.Rate=1,5", project_of(BODY))
+    [d] = err.value.diagnostics
+    assert d.hint == "a decimal number is written with a '.' (1.5); a vector in parentheses: (1, 0, 0)"
