@@ -224,16 +224,24 @@ class Item:
         cat = project.catalog if project else None
         if cat is not None and cat.property(name) is not None:
             return self.get(name)
+        raise KeyError(self._no_property(name, cat))
+
+    def _no_property(self, name: str, cat) -> str:
         near = cat.suggest_property(name) if cat is not None else None
-        raise KeyError(f"{self.path} has no property {name!r}" + (f"; did you mean {near!r}?" if near else ""))
+        return f"{self.path} has no property {name!r}" + (f"; did you mean {near!r}?" if near else "")
 
     def set(self, name: str, value) -> Property:
         """Set property `name`, checked against its declared type and range (ValueError
         otherwise). A string for a non-string property is read as a literal (`"(0, 1, 0)"`).
-        `project.save()` writes the change, touching only this property's text."""
+        `project.save()` writes the change, touching only this property's text. An unknown
+        name is a ValueError too (a typo would otherwise be saved and ignored), unless the
+        project declares it (a PropertyType) or the item already has it written."""
         from kzplayer.project.literals import check_value, format_literal
         project = self.project
         spec = project.property_spec(name) if project else None
+        cat = project.catalog if project else None
+        if spec is None and cat is not None and name not in self.properties:
+            raise ValueError(self._no_property(name, cat) + " (a property of your own needs a PropertyType first)")
         value = check_value(value, spec, name)
         prop = self.properties.get(name)
         if prop is None:

@@ -229,3 +229,29 @@ def test_an_unusable_destination_is_a_command_line_error(single, tmp_path, make)
     d = e.value.diagnostics[0]
     assert (d.rule, d.code, e.value.exit_code) == ("cli.destination", "KZ905", 2)
     assert str(dest) in d.message
+
+
+def test_set_refuses_an_unknown_property_name(single):
+    p = kzplayer.load(single)
+    n = p.find(NOZZLE)
+    with pytest.raises(ValueError) as e:
+        n.set("Emission.Rat", 5)
+    assert str(e.value) == (f"{NOZZLE} has no property 'Emission.Rat'; did you mean 'Emission.Rate'? "
+                            "(a property of your own needs a PropertyType first)")
+    assert "Emission.Rat" not in n.properties and p.changed == []
+
+
+def test_set_takes_custom_types_and_names_already_written(single, tmp_path):
+    p = kzplayer.load(single)
+    n = p.find(NOZZLE)
+    n.set("MyFx.Heat", 0.5)                           # declared by the project's PropertyTypes
+    p.find("PropertyTypes").add_child(kzplayer.Item("PropertyType", "Fx.New", attributes={"type": "int"}))
+    n.set("Fx.New", 3)                                # declared through the API
+    text = single.read_text(encoding="utf-8").replace(
+        '<Property name="Emission.Rate">', '<Property name="Legacy.Thing">1</Property><Property name="Emission.Rate">', 1)
+    f = tmp_path / "legacy.kzm"
+    f.write_text(text, encoding="utf-8")
+    q = kzplayer.load(f)
+    owner = next(i for i in q.walk() if "Legacy.Thing" in i.properties)
+    owner.set("Legacy.Thing", 2)                      # written in the file: not the API's typo
+    assert owner.get("Legacy.Thing") == 2
