@@ -183,9 +183,11 @@ class Catalog:
     """Properties, materials and item types; look-ups by name, suggestions for typos."""
 
     def __init__(self, properties: dict[str, PropertySpec], materials: dict[str, MaterialSpec],
-                 item_types: dict[str, ItemTypeSpec], asset_prefix: str, notes: tuple[str, ...] = ()):
+                 item_types: dict[str, ItemTypeSpec], asset_prefix: str, notes: tuple[str, ...] = (),
+                 kanzi_item_types: frozenset[str] = frozenset()):
         self.asset_prefix = asset_prefix
         self.notes = notes
+        self.kanzi_item_types = kanzi_item_types    # Kanzi's own types: known, not played
         self._props = properties
         self._mats = materials              # by name (stock, legacy, custom)
         self._types = item_types
@@ -319,7 +321,8 @@ class Catalog:
             for slot in t.slots:
                 extra |= slot_prefixes.get(slot, set())
             types[t.name] = replace(t, property_prefixes=t.property_prefixes | extra) if extra else t
-        return Catalog(*_link(props, mats, types), asset_prefix=self.asset_prefix, notes=self.notes)
+        return Catalog(*_link(props, mats, types), asset_prefix=self.asset_prefix, notes=self.notes,
+                       kanzi_item_types=self.kanzi_item_types)
 
 
 def _suggest(name: str, names) -> str | None:
@@ -434,8 +437,11 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
                                 slots=tuple(t.get("slots", ())), doc=t.get("doc", ""),
                                 kanzi_prefixes=frozenset(t.get("kanzi_prefixes", ())))
              for name, t in data.get("item_type", {}).items()}
+    kanzi = frozenset(n for group in data.get("kanzi_item_types", {}).values() for n in group)
+    if kanzi & types.keys():
+        raise CatalogError(f"played and listed as Kanzi's, not played: {sorted(kanzi & types.keys())}")
     return Catalog(*_link(props, mats, types, check=True), asset_prefix=prefix,
-                   notes=tuple(data.get("notes", ())))
+                   notes=tuple(data.get("notes", ())), kanzi_item_types=kanzi)
 
 
 def _link(props, mats, types, check=False):

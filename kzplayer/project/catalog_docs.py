@@ -55,6 +55,11 @@ def render_markdown(cat: Catalog) -> str:
     for t in cat._types.values():
         out.append(f"| `{t.name}` | {'yes' if t.is_node else ''} | "
                    f"{', '.join(sorted(t.property_prefixes))} | {', '.join(sorted(t.kanzi_prefixes))} | {t.doc} |")
+    out += ["", "## Kanzi's own item types: known, not played", "",
+            "Kept in the tree and written back, without an `item.unknown-type` warning (in a `.kzm`",
+            "as in an imported `.kzproj`). Any other unknown tag is a warning, and a near miss of a",
+            "played type an error with \"did you mean\".", "",
+            ", ".join(f"`{n}`" for n in sorted(cat.kanzi_item_types))]
     return "\n".join(out) + "\n"
 
 

@@ -65,7 +65,8 @@ class _Loader:
         self.pending: list[tuple[Property, SourceFile, object]] = []
         self.uses_child_files = False
         self.item_types: dict[str, bool] | None = None     # item type -> is a library
-        self.unplayed: dict[str, list[Span]] = {}          # other Kanzi types -> where
+        self.kanzi_item_types: frozenset[str] = frozenset()  # Kanzi's own: known, not played
+        self.unplayed: dict[str, list[Span]] = {}          # types nobody knows -> where
         self.real_folders: dict[str, str] = {}
         self.listed: list[str] = []          # item files a <Child> names, read or not
         self.read_real: dict[str, str] = {}  # real path of each item file -> path it was read as
@@ -101,6 +102,7 @@ class _Loader:
             from kzplayer.project.catalog import catalog
             cat = catalog()
             self.item_types = {t: cat.item_type(t).is_library for t in cat.item_types}
+            self.kanzi_item_types = cat.kanzi_item_types
         except ImportError:
             self.item_types = None
         self.fill(root, top, src)
@@ -167,7 +169,8 @@ class _Loader:
             self.name_ok(name, lambda: src.attribute_span(el, "name"))
         item = Item(el.tag, name, span=span, element=el,
                     attributes={k: v for k, v in el.items() if k != "name"})
-        if self.item_types is not None and el.tag not in self.item_types:
+        if self.item_types is not None and el.tag not in self.item_types \
+                and el.tag not in self.kanzi_item_types:
             self.unknown_type(el.tag, item.span, library)
         if el.tag == "MaterialType":
             self.check_shader(item, el, src)
@@ -183,8 +186,9 @@ class _Loader:
 
     def unknown_type(self, tag: str, span: Span, library: bool) -> None:
         """A tag close to a known item type of its level (a library at the top, an item
-        below) is a typo: an error. Anything else is one of Kanzi's many other types
-        (TextBlock2D, Material...): kept in the tree, not played (report_unplayed)."""
+        below) is a typo: an error. Anything else, not one of Kanzi's own types that the
+        catalog lists (TextBlock2D, Material: kept silently), is kept in the tree, not played,
+        with a warning (report_unplayed)."""
         candidates = sorted(t for t, is_library in self.item_types.items() if is_library == library)
         near = difflib.get_close_matches(tag, candidates, n=1, cutoff=0.85)
         if near:

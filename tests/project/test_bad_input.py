@@ -229,13 +229,23 @@ def test_top_element_must_be_project(tmp_path):
     assert project is None and where(diags[0]) == (2, 1)
 
 
-def test_other_kanzi_node_types_are_kept_with_a_warning(tmp_path):
+def test_types_nobody_knows_are_kept_with_a_warning(tmp_path):
     f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Scene name="S">\n'
-                        '      <TextBlock2D name="Label"/>\n    </Scene>\n  </Screens>\n</Project>\n')
+                        '      <SpeedDial name="Label"/>\n    </Scene>\n  </Screens>\n</Project>\n')
     project = kzplayer.load(f)                  # a warning does not stop loading
     d = only(project.diagnostics, "item.unknown-type")
     assert d.severity.value == "warning" and where(d) == (4, 7) and "not played" in d.message
-    assert project.find("Screens/S/Label").type == "TextBlock2D"
+    assert project.find("Screens/S/Label").type == "SpeedDial"
+
+
+@pytest.mark.parametrize("tag", ["TextBlock2D", "TextLayer", "MeshNode", "EmptyNode2D"])
+def test_kanzi_s_own_item_types_are_kept_silently(tmp_path, tag):
+    # Kanzi's engine and Studio types are known, not played (the catalog lists them), as in
+    # an imported .kzproj: no warning (EmptyNode2D is no typo of EmptyNode)
+    f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Scene name="S">\n'
+                        f'      <{tag} name="Label"/>\n    </Scene>\n  </Screens>\n</Project>\n')
+    project, diags = load_project(f)
+    assert diags == [] and project.find("Screens/S/Label").type == tag
 
 
 def test_item_file_no_parent_lists_is_a_warning(tmp_path, data):
@@ -276,17 +286,25 @@ def test_property_set_twice_is_a_warning_at_the_second(tmp_path):
 
 
 def test_did_you_mean_compares_types_of_the_same_level(tmp_path):
-    # <Material> (a Kanzi type) below a library is not a typo of the library <Materials>;
-    # <Screns> where libraries stand is; one warning per type kzplayer does not play
-    f = write(tmp_path, '<Project name="X">\n  <Materials>\n    <Material name="A"/>\n'
-                        '    <Material name="B"/>\n  </Materials>\n  <Screns/>\n</Project>\n')
+    # <Screen> below a library is not a typo of the library <Screens>; <Screns> where
+    # libraries stand is; one warning per type kzplayer does not know
+    f = write(tmp_path, '<Project name="X">\n  <Materials>\n    <Materiel name="A"/>\n'
+                        '    <Materiel name="B"/>\n  </Materials>\n  <Screns/>\n</Project>\n')
     project, diags = load_project(f)
     typo = [d for d in diags if d.severity.value == "error"]
     assert [(d.rule, where(d)) for d in typo] == [("item.unknown-type", (6, 3))]
     assert typo[0].hint == "did you mean <Screens>?"
     kept = only([d for d in diags if d.severity.value == "warning"], "item.unknown-type")
-    assert where(kept) == (3, 5) and "<Material>" in kept.message and "2 items" in kept.message
+    assert where(kept) == (3, 5) and "<Materiel>" in kept.message and "2 items" in kept.message
     assert [(s.line, s.column) for s in kept.related] == [(4, 5)]
+
+
+def test_a_near_miss_of_a_played_type_stays_an_error(tmp_path):
+    f = write(tmp_path, '<Project name="X">\n  <Screens>\n    <Scene name="S">\n'
+                        '      <ParticleEmiter name="E"/>\n    </Scene>\n  </Screens>\n</Project>\n')
+    _, diags = load_project(f)
+    d = only(diags, "item.unknown-type")
+    assert d.severity.value == "error" and where(d) == (4, 7) and d.hint == "did you mean <ParticleEmitter>?"
 
 
 def test_a_problem_both_loader_and_schema_see_is_reported_once(tmp_path):

@@ -216,3 +216,12 @@ def test_item_reference_values_point_at_the_path(kanzi39):
         s = p.value_span
         written = lines[s.line - 1][s.column - 1:s.end_column - 1]
         assert html.unescape(written).removeprefix("relative://").rstrip("/") == p.value.path, p.name
+
+
+@pytest.mark.parametrize("name", ["Gauges.kzproj", "Indicator.kzproj", "ColorOverLife_ImageUV.kzmat"])
+def test_every_kanzi_type_of_the_real_files_is_played_or_known(kanzi39, name):
+    # the catalog's list of Kanzi's own types covers what Kanzi Studio really writes
+    from kzplayer.project.catalog import catalog
+    cat = catalog()
+    raw = set(_PROJECT_ITEM.findall(_raw(kanzi39 / name)))
+    assert raw - cat.item_types - cat.kanzi_item_types == set()

@@ -192,3 +192,15 @@ def test_projects_converted_from_kanzi_studio_have_no_unknown_property_errors(ka
         found = validate_paths([str(dst)]).diagnostics
         assert [str(d) for d in found if d.rule == "property.unknown"] == []
         assert not [d for d in found if d.severity.value == "error"], [str(d) for d in found]
+
+
+def test_kanzi_item_types_are_treated_alike_in_a_kzproj_and_its_conversion(kanzi39, tmp_path):
+    # ScreenLibrary, TextLayer, MeshNode...: Kanzi's own types, known and not played, in
+    # both forms of the same project (no item.unknown-type warning for any of them)
+    from kzplayer.project.convert import convert
+    for name in ("Gauges", "Indicator"):
+        dst = tmp_path / f"{name}.kzm"
+        convert(kanzi39 / f"{name}.kzproj", dst)
+        for path in (kanzi39 / f"{name}.kzproj", dst):
+            found = validate_paths([str(path)]).diagnostics
+            assert [str(d) for d in found if d.rule == "item.unknown-type"] == [], path
