@@ -57,7 +57,8 @@ class EmitterBuffers:
         self.free_list = self.ctx.buffer(free_words.tobytes())
         self.events = self.ctx.buffer(events)
         groups = max(-(-capacity // L.WORKGROUP_SIZE), 1)
-        self.kill_groups = self.ctx.buffer(reserve=groups * 3 * 4)    # a count and a 64-bit mask each
+        # a count and a 64-bit mask per group, then 3 words of indirect arguments
+        self.kill_groups = self.ctx.buffer(reserve=(groups * 3 + 3) * 4)
         for buf, name in ((self.particles, "particles"), (self.free_list, "free"), (self.events, "events"),
                           (self.kill_groups, "kill")):
             self._label(buf, name)

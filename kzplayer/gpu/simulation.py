@@ -333,8 +333,12 @@ class Simulation:
         if em.events is not None:
             self._run(em.events, em, em.uniforms["events"], frame)
             # the records into slot order, whatever order the atomics gave (kill_groups.glsl)
+            self._run_stage("Particles/pass_events_count.glsl", em, frame, per_group=True)
             self._run_single("Particles/pass_group_scan.glsl", em, frame, {"SCAN_FREE_STACK": 0})
-            self._run_stage("Particles/pass_events_order.glsl", em, frame)
+            program, initial = self.programs.stage("Particles/pass_events_order.glsl")
+            _set_frame(program, initial, em, frame, None)       # one invocation per kept record
+            program.run_indirect(em.buffers.kill_groups, 3 * 4 * _groups(em.capacity)[0])
+            self.ctx.memory_barrier(_BARRIER)
         self._run_single("Particles/pass_events_end.glsl", em, frame)
 
     def _run(self, material: Material, em: Emitter, uniforms, frame, groups=None, affector=None, collider=None):
@@ -348,10 +352,12 @@ class Simulation:
         program.run(1)
         self.ctx.memory_barrier(_BARRIER)
 
-    def _run_stage(self, file: str, em: Emitter, frame, defines=None):
+    def _run_stage(self, file: str, em: Emitter, frame, defines=None, per_group=False):
+        """A built-in pass, one invocation per slot (or, `per_group`, per 64-slot group)."""
         program, initial = self.programs.stage(file, defines)
         _set_frame(program, initial, em, frame, None)
-        program.run(*_groups(em.capacity))
+        slots = _groups(em.capacity)[0] if per_group else em.capacity
+        program.run(*_groups(slots))
         self.ctx.memory_barrier(_BARRIER)
 
     def _prepare(self, material, em, uniforms, frame, affector=None, collider=None):

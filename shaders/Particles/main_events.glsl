@@ -9,7 +9,6 @@
 //   eventChance(index)     -> Events.Probability on the fixed per-particle hash
 #include "Particles/common.glsl"
 #include "Particles/event_buffer.glsl"
-#include "Particles/kill_groups.glsl"
 
 uniform float Events_Probability = 1.0;
 
@@ -89,35 +88,13 @@ bool speedInBand(uint index, float lo, float hi) {
 
 void generateEvents(uint index);
 
-shared uint kz_slotRecords[WORKGROUP_SIZE];
-
-// After the material: each slot's records are counted for the ordering (kill_groups.glsl):
-// the slot's first place within its workgroup, and the group's total for pass_group_scan.
 void main() {
     uint i;
-    bool live = liveSlot(i);
-    if (live) {
-        generateEvents(i);
-        tracks[i].lastAge = particles[i].age;
-        tracks[i].serial = particles[i].serial;
+    if (!liveSlot(i)) {
+        return;
     }
-    uint local = gl_LocalInvocationIndex;
-    kz_slotRecords[local] = kz_eventsKept;
-    memoryBarrierShared();
-    barrier();                      // every invocation reaches it: no return above
-    if (live) {
-        uint before = 0u;
-        for (uint j = 0u; j < local; ++j) {
-            before += kz_slotRecords[j];
-        }
-        tracks[i].events = kz_eventsKept;
-        tracks[i].eventBase = before;
-    }
-    if (local == 0u) {
-        uint total = 0u;
-        for (uint j = 0u; j < uint(WORKGROUP_SIZE); ++j) {
-            total += kz_slotRecords[j];
-        }
-        killGroups[gl_WorkGroupID.x] = total;
-    }
+    generateEvents(i);
+    tracks[i].events = kz_eventsKept;       // pass_events_count places them (kill_groups.glsl)
+    tracks[i].lastAge = particles[i].age;
+    tracks[i].serial = particles[i].serial;
 }

@@ -5,9 +5,13 @@
 //     the lowest freed slot ends on top and is taken first; free_count and total_died
 //     move by the step's deaths.
 //   SCAN_FREE_STACK 0 (the events stage): from 0, first group first: the Event Buffer's
-//     records in slot order.
+//     records in slot order; also the indirect dispatch arguments of pass_events_order
+//     (one invocation per kept record), after the masks' words: killGroups[3G .. 3G+2].
 #include "Particles/common.glsl"
 #include "Particles/kill_groups.glsl"
+#if !SCAN_FREE_STACK
+#include "Particles/event_buffer.glsl"
+#endif
 
 shared uint runStart[WORKGROUP_SIZE];
 shared uint base;
@@ -46,6 +50,10 @@ void main() {
         state.totalDied += total;
 #else
         base = 0u;
+        uint kept = min(eventHeader.count, eventHeader.capacity);
+        killGroups[3u * groups] = (kept + uint(WORKGROUP_SIZE) - 1u) / uint(WORKGROUP_SIZE);
+        killGroups[3u * groups + 1u] = 1u;
+        killGroups[3u * groups + 2u] = 1u;
 #endif
     }
     memoryBarrierShared();
