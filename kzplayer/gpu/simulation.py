@@ -299,7 +299,7 @@ class Simulation:
                 self._generate_events(em, frame)
         for em in live:                                           # 8. kill
             em.buffers.bind()
-            self._run_stage("Particles/pass_kill_count.glsl", em, frame)
+            self._run_stage("Particles/pass_kill_count.glsl", em, frame, per_group=True)
             self._run_single("Particles/pass_group_scan.glsl", em, frame, {"SCAN_FREE_STACK": 1})
             self._run_stage("Particles/pass_kill.glsl", em, frame)
         system.steps += 1
