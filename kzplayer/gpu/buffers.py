@@ -72,7 +72,7 @@ class EmitterBuffers:
         """A new pool size, keeping the live particles (the youngest when they do not fit)."""
         if int(capacity) == self.capacity:
             return
-        live = L.alive(self.read_records())
+        live = L.alive(self.read_records(), next_serial=int(self.read_state()["total_emitted"]))
         dropped = max(len(live) - int(capacity), 0)
         self._allocate(capacity, live)
         if dropped:

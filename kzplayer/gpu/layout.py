@@ -126,7 +126,12 @@ BINDING_KILL_GROUPS = 7     # one uint per workgroup: the kill passes' deaths, t
 WORKGROUP_SIZE = 64
 
 
-def alive(records: np.ndarray) -> np.ndarray:
-    """The live records of a PARTICLE_DTYPE array, in spawn order (by serial)."""
+def alive(records: np.ndarray, next_serial: int = 0) -> np.ndarray:
+    """The live records of a PARTICLE_DTYPE array, in spawn order. Serials are 32-bit and
+    wrap after 4,294,967,296 spawns (70 minutes at a million a second), so the order is by
+    distance from `next_serial` (the emitter's `total_emitted`, the serial of its next
+    spawn), which is the spawn order while fewer than 2^32 serials separate the live ones
+    (a pool holds at most a few million)."""
     live = records[(records["flags"] & FLAG_ALIVE) != 0]
-    return live[np.argsort(live["serial"], kind="stable")]
+    key = (live["serial"].astype(np.int64) - int(next_serial)) % (1 << 32)
+    return live[np.argsort(key, kind="stable")]

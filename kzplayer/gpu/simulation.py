@@ -98,7 +98,8 @@ class Simulation:
 
     def read_particles(self, emitter: Emitter) -> np.ndarray:
         """The live particles of an emitter (PARTICLE_DTYPE, simulation space), in spawn order."""
-        return L.alive(emitter.buffers.read_records())
+        records = emitter.buffers.read_records()
+        return L.alive(records, next_serial=int(emitter.buffers.read_state()["total_emitted"]))
 
     def dump(self) -> dict[str, np.ndarray]:
         """Every emitter's live particles in world space, keyed `<emitter path>/<field>`."""

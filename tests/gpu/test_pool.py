@@ -192,3 +192,24 @@ def test_every_program_of_a_frame_fits_gl43s_minimum_storage_block_limits(simula
     for program in programs:
         bindings = [m.binding for m in program._members.values() if isinstance(m, moderngl.StorageBlock)]
         assert len(bindings) <= 8 and max(bindings) < 8
+
+
+def test_spawn_order_survives_the_32_bit_serial_wrapping(simulate):
+    """After 2^32 spawns the serials wrap: dumps, read_particles and the youngest-first
+    resize still follow spawn order (distance from the next serial, total_emitted)."""
+    sim = simulate(make_project(emitters={"E": {"ParticleEmitter.MaximumAmount": 8}}))
+    em = sim.emitters[0]
+    serials = np.array([1, 0xFFFFFFFE, 0, 0xFFFFFFFF, 0xFFFFFFFD], np.uint32)   # 3 before the wrap, 2 after
+    records = np.zeros(8, L.PARTICLE_DTYPE)
+    records["flags"][:5] = L.FLAG_ALIVE
+    records["serial"][:5] = serials
+    records["lifetime"][:5] = 100.0
+    records["age"][:5] = np.arange(5)          # tells the records apart
+    em.particles.write(records.tobytes())
+    state = em.buffers.read_state()
+    state["total_emitted"], state["free_count"] = 2, 3          # the next spawn is serial 2
+    em.buffers.state.write(state.tobytes())
+    order = [0xFFFFFFFD, 0xFFFFFFFE, 0xFFFFFFFF, 0, 1]
+    assert sim.read_particles(em)["serial"].tolist() == order
+    sim.set_value(em.item, "ParticleEmitter.MaximumAmount", 3)          # keeps the youngest 3
+    assert sim.read_particles(em)["serial"].tolist() == order[2:]
