@@ -102,20 +102,20 @@ def load_for_play(project: str | None, overrides=()):
     if errors:
         print_warnings(proj.diagnostics)
         raise KzError(errors, exit_code=1)
-    print_findings(proj, path)
+    print_findings(proj, graph, path)
     for text in overrides:
         item, name, new_value = parse_override(text, proj)
         graph.set_value(item, name, new_value)
     return proj, graph
 
 
-def print_findings(proj, path: str, limit: int = MAX_SHOWN) -> None:
+def print_findings(proj, graph, path: str, limit: int = MAX_SHOWN) -> None:
     """What `kzplayer validate` finds in the project, on stderr, before it plays: a misspelt
     property plays as its default, and the artist should hear why. The player goes on with
     what it can read; errors still fail `validate`. At most `limit` are shown."""
     from kzplayer.commands.report import print_diagnostics
     from kzplayer.validate import validate_project
-    found = [d for d in validate_project(proj, proj.diagnostics) if d.severity != Severity.NOTE]
+    found = [d for d in validate_project(proj, proj.diagnostics, graph) if d.severity != Severity.NOTE]
     if not found:
         return
     print_diagnostics(found[:limit], stream=sys.stderr)

@@ -22,9 +22,12 @@ PARTICLE_MATERIAL = "ParticleEmitter.ParticleMaterial"
 
 
 class Context:
-    def __init__(self, project: Project, loader_diagnostics: list[Diagnostic] | None = None):
+    def __init__(self, project: Project, loader_diagnostics: list[Diagnostic] | None = None,
+                 graph=None):
         self.project = project
         self.loader_diagnostics = loader_diagnostics or []
+        if graph is not None:
+            self.graph = graph      # resolved by the caller already: the property is not run
 
     # -- the catalog and the tree ----------------------------------------------------------
     @cached_property

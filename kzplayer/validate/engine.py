@@ -92,10 +92,11 @@ def validate_paths(paths: Iterable[str]) -> Result:
     return Result(files, _dedupe_and_sort(diagnostics), unreadable)
 
 
-def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = ()) -> list[Diagnostic]:
-    """Run every rule on a loaded project (plus what loading it found); sorted, deduplicated."""
+def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = (), graph=None) -> list[Diagnostic]:
+    """Run every rule on a loaded project (plus what loading it found); sorted, deduplicated.
+    `graph`: the project's binding graph where the caller has resolved it already (`play`)."""
     from kzplayer.validate.context import Context, internal_error, spot
-    context = Context(project, list(loader_diagnostics))
+    context = Context(project, list(loader_diagnostics), graph)
     found: list[Diagnostic] = []
     superseded: dict[str, set] = {}      # rule slug -> spans where a rule said it better
     for module in all_rules():
