@@ -5,6 +5,7 @@ create `Diagnostic`s; the command line renders them (text with a caret, JSON, Gi
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -72,3 +73,10 @@ class KzError(Exception):
         self.diagnostics = list(diagnostics)
         self.exit_code = exit_code
         super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+def closest(word: str, names, cutoff: float = 0.6) -> str | None:
+    """The one of `names` nearest to `word` (difflib's similarity ratio, at least `cutoff`)
+    for a "did you mean" hint; None when none is close. Every stage suggests through this."""
+    near = difflib.get_close_matches(word, list(names), n=1, cutoff=cutoff)
+    return near[0] if near else None

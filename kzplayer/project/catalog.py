@@ -14,7 +14,6 @@ states each fact once. `python -m kzplayer.project.catalog_docs` prints docs/cat
 from __future__ import annotations
 
 import builtins
-import difflib
 import math
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from kzplayer import values as V
+from kzplayer.diagnostics import closest
 from kzplayer.resources import schema_dir
 
 TYPE_NAMES = ("bool", "int", "float", "string", "vector2", "vector3", "vector4", "color4",
@@ -268,7 +268,7 @@ class Catalog:
         if t is None or prefix not in t.kanzi_prefixes or property_name in self._props:
             return False
         played = [n for n, p in self._props.items() if p.prefix == prefix and item_type in p.item_types]
-        return not difflib.get_close_matches(property_name, played, n=1, cutoff=0.85)
+        return closest(property_name, played, cutoff=0.85) is None
 
     def carries(self, item_type: str, property_name: str) -> bool:
         """Whether a property may be set on an item of this type."""
@@ -326,11 +326,11 @@ class Catalog:
 
 
 def _suggest(name: str, names) -> str | None:
-    hits = difflib.get_close_matches(name, list(names), n=1, cutoff=0.6)
-    if not hits:        # case slips: "emission.rate"
+    near = closest(name, names)
+    if near is None:        # case slips: "emission.rate"
         lower = {n.lower(): n for n in names}
         return lower.get(name.lower())
-    return hits[0]
+    return near
 
 
 def _attributes(entry) -> dict[str, str]:

@@ -12,6 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from kzplayer.diagnostics import closest
 from kzplayer.values import (BufferHandle, Color4, EnumValue, ItemRef, MaterialRef, Matrix,
                              Srt2D, Srt3D, Vector)
 
@@ -305,9 +306,8 @@ def _enum(text: str, words) -> EnumValue:
     if not re.fullmatch(r"[A-Za-z0-9_]+", text):
         raise LiteralError(f"expected an enum word, found {text!r}", 0, len(text))
     if words and text not in words:
-        import difflib
-        near = difflib.get_close_matches(text, words, n=1)
-        hint = f"; did you mean {near[0]!r}?" if near else f"; one of: {', '.join(words)}"
+        near = closest(text, words)
+        hint = f"; did you mean {near!r}?" if near else f"; one of: {', '.join(words)}"
         raise LiteralError(f"{text!r} is not allowed here{hint}", 0, len(text))
     return EnumValue(text)
 

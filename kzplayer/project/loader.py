@@ -12,7 +12,6 @@ Diagnostics; `kzplayer.load()` turns errors into a KzError.
 """
 from __future__ import annotations
 
-import difflib
 import gc
 import glob
 import os
@@ -21,7 +20,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
+from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span, closest
 from kzplayer.project.bindings_reader import binding_item, short_binding
 from kzplayer.project.literals import LiteralError, example_hint, parse_literal
 from kzplayer.project.model import Alias, Item, Project, Property
@@ -190,10 +189,10 @@ class _Loader:
         catalog lists (TextBlock2D, Material: kept silently), is kept in the tree, not played,
         with a warning (report_unplayed)."""
         candidates = sorted(t for t, is_library in self.item_types.items() if is_library == library)
-        near = difflib.get_close_matches(tag, candidates, n=1, cutoff=0.85)
+        near = closest(tag, candidates, cutoff=0.85)
         if near:
             self.diagnostics.append(_diag(UNKNOWN_TYPE, f"unknown item type <{tag}>", span,
-                                          f"did you mean <{near[0]}>?"))
+                                          f"did you mean <{near}>?"))
         else:
             self.unplayed.setdefault(tag, []).append(span)
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kzplayer.diagnostics import closest
+
 if TYPE_CHECKING:
     from kzplayer.project.model import Item, Project
 
@@ -130,10 +132,9 @@ def _no_child_message(node: "Item", seg: str) -> str:
     names = [c.name for c in node.children]
     if not names:
         return f"{where} has no child '{seg}'; it has no children"
-    import difflib
-    near = difflib.get_close_matches(seg, names, n=1)
+    near = closest(seg, names)
     msg = f"{where} has no child '{seg}'; its children are: {', '.join(names)}"
-    return msg + (f" (did you mean '{near[0]}'?)" if near else "")
+    return msg + (f" (did you mean '{near}'?)" if near else "")
 
 
 def _resolve_alias(project, path: str, text: str, relative_to) -> "Item | PathError":

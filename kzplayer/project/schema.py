@@ -14,14 +14,13 @@ loader's reader; when that fails too, lxml's line and column 1.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from functools import cache
 
 from lxml import etree
 
-from kzplayer.diagnostics import Diagnostic, Severity, Span
+from kzplayer.diagnostics import Diagnostic, Severity, Span, closest
 from kzplayer.resources import schema_dir
 
 CODE, RULE = "KZ004", "schema.invalid"        # the loader's code for structure problems
@@ -276,8 +275,8 @@ def _attribute_problems(tag: str, el, spec: _Element):
                 out.append((f"<{tag}> needs a {name} attribute", hint, None))
             continue
         if rule.words and value not in rule.words:
-            near = difflib.get_close_matches(value, rule.words, n=1)
-            hint = f"did you mean '{near[0]}'?" if near else "one of: " + ", ".join(rule.words)
+            near = closest(value, rule.words)
+            hint = f"did you mean '{near}'?" if near else "one of: " + ", ".join(rule.words)
             out.append((f"'{value}' is not a valid {name} of <{tag}>", hint, name))
         elif not _value_ok(value, rule):
             out.append((f"{name}='{value}' of <{tag}> is not valid: "
@@ -285,8 +284,8 @@ def _attribute_problems(tag: str, el, spec: _Element):
     if not spec.any_attrs:
         for name in el.attrib:
             if name not in spec.attrs:
-                near = difflib.get_close_matches(name, list(spec.attrs), n=1)
-                hint = f"did you mean '{near[0]}'?" if near else \
+                near = closest(name, spec.attrs)
+                hint = f"did you mean '{near}'?" if near else \
                     ("allowed: " + ", ".join(spec.attrs) if spec.attrs else None)
                 out.append((f"<{tag}> has no attribute '{name}'", hint, name))
     return out

@@ -5,7 +5,6 @@ the expression checker and the binding graph found on their own (`pipeline_diagn
 from __future__ import annotations
 
 import bisect
-import difflib
 import re
 from functools import cached_property
 
@@ -268,10 +267,6 @@ class Context:
         from kzplayer.commands.report import source_lines
         lines = source_lines(file)
         return lines[number - 1] if 0 < number <= len(lines) else ""
-
-    def suggest(self, word: str, options) -> str | None:
-        close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
-        return close[0] if close else None
 
 
 def spot(d: Diagnostic) -> tuple:

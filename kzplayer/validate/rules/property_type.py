@@ -18,7 +18,7 @@ Passing:
     <Property name="Emission.InitialVelocityDirection">(0, 1, 0)</Property>
     <Property name="ParticleSystem.IntegrationMethod">Verlet</Property>
 """
-from kzplayer.diagnostics import Severity
+from kzplayer.diagnostics import Severity, closest
 from kzplayer.project.literals import example_hint
 from kzplayer.validate.context import a_or_an, did_you_mean, value_span
 from kzplayer.validate.engine import Problem, from_pipeline
@@ -78,7 +78,7 @@ def _mismatch(context, name, spec, prop):
     if want == "enum" and spec.enum:
         word = str(value)
         if word not in spec.enum:
-            hint = did_you_mean(context.suggest(word, spec.enum)) or f"one of: {', '.join(spec.enum)}"
+            hint = did_you_mean(closest(word, spec.enum)) or f"one of: {', '.join(spec.enum)}"
             return Problem(value_span(prop), f"'{word}' is not a value of {name}", hint)
     return None
 
