@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from kzplayer.transforms import cos_deg, rotation_matrix, sin_deg  # noqa: F401 (re-exported)
+from kzplayer.transforms import cos_deg, rotation_matrix, sin_deg, srt_matrix  # noqa: F401 (re-exported)
 from kzplayer.values import Color4, EnumValue, ItemRef, Matrix, MaterialRef, Srt2D, Srt3D, Vector, type_name
 
 
@@ -227,10 +227,7 @@ def as_matrix(v) -> Matrix:
     if isinstance(v, Matrix):
         return v
     if isinstance(v, Srt3D):
-        m = np.eye(4)
-        m[:3, :3] = rotation_matrix(*v.rotation) @ np.diag(v.scale)
-        m[:3, 3] = v.translation
-        return from_numpy(m)
+        return from_numpy(srt_matrix(v))
     if isinstance(v, Srt2D):
         c, s = cos_deg(v.rotation), sin_deg(v.rotation)
         m = np.eye(3)
