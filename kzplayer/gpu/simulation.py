@@ -260,7 +260,6 @@ class Simulation:
     # -- one step ---------------------------------------------------------------------------
 
     def _step(self, system: System) -> None:
-        ctx = self.ctx
         h = system.step_length
         frame = {"kz_dt": h, "kz_time": system.steps * h, "kz_step": system.steps,
                  "kz_worldToSimulation": np.linalg.inv(system.simulation_to_world)[:3, :3],
