@@ -17,9 +17,9 @@ from kzplayer.diagnostics import Diagnostic, KzError
 
 def check_material_shaders(project, ctx=None) -> list[Diagnostic]:
     from kzplayer.gpu.context import create_context
-    from kzplayer.gpu.materials import SLOT_MAINS, Material, ProgramCache, project_catalog, resolve_material
+    from kzplayer.gpu.materials import SLOT_MAINS, Material, ProgramCache, resolve_material
 
-    cat = project_catalog(project)
+    cat = project.catalog       # the stock catalog plus the project's custom types
     materials = []
     for item in project.walk():
         spec = cat.material(item.name) if item.type == "MaterialType" else None

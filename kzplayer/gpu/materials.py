@@ -43,21 +43,6 @@ def uniform_name(property_name: str) -> str:
     return property_name.replace(".", "_")
 
 
-def project_catalog(project):
-    """The stock catalog plus the project's custom property and material types."""
-    cat = getattr(project, "catalog", None)
-    if cat is not None:
-        return cat
-    from kzplayer.project.catalog import catalog
-    customs, props = [], []
-    for item in project.walk():
-        if item.type == "MaterialType":
-            customs.append(item)
-        elif item.type == "PropertyType":
-            props.append(item)
-    return catalog().with_custom(props, customs)
-
-
 def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Material | Diagnostic:
     """The Material a slot value names (stock, asset path, legacy, custom). A stock material
     whose shader is not in this build yet comes back as a warning Diagnostic (the slot is

@@ -29,7 +29,7 @@ from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.buffers import EmitterBuffers
 from kzplayer.gpu.events import dependency_order, ensure_tracks, event_source
-from kzplayer.gpu.materials import Material, ProgramCache, project_catalog, resolve_material, uniform_values
+from kzplayer.gpu.materials import Material, ProgramCache, resolve_material, uniform_values
 from kzplayer.gpu.nodes import Affector, Collider, Emitter, EmitterStats, System
 from kzplayer.gpu.properties import PropertyReader
 from kzplayer.transforms import world_matrix
@@ -50,7 +50,7 @@ class Simulation:
         self.project = project
         self.graph = graph
         self.seed = seed
-        self.catalog = project_catalog(project)
+        self.catalog = project.catalog      # the stock catalog plus the project's custom types
         self.values = PropertyReader(graph, self.catalog)
         self.max_pool = max_pool(ctx)
         self.programs = ProgramCache(ctx)
