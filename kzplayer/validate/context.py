@@ -29,13 +29,10 @@ class Context:
             self.graph = graph      # resolved by the caller already: the property is not run
 
     # -- the catalog and the tree ----------------------------------------------------------
-    @cached_property
+    @property
     def catalog(self):
-        cat = getattr(self.project, "catalog", None)
-        if cat is None:
-            from kzplayer.project.catalog import catalog
-            cat = catalog()
-        return cat
+        """The stock catalog plus the project's custom types (built once, by the Project)."""
+        return self.project.catalog
 
     @cached_property
     def material_slots(self) -> dict[str, str]:
