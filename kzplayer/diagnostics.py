@@ -75,6 +75,11 @@ class KzError(Exception):
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
 
+def a_or_an(word: str) -> str:
+    """The word with its article, for messages: 'an int', 'a float', 'an Affector'."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 def closest(word: str, names, cutoff: float = 0.6) -> str | None:
     """The one of `names` nearest to `word` (difflib's similarity ratio, at least `cutoff`)
     for a "did you mean" hint; None when none is close. Every stage suggests through this."""

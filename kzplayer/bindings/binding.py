@@ -15,11 +15,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from kzplayer.bindings.conversions import ConversionError, coerce, normalize_field, read_field, with_article
+from kzplayer.bindings.conversions import ConversionError, coerce, normalize_field, read_field
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.sources import (OUTPUTS, Input, Unresolved, check_property, find_item,
                                        node_label, node_type, resolve_reference, unresolved)
-from kzplayer.diagnostics import Diagnostic, Severity
+from kzplayer.diagnostics import Diagnostic, Severity, a_or_an
 
 ONE_WAY, TWO_WAY, TO_SOURCE = "ONE_WAY", "TWO_WAY", "TO_SOURCE"
 _MODES = {"ONEWAY": ONE_WAY, "TWOWAY": TWO_WAY, "TOSOURCE": TO_SOURCE}
@@ -160,7 +160,7 @@ def _field_problem(cb: CompiledBinding, project) -> Diagnostic | None:
     except ConversionError:
         names = field_names(SAMPLES[kind])
         return problem("binding.type-mismatch", f"TargetPropertyAttribute {cb.field}: {cb.name} is "
-                       f"{with_article(kind)}, which has no such field", cb.span,
+                       f"{a_or_an(kind)}, which has no such field", cb.span,
                        hint=f"{kind} has {', '.join(names)}" if names else "bind the WHOLE_PROPERTY")
     return None
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from kzplayer.diagnostics import a_or_an
 from kzplayer.values import type_name
 
 _NUMERIC = ("bool", "int", "float")
@@ -38,11 +39,7 @@ def coerce(value, target_type: str | None):
     if have == "string" and target_type in ("enum", "item", "material"):
         from kzplayer.values import EnumValue, ItemRef, MaterialRef
         return {"enum": EnumValue, "item": ItemRef, "material": MaterialRef}[target_type](value)
-    raise ConversionError(f"cannot bind {with_article(have)} to {with_article(target_type)} property: only like types bind")
-
-
-def with_article(name: str) -> str:
-    return ("an " if name[0] in "aeiou" else "a ") + name
+    raise ConversionError(f"cannot bind {a_or_an(have)} to {a_or_an(target_type)} property: only like types bind")
 
 
 # -- fields --------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 import moderngl
 
 from kzplayer import values as V
-from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.diagnostics import Diagnostic, KzError, Severity, a_or_an
 from kzplayer.gpu.preprocessor import preprocess
 from kzplayer.gpu.shader_errors import compile_compute
 from kzplayer.resources import shader_dir
@@ -54,8 +54,8 @@ def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Mat
     if spec.legacy:      # its preset is the simulation's business (catalog.default_for)
         spec = cat.material(spec.replacement)
     if spec.slot != slot:
-        raise _material_error("material.slot", f"{where}: '{spec.name}' is {_a(spec.slot)} material, "
-                                               f"not {_a(slot)} one", span)
+        raise _material_error("material.slot", f"{where}: '{spec.name}' is {a_or_an(spec.slot)} material, "
+                                               f"not {a_or_an(slot)} one", span)
     if spec.custom:
         base = Path(project.path).parent if project.path else Path.cwd()
         shader = (base / spec.shader).resolve()
@@ -70,10 +70,6 @@ def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Mat
         return Diagnostic("KZ803", "material.unsupported", Severity.WARNING,
                           f"{where}: kzplayer does not run '{spec.name}' yet; the slot is ignored", span)
     return Material(spec.name, slot, shader, display, tuple(spec.properties))
-
-
-def _a(word: str) -> str:
-    return f"{'an' if word[:1] in 'AEIOU' else 'a'} {word}"
 
 
 def _material_error(rule: str, message: str, span) -> KzError:

@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from kzplayer.diagnostics import closest
+from kzplayer.diagnostics import a_or_an, closest
 from kzplayer.values import (BufferHandle, Color4, EnumValue, ItemRef, MaterialRef, Matrix,
                              Srt2D, Srt3D, Vector)
 
@@ -294,11 +294,6 @@ def _fit(value, kind: str, want: str | None, start: int, end: int, text: str):
     if want == "color4" and kind == "vector4":
         return Color4(value)
     raise LiteralError(f"expected {a_or_an(want)}, found {a_or_an(kind)} ({text[start:end]})", start, end, True)
-
-
-def a_or_an(type_name: str) -> str:
-    """The type name with its article (a float, an int), for messages."""
-    return ("an " if type_name[0] in "aeiou" else "a ") + type_name
 
 
 def _enum(text: str, words) -> EnumValue:

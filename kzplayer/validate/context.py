@@ -289,11 +289,6 @@ def value_span(prop):
     return prop.value_span or prop.span
 
 
-def a_or_an(word: str) -> str:
-    """'an int', 'a float', 'an Affector'."""
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
-
-
 def did_you_mean(suggestion: str | None) -> str | None:
     return f"did you mean '{suggestion}'?" if suggestion else None
 

@@ -18,8 +18,8 @@ Passing:
 
     <Property name="ParticleEmitter.EmissionMaterial">Emitter_Point</Property>
 """
-from kzplayer.diagnostics import Severity
-from kzplayer.validate.context import a_or_an, slotted_materials, value_span
+from kzplayer.diagnostics import Severity, a_or_an
+from kzplayer.validate.context import slotted_materials, value_span
 from kzplayer.validate.engine import Problem
 
 CODE = "KZ402"

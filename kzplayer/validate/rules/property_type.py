@@ -18,9 +18,9 @@ Passing:
     <Property name="Emission.InitialVelocityDirection">(0, 1, 0)</Property>
     <Property name="ParticleSystem.IntegrationMethod">Verlet</Property>
 """
-from kzplayer.diagnostics import Severity, closest
+from kzplayer.diagnostics import Severity, a_or_an, closest
 from kzplayer.project.literals import example_hint
-from kzplayer.validate.context import a_or_an, did_you_mean, value_span
+from kzplayer.validate.context import did_you_mean, value_span
 from kzplayer.validate.engine import Problem, from_pipeline
 from kzplayer.values import type_name
 
