@@ -1,5 +1,4 @@
 """Dependency order, cycles reported once with the whole loop, incremental re-evaluation."""
-import pytest
 
 from kzplayer.bindings import resolve
 

@@ -20,7 +20,7 @@ def graphs(draw):
                      f" * {draw(st.integers(1, 3))}" for _ in range(draw(st.integers(1, 3)))]
             body.append(bind("Emission.Lifetime", " + ".join(terms)))
         if i and draw(st.booleans()):      # a second binding on the item, reading the first
-            body.append(bind("Emission.Density", f"max({{./Emission.Lifetime}}, {{../E0/Emission.Rate}})"))
+            body.append(bind("Emission.Density", "max({./Emission.Lifetime}, {../E0/Emission.Rate})"))
         lines.append(emitter(f"E{i}", *body))
     changes = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, 9)), max_size=6))
     return "\n".join(lines), changes

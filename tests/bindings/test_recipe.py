@@ -2,8 +2,6 @@
 Subemitter's consumer properties; and the ways that wiring goes wrong."""
 from pathlib import Path
 
-import pytest
-
 import kzplayer
 from kzplayer.bindings import resolve
 from kzplayer.values import BufferHandle

@@ -22,7 +22,7 @@ from kzplayer.gpu.events import read_events
 from kzplayer.render.billboard import Renderer
 from kzplayer.render.camera import Camera
 
-from .conftest import burst_emitter, make_project
+from .conftest import make_project
 from .test_colliders import GRAVITY, at, with_colliders
 from .test_subemitters import dying, subemitter
 

@@ -15,7 +15,7 @@ from kzplayer.gpu.events import read_events
 from kzplayer.gpu import layout as L
 
 from .conftest import burst_emitter, custom_material, make_project
-from .test_colliders import GRAVITY, at, shot, with_colliders
+from .test_colliders import GRAVITY, at, with_colliders
 
 EVENT_STREAM = 0x45564E54     # "EVNT", the documented hash stream of Events.Probability
 
