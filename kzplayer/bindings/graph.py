@@ -16,6 +16,7 @@ from kzplayer.bindings.binding import TO_SOURCE, TWO_WAY, CompiledBinding, compi
 from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.sources import CONSUMERS, OUTPUTS, data_context_key, node_label, node_type, output_value
+from kzplayer.cycles import find_loops
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
 
 
@@ -173,7 +174,10 @@ class BindingGraph:
 
         drain([(b.index, b) for b in live if indeg[b] == 0 and b not in selfloops], selfloops)
         stuck = [b for b in live if b not in self._rank]
-        loops = _cycles(stuck, succ)
+        # a binding alone that reads its own target is a self-reference (below), not a loop
+        loops = [(walk, others) for walk, others in
+                 find_loops(sorted(stuck, key=lambda b: b.index), succ, lambda b: b.index)
+                 if len(walk) + len(others) > 1]
         self._static.extend(self._self_reference(b) for b in sorted(selfloops, key=lambda b: b.index))
         self._static.extend(self._cycle(walk, others) for walk, others in loops)
         on_loop = selfloops.union(*(set(w) | set(o) for w, o in loops))
@@ -327,62 +331,3 @@ class _Env:
             return read_field(value, field)
         except ConversionError as exc:
             raise ExprError(problem("binding.type-mismatch", f"{what}: {exc}", span)) from None
-
-
-def _cycles(stuck: list[CompiledBinding], succ: dict) -> list[list[CompiledBinding]]:
-    """The loops among bindings Kahn could not order: Tarjan's strongly connected components
-    with more than one member (iteratively: chains of 10,000 bindings exceed Python's stack)."""
-    members = set(stuck)
-    index, low, onstack, stack, comps, counter = {}, {}, set(), [], [], [0]
-    for root in sorted(stuck, key=lambda b: b.index):
-        if root in index:
-            continue
-        work = [(root, iter(succ[root]))]
-        index[root] = low[root] = counter[0]; counter[0] += 1
-        stack.append(root); onstack.add(root)
-        while work:
-            v, it = work[-1]
-            w = next((w for w in it if w in members), None)
-            if w is not None:
-                if w not in index:
-                    index[w] = low[w] = counter[0]; counter[0] += 1
-                    stack.append(w); onstack.add(w)
-                    work.append((w, iter(succ[w])))
-                elif w in onstack:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop(); onstack.discard(w); comp.append(w)
-                    if w is v:
-                        break
-                if len(comp) > 1:
-                    comps.append(_walk_loop(comp, succ))
-    return sorted(comps, key=lambda c: c[0][0].index)
-
-
-def _walk_loop(comp: list[CompiledBinding], succ: dict) -> tuple[list, list]:
-    """A shortest walk from the first member (tree order) back to itself, and the members
-    of the component that walk does not pass."""
-    inside = set(comp)
-    start = min(comp, key=lambda b: b.index)
-    prev, frontier = {start: None}, [start]
-    while frontier:
-        nxt = []
-        for v in frontier:
-            for w in succ[v]:
-                if w is start:
-                    walk = [v]
-                    while prev[walk[-1]] is not None:
-                        walk.append(prev[walk[-1]])
-                    walk.reverse()
-                    return walk, sorted(inside - set(walk), key=lambda b: b.index)
-                if w in inside and w not in prev:
-                    prev[w] = v
-                    nxt.append(w)
-        frontier = nxt
-    raise AssertionError("a strongly connected component without a loop")

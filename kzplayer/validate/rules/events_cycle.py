@@ -18,6 +18,7 @@ Passing (a chain, not a loop):
     B: Emission.SourceEventBuffer bound to {@../A/ParticleEmitter.EventBuffer}
     C: Emission.SourceEventBuffer bound to {@../B/ParticleEmitter.EventBuffer}
 """
+from kzplayer.cycles import find_loops
 from kzplayer.diagnostics import Severity
 from kzplayer.validate.context import EVENT_BUFFER, SOURCE_EVENTS
 from kzplayer.validate.engine import Problem
@@ -59,62 +60,7 @@ def _edge(edges: dict[int, list], consumer: int, source: int):
 
 
 def _loops(edges: dict[int, list], order: dict[int, int]) -> list[list[int]]:
-    """One loop per strongly connected group of emitters (Tarjan), starting at the group's
-    first emitter in tree order and following consumer -> source edges back to it."""
-    succ = {n: [id(s) for s, _ in out] for n, out in edges.items()}
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    stack: list[int] = []
-    on_stack: set[int] = set()
-    groups: list[list[int]] = []
-
-    def connect(v: int) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in succ.get(v, ()):
-            if w not in index:
-                connect(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                group.append(w)
-                if w == v:
-                    break
-            if len(group) > 1 or v in succ.get(v, ()):
-                groups.append(group)
-
-    for v in sorted(succ, key=order.__getitem__):
-        if v not in index:
-            connect(v)
-    loops = []
-    for group in groups:
-        members = set(group)
-        start = min(group, key=order.__getitem__)
-        loops.append(_shortest_loop(start, succ, members, order))
-    return sorted(loops, key=lambda p: order[p[0]])
-
-
-def _shortest_loop(start: int, succ: dict, members: set, order: dict) -> list[int]:
-    """The shortest walk start -> ... -> start inside one group (breadth first, tree order)."""
-    came_from = {start: None}
-    frontier = [start]
-    while frontier:
-        following = []
-        for v in frontier:
-            for w in sorted(succ.get(v, ()), key=order.__getitem__):
-                if w == start:
-                    path = [v]
-                    while came_from[path[-1]] is not None:
-                        path.append(came_from[path[-1]])
-                    return path[::-1]
-                if w in members and w not in came_from:
-                    came_from[w] = v
-                    following.append(w)
-        frontier = following
-    return [start]
+    """One loop per strongly connected group of emitters, starting at the group's first
+    emitter in tree order and following consumer -> source edges back to it."""
+    succ = {n: sorted((id(s) for s, _ in out), key=order.__getitem__) for n, out in edges.items()}
+    return [walk for walk, _ in find_loops(sorted(succ, key=order.__getitem__), succ, order.__getitem__)]
