@@ -4,29 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from functools import lru_cache
-from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic
-
-
-def source_lines(path: str) -> list[str]:
-    """The lines of a project file as the loader read them (a BOM or the XML declaration's
-    encoding, else UTF-8), so that columns count alike; re-read when the file changes."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return []
-    return _read_lines(path, st.st_mtime_ns, st.st_size)
-
-
-@lru_cache(maxsize=64)
-def _read_lines(path: str, mtime_ns: int, size: int) -> list[str]:
-    from kzplayer.project.source import decode_text     # the loader's own decoding
-    try:
-        return decode_text(Path(path).read_bytes())[0].splitlines()
-    except OSError:
-        return []
+from kzplayer.project.source import source_lines
 
 
 _COLOURS = {"error": "1;31", "warning": "1;33", "note": "1;36"}

@@ -13,6 +13,8 @@ import codecs
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 from lxml import etree
 
@@ -216,6 +218,25 @@ def _error_span(src: SourceFile, msg: str, line: int | None, col: int) -> Span:
         if at >= 0:
             return src.span(at + 2, at + 2 + len(m.group(1)))
     return Span(src.path, line, col)
+
+
+def source_lines(path: str) -> list[str]:
+    """The lines of a project file as the loader read them (a BOM or the XML declaration's
+    encoding, else UTF-8), so that columns count alike, for showing a diagnostic's line;
+    re-read when the file changes."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return []
+    return _read_lines(path, st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=64)
+def _read_lines(path: str, mtime_ns: int, size: int) -> list[str]:
+    try:
+        return decode_text(Path(path).read_bytes())[0].splitlines()
+    except OSError:
+        return []
 
 
 def decode_text(raw: bytes) -> tuple[str, str]:

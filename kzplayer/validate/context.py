@@ -261,7 +261,7 @@ class Context:
         return start
 
     def _source_line(self, file: str, number: int) -> str:
-        from kzplayer.commands.report import source_lines
+        from kzplayer.project.source import source_lines
         lines = source_lines(file)
         return lines[number - 1] if 0 < number <= len(lines) else ""
 
