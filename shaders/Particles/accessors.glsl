@@ -47,6 +47,13 @@ bool diesThisStep(uint i) {
 void addParticleAcceleration(uint i, vec3 a)    { particles[i].acceleration += a; }
 // Mass-aware: a = F / m (wind, drag).
 void addParticleForce(uint i, vec3 f)           { particles[i].acceleration += f / max(particles[i].mass, 1e-6); }
+// Linear damping, resolved exactly by the integrator: declares that this step's acceleration
+// also falls by `rate` (1/s) per m/s of velocity, a = A - rate (v - v_ref). An affector that
+// adds a drag k (w - v) to the accumulator declares rate k / m with it; the helpers of
+// Particles/velocity.glsl (addDragForce, addDragAcceleration) do both, at the velocity v_ref
+// the integrator steps from. Rates add up; the terminal velocity is then exact at any step.
+void  addParticleDamping(uint i, float rate)    { particleDamping[i] += rate; }
+float getParticleDamping(uint i)                { return particleDamping[i]; }
 
 mat4 getAffectorTransform() { return kz_affectorTransform; }
 mat4 getEmitterTransform()  { return kz_emitterTransform; }

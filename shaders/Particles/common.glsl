@@ -7,6 +7,9 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 layout(std430, binding = BINDING_PARTICLES) buffer ParticleBlock { Particle particles[]; };
 layout(std430, binding = BINDING_FREE_LIST) buffer FreeListBlock { uint freeSlots[]; };
 layout(std430, binding = BINDING_EMITTER_STATE) buffer EmitterStateBlock { EmitterState state; };
+// Per slot, this step's linear damping rate (1/s): zeroed by the reset pass, added to by
+// affectors (addParticleDamping), resolved exactly by the integrator (Particles/damping.glsl).
+layout(std430, binding = BINDING_DAMPING) buffer DampingBlock { float particleDamping[]; };
 
 uniform float kz_dt;                 // seconds in this fixed step
 uniform float kz_time;               // system time at the start of this step

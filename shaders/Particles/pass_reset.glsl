@@ -10,4 +10,5 @@ void main() {
     particles[i].acceleration = vec3(0.0);
     particles[i].timeScale = 1.0;
     particles[i].flags &= ~FLAG_HIT;
+    particleDamping[i] = 0.0;
 }
