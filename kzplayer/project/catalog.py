@@ -91,6 +91,7 @@ class MaterialSpec:
     doc: str = ""
     aliases: tuple[str, ...] = ()
     custom: bool = False
+    formula: str = ""              # stock: its closed form, for docs/catalog.md
 
     def __hash__(self):            # preset is a dict; the name identifies a material
         return hash((self.name, self.path, self.legacy))
@@ -415,20 +416,15 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         mats[name] = MaterialSpec(
             name=name, slot=m["slot"], properties=tuple(dict.fromkeys(reads)),
             event_driven=EVENT_SOURCE in reads, shader=m.get("shader", f"{name}.glsl"),
-            path=prefix + name, doc=m.get("doc", ""), aliases=tuple(m.get("aliases", ())))
+            path=prefix + name, doc=m.get("doc", ""), aliases=tuple(m.get("aliases", ())),
+            formula=m.get("formula", ""))
+        if "preset" in m:            # a stock variant of another material's shader
+            mats[name] = replace(mats[name], preset=_preset(f"material {name}", mats[name], m["preset"], props))
     for name, m in data.get("legacy", {}).items():
         new = mats.get(m["replacement"])
         if new is None:
             raise CatalogError(f"legacy {name}: unknown replacement {m['replacement']!r}")
-        preset = {}
-        for pname, raw in m.get("preset", {}).items():
-            spec = props.get(pname)
-            if spec is None or pname not in new.properties:
-                raise CatalogError(f"legacy {name}: {pname} is not read by {new.name}")
-            try:
-                preset[pname] = coerce(spec.type, raw)
-            except ValueError as e:
-                raise CatalogError(f"legacy {name}: {pname}: {e}") from None
+        preset = _preset(f"legacy {name}", new, m.get("preset", {}), props)
         mats[name] = replace(new, name=name, path=prefix + name, legacy=True, aliases=(),
                              replacement=new.name, preset=preset, doc=m.get("doc", ""))
 
@@ -442,6 +438,21 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         raise CatalogError(f"played and listed as Kanzi's, not played: {sorted(kanzi & types.keys())}")
     return Catalog(*_link(props, mats, types, check=True), asset_prefix=prefix,
                    notes=tuple(data.get("notes", ())), kanzi_item_types=kanzi)
+
+
+def _preset(owner: str, material: MaterialSpec, raw: dict, props: dict) -> dict:
+    """A [material] or [legacy] preset as typed values; each property must be one the
+    material reads."""
+    preset = {}
+    for pname, value in raw.items():
+        spec = props.get(pname)
+        if spec is None or pname not in material.properties:
+            raise CatalogError(f"{owner}: {pname} is not read by {material.name}")
+        try:
+            preset[pname] = coerce(spec.type, value)
+        except ValueError as e:
+            raise CatalogError(f"{owner}: {pname}: {e}") from None
+    return preset
 
 
 def _link(props, mats, types, check=False):
