@@ -25,10 +25,13 @@ void affectParticle(uint index) {
     axis = normalize(axis);
     float charge = varied(MagneticField_Charge, MagneticField_ChargeVariance, getParticleRandom(index, CHARGE_DRAW));
     float omega = charge * MagneticField_FieldStrength / max(getParticleMass(index), 1e-6);
-    // dv/dt = -omega (axis x v): a rotation by -omega h about the axis (Rodrigues)
+    // dv/dt = -omega (axis x v): a rotation by -omega h about the axis (Rodrigues), written
+    // as the change of v with cos - 1 = -2 sin^2(angle / 2): rounding cos near 1 would
+    // change the speed by up to half an ulp of 1 a step
     vec3 v = integratorVelocity(index);
     float angle = -omega * h;
-    vec3 along = axis * dot(axis, v);
-    vec3 turned = along + (v - along) * cos(angle) + cross(axis, v) * sin(angle);
-    addParticleAcceleration(index, (turned - v) / h);
+    float half_ = sin(0.5 * angle);
+    vec3 across = v - axis * dot(axis, v);
+    vec3 change = across * (-2.0 * half_ * half_) + cross(axis, v) * sin(angle);
+    addParticleAcceleration(index, change / h);
 }
