@@ -40,6 +40,7 @@ SAMPLES = {
     "05_portal_ring": 120,
     "06_smoke_wind": 300,      # 5 s: the plume has risen, bent over and reached the frame's edge
     "07_death_sparks": 180,    # 3 s: shells bursting overhead, earlier sparks bouncing on the floor
+    "08_magic_vortex": 180,    # 3 s: the funnel has reached the orb, the motes fill their orbits
 }
 
 
