@@ -4,8 +4,10 @@ the indirect-emit arguments) and the Event Buffer. Layouts: kzplayer.gpu.layout.
 The free stack holds the indices of empty slots; emission pops from its top (the count pass
 reserves `count` slots below `emit_base`), the kill passes push the step's freed slots in
 slot order (a per-workgroup count, a prefix sum, a push: `kill_groups` is their scratch).
-`damping` holds one float per slot, the step's linear damping rate that the affectors
-declare and the integrator resolves (scratch within a step: zeroed by the reset pass).
+From the reset pass to the integration (stages 2-5) the same scratch holds one float per
+slot, the step's linear damping rate that affectors declare and the integrator resolves
+(zeroed by the reset pass; the kill and event passes write every word they read), so it
+is sized for a word per slot as well.
 A full pool therefore clamps the count and records the rest as stalled: a live particle is
 never overwritten.
 
@@ -33,7 +35,6 @@ class EmitterBuffers:
         self.free_list: moderngl.Buffer | None = None
         self.events: moderngl.Buffer | None = None
         self.kill_groups: moderngl.Buffer | None = None
-        self.damping: moderngl.Buffer | None = None
         state = np.zeros(1, L.EMITTER_STATE_DTYPE)
         self.state = ctx.buffer(state.tobytes())
         self._label(self.state, "state")
@@ -60,11 +61,11 @@ class EmitterBuffers:
         self.free_list = self.ctx.buffer(free_words.tobytes())
         self.events = self.ctx.buffer(events)
         groups = max(-(-capacity // L.WORKGROUP_SIZE), 1)
-        # a count and a 64-bit mask per group, then 3 words of indirect arguments
-        self.kill_groups = self.ctx.buffer(reserve=(groups * 3 + 3) * 4)
-        self.damping = self.ctx.buffer(reserve=slots * 4)     # written by the reset pass before use
+        # a count and a 64-bit mask per group, then 3 words of indirect arguments; in stages
+        # 2-5 one damping rate per slot (Particles/common.glsl)
+        self.kill_groups = self.ctx.buffer(reserve=max(groups * 3 + 3, slots) * 4)
         for buf, name in ((self.particles, "particles"), (self.free_list, "free"), (self.events, "events"),
-                          (self.kill_groups, "kill"), (self.damping, "damping")):
+                          (self.kill_groups, "kill")):
             self._label(buf, name)
         state = self.read_state()
         state["capacity"] = capacity
@@ -90,7 +91,6 @@ class EmitterBuffers:
         self.state.bind_to_storage_buffer(L.BINDING_EMITTER_STATE)
         self.events.bind_to_storage_buffer(L.BINDING_EVENTS)
         self.kill_groups.bind_to_storage_buffer(L.BINDING_KILL_GROUPS)
-        self.damping.bind_to_storage_buffer(L.BINDING_DAMPING)
 
     def sync_for_cpu(self) -> None:
         """Make every shader write issued so far visible to buffer reads and writes from
@@ -121,7 +121,7 @@ class EmitterBuffers:
             pass
 
     def _release_pool(self) -> None:
-        for name in ("particles", "free_list", "events", "kill_groups", "damping"):
+        for name in ("particles", "free_list", "events", "kill_groups"):
             buf = getattr(self, name)
             if buf is not None:
                 buf.release()

@@ -121,8 +121,8 @@ BINDING_EVENTS = 3
 BINDING_SOURCE_EVENTS = 4
 BINDING_SOURCE_PARTICLES = 5
 BINDING_TRACKS = 6
-BINDING_KILL_GROUPS = 7     # one uint per workgroup: the kill passes' deaths, then offsets
-BINDING_DAMPING = 8         # one float per slot: this step's linear damping rate (1/s)
+BINDING_KILL_GROUPS = 7     # one uint per workgroup: the kill passes' deaths, then offsets;
+                            # stages 2-5 read it as one float per slot, the damping rate
 
 WORKGROUP_SIZE = 64
 

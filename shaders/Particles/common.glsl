@@ -9,7 +9,10 @@ layout(std430, binding = BINDING_FREE_LIST) buffer FreeListBlock { uint freeSlot
 layout(std430, binding = BINDING_EMITTER_STATE) buffer EmitterStateBlock { EmitterState state; };
 // Per slot, this step's linear damping rate (1/s): zeroed by the reset pass, added to by
 // affectors (addParticleDamping), resolved exactly by the integrator (Particles/damping.glsl).
-layout(std430, binding = BINDING_DAMPING) buffer DampingBlock { float particleDamping[]; };
+// It lives in the kill passes' scratch buffer (Particles/kill_groups.glsl), which is dead
+// from the reset pass to the integration (stages 2-5) and is sized for one word per slot:
+// GL 4.3 promises 8 storage binding points, all taken.
+layout(std430, binding = BINDING_KILL_GROUPS) buffer DampingBlock { float particleDamping[]; };
 
 uniform float kz_dt;                 // seconds in this fixed step
 uniform float kz_time;               // system time at the start of this step

@@ -9,5 +9,7 @@
 // (so the children a subemitter makes of them get the same serials and slots every run).
 // Layout: killGroups[g] for each of the G groups, then (kill stage) two words per group,
 // the 64-bit mask of its dying slots, at killGroups[G + 2g] and [G + 2g + 1], then (events
-// stage) the indirect dispatch arguments of pass_events_order at [3G .. 3G + 2].
+// stage) the indirect dispatch arguments of pass_events_order at [3G .. 3G + 2]. Every pass
+// writes the words it reads, so from the reset pass to the integration the same buffer
+// holds the damping rates, one float per slot (Particles/common.glsl, DampingBlock).
 layout(std430, binding = BINDING_KILL_GROUPS) buffer KillGroupBlock { uint killGroups[]; };

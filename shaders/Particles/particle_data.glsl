@@ -23,7 +23,6 @@
 #define BINDING_SOURCE_PARTICLES 5
 #define BINDING_TRACKS           6
 #define BINDING_KILL_GROUPS      7
-#define BINDING_DAMPING          8
 
 #define WORKGROUP_SIZE 64
 
