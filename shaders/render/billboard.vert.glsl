@@ -2,11 +2,7 @@
 // kzplayer's default particle material, vertex stage: one camera-facing quad per pool
 // slot, drawn instanced straight from the emitter's Particle Data Buffer (no readback).
 // Dead slots are moved outside the clip volume, so the rasteriser drops them.
-#include "Particles/particle_data.glsl"
-
-layout(std430, binding = BINDING_PARTICLES) readonly buffer ParticleBuffer {
-    Particle particles[];
-};
+#include "Particles/particle_read.glsl"
 
 uniform mat4 u_model;          // simulation space -> world (identity unless LocalSpace)
 uniform mat4 u_view;
@@ -38,8 +34,9 @@ vec4 overLife(vec4 start, vec4 end, float t) {
 }
 
 void main() {
-    Particle p = particles[gl_InstanceID];
-    if ((p.flags & FLAG_ALIVE) == 0u || !(p.lifetime > 0.0)) {
+    uint i = uint(gl_InstanceID);
+    float lifetime = getParticleLifetime(i);
+    if (!isParticleAlive(i) || !(lifetime > 0.0)) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         v_corner = vec2(0.0);
         v_color = vec4(0.0);
@@ -47,21 +44,23 @@ void main() {
     }
     v_corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
 
-    vec4 centre = u_projection * (u_view * (u_model * vec4(p.position, 1.0)));
+    vec4 centre = u_projection * (u_view * (u_model * vec4(getParticlePosition(i), 1.0)));
     // Offsetting in view space keeps the quad facing the camera; in clip space that is a
     // shift of size * P[0][0] in x and size * P[1][1] in y (w is unchanged).
-    float half_size = 0.5 * u_sprite_size * max(abs(p.scale.x), abs(p.scale.y));
+    vec3 scale = getParticleScale(i);
+    float half_size = 0.5 * u_sprite_size * max(abs(scale.x), abs(scale.y));
     vec2 half_clip = half_size * vec2(u_projection[0][0], u_projection[1][1]);
     vec2 min_half_clip = (u_min_pixels / u_viewport) * abs(centre.w);
     half_clip = max(half_clip, min_half_clip);
     // Spin about the view axis by the particle's Z rotation (visible with a texture).
-    float c = cos(p.rotation.z), s = sin(p.rotation.z);
+    float spin = getParticleRotation(i).z;
+    float c = cos(spin), s = sin(spin);
     vec2 spun = mat2(c, s, -s, c) * v_corner;
     gl_Position = centre + vec4(spun * half_clip, 0.0, 0.0);
 
-    float t = clamp(p.age / p.lifetime, 0.0, 1.0);
+    float t = clamp(getParticleAge(i) / lifetime, 0.0, 1.0);
     vec4 life = u_color_over_life != 0
         ? overLife(u_start_color, u_end_color, t)
         : vec4(ageRamp(t), 1.0 - smoothstep(0.7, 1.0, t));
-    v_color = life * p.color * u_tint;
+    v_color = life * getParticleColor(i) * u_tint;
 }

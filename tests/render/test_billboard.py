@@ -1,4 +1,4 @@
-"""The default billboard, drawn from an SSBO filled here (no simulation): where a particle
+"""The default billboard, drawn from storage blocks filled here (no simulation): where a particle
 lands on screen (the pinhole formula), how wide (scale), additive, dead slots invisible,
 the age ramp, local-space model matrices, exact image size."""
 from __future__ import annotations
@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from kzplayer.gpu.layout import FLAG_ALIVE, PARTICLE_DTYPE
+from kzplayer.gpu.storage import RecordBuffers
 from kzplayer.render.billboard import MIN_PIXELS, SPRITE_SIZE, Look, Renderer, look_for
 from kzplayer.render.camera import Camera
 
@@ -42,7 +43,7 @@ UNIT = Look(size=1.0)   # 1 m quads at scale 1, so test scales read as metres
 
 
 def draw(renderer, ctx, records, model=None, cam=None, look=UNIT):
-    buf = ctx.buffer(records.tobytes())
+    buf = RecordBuffers(ctx, records)        # the hot and cold parts, as a pool is bound
     try:
         renderer.draw([SimpleNamespace(particles=buf, capacity=len(records), model=model, look=look)],
                       cam or camera())
