@@ -46,7 +46,7 @@ class SystemRunner:
         self.code = None
         self._code_key = None
         self.programs = {}
-        self.frame = self.ctx.buffer(reserve=32 * 4)
+        self.frame = self.ctx.buffer(reserve=36 * 4)
         self.table = None
         self.params = None
         self.image_io = False
@@ -62,17 +62,31 @@ class SystemRunner:
                tuple(_m(a.material) for a in system.affectors), tuple(_m(c.material) for c in system.colliders),
                system.verlet, sim.image_io)
         if key != self._code_key:
+            kept_time_scales = self.code is not None and self.code.time_scale
             self.code = Generator(system.emitters, system.affectors, system.colliders, verlet=system.verlet,
                                   image_io=sim.image_io, table_vec4s=sim.table_vec4s,
                                   params_limit_vec4s=sim.uniform_block_vec4s,
                                   system_name=f"'{system.item.path}'").build()
             self.programs = {k: sim.programs.compile(src) for k, src in self.code.sources.items()}
             self._code_key = key
+            if kept_time_scales and not self.code.time_scale and self.storage is not None:
+                self._reset_time_scales()
         self.image_io = sim.image_io and not self.code.raw_programs
         layout = Layout(pool_sizes, self.code.derived_words)
         if self.storage is None or self.storage.layout.key != layout.key:
             self._relayout(layout)
         self._write_blocks()
+
+    def _reset_time_scales(self) -> None:
+        """No material sets time scales any more: the step treats them as 1 without reading
+        them, so the stored ones (what a TimeDilation left) become 1 too."""
+        import numpy as np
+        for k in range(len(self.system.emitters)):
+            cold = self.storage.read_cold(k)
+            if len(cold) and np.any(cold["time_scale"] != 1.0):
+                cold["time_scale"] = 1.0
+                r = self.storage.layout.ranges[k]
+                self.storage._write(self.storage.cold, r.first * L.COLD_DTYPE.itemsize, cold.tobytes())
 
     def _relayout(self, layout: Layout) -> None:
         """New storage for new pool sizes: an emitter whose size is unchanged is copied on the

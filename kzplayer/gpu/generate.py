@@ -62,7 +62,13 @@ class Variant:
     uniforms: list = field(default_factory=list)      # glsl.Uniform of its files, in order
     per_step: list = field(default_factory=list)      # (name, type)
     functions: set = field(default_factory=set)
+    identifiers: set = field(default_factory=set)
     raw: bool = False
+
+    @property
+    def sets_time_scale(self) -> bool:
+        """May it change a particle's time scale (TimeDilation)? Then the step keeps them."""
+        return self.raw or "setParticleTimeScale" in self.identifiers
 
     @property
     def common_words(self) -> int:
@@ -102,6 +108,7 @@ class SystemCode:
     events_levels: set[int]          # levels with a GenerateEventsMaterial
     sources: dict                    # ("count" | "emit" | "step" | "children", level) -> Source
     raw_programs: set                # keys of programs that index the storage blocks themselves
+    time_scale: bool = True          # some material may set a particle's time scale
 
 
 class Generator:
@@ -129,6 +136,7 @@ class Generator:
             v = Variant(kind, material, f"kz_{kind[0]}{count}_", count + 1)
             node = self._scan(v)
             v.uniforms, v.per_step, v.functions = node.uniforms, node.per_step, node.functions
+            v.identifiers = node.identifiers
             v.raw = bool(node.indexed & RAW_BLOCKS)
             hook = MATERIAL_HOOK[kind]
             if hook not in node.functions:
@@ -174,7 +182,8 @@ class Generator:
             levels.insert(0, 0)
         events_levels = {em.level for em in self.emitters if em.events is not None}
         code = SystemCode(list(self._variants.values()), instances, per_emitter, max(words, 1), derived,
-                          levels, events_levels, {}, set())
+                          levels, events_levels, {}, set(),
+                          time_scale=any(v.sets_time_scale for v in self._variants.values()))
         self._write_sources(code)
         return code
 
@@ -182,7 +191,8 @@ class Generator:
 
     def _defines(self, code: SystemCode, level: int, raw: bool) -> dict:
         defines = {"KZ_IMAGE_IO": 1 if (self.image_io and not raw) else 0, "KZ_VERLET": 1 if self.verlet else 0,
-                   "KZ_LEVEL": level, "KZ_TABLE_VEC4S": self.table_vec4s}
+                   "KZ_TIME_SCALE": 1 if code.time_scale else 0, "KZ_LEVEL": level,
+                   "KZ_TABLE_VEC4S": self.table_vec4s}
         vec4s = -(-code.param_words // 4)
         if vec4s > self.params_limit:
             defines["KZ_PARAMS_IN_SSBO"] = 1

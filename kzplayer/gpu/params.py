@@ -24,7 +24,7 @@ E_FIELDS = {"first": 0, "capacity": 1, "seed": 2, "number": 3, "flags": 4, "leve
             "count_params": 19, "emission_params": 20, "self_derived": 21, "events_derived": 22, "transform": 24}
 EF_RUNS, EF_SOURCE_EVENTS, EF_SOURCE_PARTICLES, EF_EVENTS = 1, 2, 4, 8
 NONE = 0xFFFFFFFF
-FRAME_WORDS = 32
+FRAME_WORDS = 36
 
 
 def _matrix_words(m) -> list[int]:
@@ -110,15 +110,15 @@ def _special(kind: str, owner) -> dict:
 
 
 def frame_words(layout, *, dt: float, time: float, step: int, world_to_simulation) -> bytes:
-    """KzFrame (std140: 20 scalars, then a mat3 as three 16-byte columns)."""
+    """KzFrame (std140: 21 scalars, then, 16-aligned, a mat3 as three 16-byte columns)."""
     w = layout.words
     words = np.zeros(FRAME_WORDS, np.uint32)
     words[0:2] = np.asarray([dt, time], np.float32).view(np.uint32)
-    words[2:20] = [step & 0xFFFFFFFF, len(layout.capacities), layout.slots, layout.runs, layout.groups,
+    words[2:21] = [step & 0xFFFFFFFF, len(layout.capacities), layout.slots, layout.runs, layout.groups,
                    w["headers"], w["live"], w["plan_emit"], w["plan_step"], w["plan_move"], w["step_counts"],
                    w["derived"], w["alive"], w["death"], w["writer"], w["group"], w["run"],
-                   max(layout.slots, L.WORKGROUP_SIZE)]
+                   max(layout.slots, L.WORKGROUP_SIZE), w["rebuild"]]
     m = np.asarray(world_to_simulation, np.float32)[:3, :3]
     for c in range(3):
-        words[20 + 4 * c:23 + 4 * c] = m[:, c].view(np.uint32)
+        words[24 + 4 * c:27 + 4 * c] = m[:, c].view(np.uint32)
     return words.tobytes()

@@ -65,7 +65,7 @@ class Layout:
         at = 0
         for name, size in (("states", L.STATE_WORDS * e), ("headers", L.HEADER_WORDS * e),
                            ("live", L.LIVE_WORDS * e), ("plan_emit", plan), ("plan_step", plan),
-                           ("plan_move", plan), ("step_counts", e), ("derived", self.derived_words),
+                           ("plan_move", plan), ("step_counts", e), ("rebuild", e), ("derived", self.derived_words),
                            ("alive", self.slots // 32), ("death", self.slots // 32),
                            ("writer", self.slots // 32), ("group", 2 * self.groups), ("run", 6 * self.runs)):
             words[name] = at

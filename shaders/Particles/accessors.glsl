@@ -3,8 +3,8 @@
 //
 // The particle an invocation works on (kz_self) is held in registers for the whole of a
 // program's stages: kz_begin loads its records once (what no stage reads is dropped by the
-// compiler), the accessors read and write the copies, kz_end stores the 16-byte texels that
-// changed. Another particle (an index other than kz_self) is read and written in memory.
+// compiler; its track only when a stage asks for it), the accessors read and write the
+// copies, kz_end stores the 16-byte texels that changed. Another particle (an index other than kz_self) is read and written in memory.
 // A material that indexes the storage blocks itself is bracketed by kz_flush / kz_reload
 // (the generator does it), so it sees and leaves memory up to date.
 
@@ -15,12 +15,21 @@ ParticleTrack kz_t;
 bool kz_hotDirty[4] = bool[4](false, false, false, false);
 bool kz_coldDirty[5] = bool[5](false, false, false, false, false);
 bool kz_trackDirty[3] = bool[3](false, false, false);
+bool kz_trackLoaded = false;
 
 void kz_begin(uint i) {
     kz_self = i;
     kz_p = kz_loadHot(i);
     kz_c = kz_loadCold(i);
-    kz_t = kz_loadTrack(i);
+    kz_trackLoaded = false;
+}
+
+// The slot's track, loaded on first use: most particles of a step hit no collider.
+void kz_needTrack() {
+    if (!kz_trackLoaded) {
+        kz_t = kz_loadTrack(kz_self);
+        kz_trackLoaded = true;
+    }
 }
 
 void kz_end() {
@@ -174,10 +183,17 @@ float getTime() { return kz_time; }
 
 // -- the slot's track: this step's collider hit, the event generators' memory ----------------
 
-ParticleTrack kz_track(uint i) { return i == kz_self ? kz_t : kz_loadTrack(i); }
+ParticleTrack kz_track(uint i) {
+    if (i == kz_self) {
+        kz_needTrack();
+        return kz_t;
+    }
+    return kz_loadTrack(i);
+}
 
 void kz_setTrack(uint i, uint t, ParticleTrack k) {
     if (i == kz_self) {
+        kz_trackLoaded = true;
         kz_t = k;
         kz_trackDirty[t] = true;
     } else {

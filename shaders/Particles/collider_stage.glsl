@@ -49,17 +49,22 @@ void collide(uint i) {
     uint flags = getParticleFlags(i);
     float h = kz_dt * getParticleTimeScale(i);
     vec3 acc = getParticleAcceleration(i);
-    ParticleTrack track = kz_track(i);
     // A particle an earlier collider already bounced this step continues from its last hit.
-    vec3 a = (flags & FLAG_HIT) != 0u ? track.hitPosition + track.hitNormal * COLLIDER_SKIN
-                                      : getParticlePreviousPosition(i);
+    vec3 a = getParticlePreviousPosition(i);
+    if ((flags & FLAG_HIT) != 0u) {
+        a = getParticleHitPosition(i) + getParticleHitNormal(i) * COLLIDER_SKIN;
+    }
     vec3 b = getParticlePosition(i);
     vec3 v = getParticleVelocity(i);
     float remaining = 1.0;          // fraction of the step still to travel after a
     bool hit = false;
     float t;
     vec3 n;
+    ParticleTrack track;
     for (int k = 0; k < COLLIDER_BOUNCES && sweep(a, b, t, n); ++k) {
+        if (!hit) {
+            track = kz_track(i);
+        }
         vec3 p = mix(a, b, t);
         float rest = remaining * (1.0 - t) * h;     // seconds left in the step after the hit
         // Verlet: exact under constant acceleration; Euler moves on a straight line at v.

@@ -12,6 +12,9 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #ifndef KZ_VERLET
 #define KZ_VERLET 0
 #endif
+#ifndef KZ_TIME_SCALE
+#define KZ_TIME_SCALE 1
+#endif
 #ifndef KZ_TABLE_VEC4S
 #define KZ_TABLE_VEC4S 1024
 #endif
@@ -65,6 +68,7 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
     uint  kz_groupWords;        // 2 words per group: its kill and live bases in its run
     uint  kz_runWords;          // 6 words per run: kill, live, event totals, then bases
     uint  kz_freeSlots;         // slots buffer: where the free stacks start (live lists at 0)
+    uint  kz_rebuildWords;      // E words: the emitter's live list changes at the end of this step
     mat3  kz_worldToSimulation; // world directions -> simulation space
 };
 

@@ -1,7 +1,7 @@
 // End of step, second pass, one workgroup per emitter: its runs' bases. Deaths go on the
 // free stack from its top (free_count), last run first; survivors fill the live list from 0,
-// first run first. Moves free_count and total_died once, and writes the live header (count,
-// indirect dispatch and draw arguments). Each invocation sums a contiguous chunk of runs;
+// first run first. Moves free_count and total_died once, writes the live header (count,
+// indirect dispatch and draw arguments) and whether the live list must be rewritten. Each invocation sums a contiguous chunk of runs;
 // the 64 chunk sums are scanned in shared memory.
 #include "Particles/common.glsl"
 #include "Particles/passes.glsl"
@@ -50,6 +50,9 @@ void main() {
         kz_setWord(kz_liveWord(e, 5u), survivors);
         kz_setWord(kz_liveWord(e, 6u), 0u);
         kz_setWord(kz_liveWord(e, 7u), 0u);
+        // the live list changes only with a death or a birth (emission appended its new
+        // particles unsorted); else the last pass leaves the emitter's groups alone
+        kz_setWord(kz_rebuildWords + e, uint(deaths > 0u || kz_word(s + 3u) > 0u));
     }
     memoryBarrierShared();
     barrier();

@@ -11,8 +11,9 @@ void main() {
         return;
     }
     uint e = kz_emitterOf(E_FIRST_GROUP, g);
-    if (!kz_takesPart(e) || g >= kz_table(e, E_FIRST_GROUP) + kz_table(e, E_GROUPS)) {
-        return;
+    if (!kz_takesPart(e) || g >= kz_table(e, E_FIRST_GROUP) + kz_table(e, E_GROUPS)
+            || kz_word(kz_rebuildWords + e) == 0u) {
+        return;             // no death, no birth: the stack and the live list stand
     }
     uint first = kz_table(e, E_FIRST);
     uint r = kz_table(e, E_FIRST_RUN) + (g - kz_table(e, E_FIRST_GROUP)) / uint(GROUPS_PER_RUN);

@@ -6,14 +6,20 @@
 
 // 2. Clear the acceleration accumulator and the per-step state before the affectors add
 // to them.
+// KZ_TIME_SCALE: some material of the system may set the time scale (TimeDilation); when
+// none does, it is 1 for every particle and not even read.
 void kz_reset() {
     kz_p.acceleration = vec3(0.0);
     kz_p.flags &= ~FLAG_HIT;
     kz_hotDirty[3] = true;
+#if KZ_TIME_SCALE
     if (kz_c.timeScale != 1.0) {
         kz_c.timeScale = 1.0;
         kz_coldDirty[1] = true;
     }
+#else
+    kz_c.timeScale = 1.0;
+#endif
 }
 
 // 5. Integrate and age, with h = kz_dt * timeScale (TimeDilation):
@@ -130,6 +136,7 @@ void kz_eventsBegin() {
 // After the emitter's generateEvents: what the slot remembers for the next step, and its
 // bit among this step's writers (the ordering passes walk only those).
 void kz_eventsEnd() {
+    kz_needTrack();
     kz_t.events = kz_eventsKept;
     kz_t.lastAge = kz_p.age;
     kz_t.serial = kz_c.serial;
