@@ -20,8 +20,10 @@ from kzplayer.gpu.generate import Generator
 from kzplayer.gpu.params import frame_words, parameter_words, table_words
 from kzplayer.gpu.storage import EmitterBuffers, Layout, SystemStorage
 
+# The next pass reads what this one wrote as storage, as images, as indirect arguments and
+# as a uniform block (the schedule).
 BARRIER = (moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.SHADER_IMAGE_ACCESS_BARRIER_BIT
-           | moderngl.COMMAND_BARRIER_BIT)
+           | moderngl.COMMAND_BARRIER_BIT | moderngl.UNIFORM_BARRIER_BIT)
 # The last dispatch of a step is also followed by the CPU's view: the next step's block
 # write, a stats copy or a read may follow.
 END_BARRIER = BARRIER | moderngl.BUFFER_UPDATE_BARRIER_BIT
@@ -94,7 +96,8 @@ class SystemRunner:
         packed into its first slots, with its free stack rebuilt; its tracks and Event Buffer
         start afresh."""
         old = self.storage
-        self.storage = SystemStorage(self.ctx, layout, texels=self.sim.image_io, label=self.system.item.path)
+        self.storage = SystemStorage(self.ctx, layout, texels=self.sim.image_io, label=self.system.item.path,
+                                     schedule_bytes=self.sim.uniform_block_vec4s * 16)
         for k, em in enumerate(self.system.emitters):
             previous = em.buffers
             if old is not None and previous is not None and previous.storage is old \
@@ -147,7 +150,7 @@ class SystemRunner:
         self.frame.write(frame_words(storage.layout, dt=h, time=system.steps * h, step=system.steps,
                                      world_to_simulation=system.world_to_simulation))
         self.bind()
-        words = storage.layout.words
+        words = storage.layout.schedule
         e = len(system.emitters)
         self._run(self.programs[("count", 0)], 1)
         self._indirect(self.programs[("emit", 0)], words["plan_emit"] + e + 1)
@@ -174,7 +177,7 @@ class SystemRunner:
         self._run(passes["events_runs"], _groups(lay.runs))
         self._run(passes["events_emitters"], len(self.system.emitters))
         self._run(passes["events_plan"], 1)
-        self._indirect(passes["events_move"], lay.words["plan_move"] + len(self.system.emitters) + 1)
+        self._indirect(passes["events_move"], lay.schedule["plan_move"] + len(self.system.emitters) + 1)
 
     def bind(self) -> None:
         self.storage.bind()
@@ -188,7 +191,7 @@ class SystemRunner:
         self.ctx.memory_barrier(barrier)
 
     def _indirect(self, program, word: int) -> None:
-        program.run_indirect(self.storage.control, word * 4)
+        program.run_indirect(self.storage.schedule, word * 4)
         self.ctx.memory_barrier(BARRIER)
 
     def release(self) -> None:

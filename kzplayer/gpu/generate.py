@@ -192,7 +192,7 @@ class Generator:
     def _defines(self, code: SystemCode, level: int, raw: bool) -> dict:
         defines = {"KZ_IMAGE_IO": 1 if (self.image_io and not raw) else 0, "KZ_VERLET": 1 if self.verlet else 0,
                    "KZ_TIME_SCALE": 1 if code.time_scale else 0, "KZ_LEVEL": level,
-                   "KZ_TABLE_VEC4S": self.table_vec4s}
+                   "KZ_TABLE_VEC4S": self.table_vec4s, "KZ_SCHEDULE_VEC4S": self.table_vec4s}
         vec4s = -(-code.param_words // 4)
         if vec4s > self.params_limit:
             defines["KZ_PARAMS_IN_SSBO"] = 1
@@ -252,10 +252,10 @@ class Generator:
             store = [f"void {v.prefix}storeStep(uint d) {{"]
             at = 0
             for name, type_ in v.per_step:
-                words = [f"kz_word(kz_derivedWords + d + {at + k}u)" for k in range(type_words(type_))]
+                words = [f"kz_scheduleWord(kz_derivedWords + d + {at + k}u)" for k in range(type_words(type_))]
                 load.append(f"    {v.prefix}{name} = {_from_words(type_, words)};")
                 for k, expr in enumerate(_to_words(f"{v.prefix}{name}", type_)):
-                    store.append(f"    kz_setWord(kz_derivedWords + d + {at + k}u, {expr});")
+                    store.append(f"    kz_setScheduleWord(kz_derivedWords + d + {at + k}u, {expr});")
                 at += type_words(type_)
             lines += load + ["}"] + store + ["}"]
         return "\n".join(lines)
@@ -323,9 +323,9 @@ class Generator:
             "void main() {",
             "    uint g = gl_WorkGroupID.x;",
             "    uint e = kz_planEmitter(kz_planStep, g);",
-            "    uint k = (g - kz_word(kz_planStep + e)) * uint(WORKGROUP_SIZE) + gl_LocalInvocationIndex;",
+            "    uint k = (g - kz_scheduleWord(kz_planStep + e)) * uint(WORKGROUP_SIZE) + gl_LocalInvocationIndex;",
             "    kz_bindEmitter(e);",
-            "    if (k >= kz_word(kz_stepCounts + e)) {",
+            "    if (k >= kz_scheduleWord(kz_stepCounts + e)) {",
             "        return;",
             "    }",
             "    kz_begin(kz_first + kz_slot(kz_first + k));     // the k-th entry of its live list",
@@ -350,7 +350,7 @@ class Generator:
             "void main() {",
             "    uint g = gl_WorkGroupID.x;",
             "    uint e = kz_planEmitter(kz_planEmit, g);",
-            "    uint n = (g - kz_word(kz_planEmit + e)) * uint(WORKGROUP_SIZE) + gl_LocalInvocationIndex;",
+            "    uint n = (g - kz_scheduleWord(kz_planEmit + e)) * uint(WORKGROUP_SIZE) + gl_LocalInvocationIndex;",
             "    kz_bindEmitter(e);",
             "    uint s = e * KZ_STATE_WORDS;",
             "    if (n >= kz_word(s + 3u) || (kz_flags & EF_EVENTS) == 0u) {",
@@ -409,8 +409,8 @@ class Generator:
             "    uint groups = 0u;",
             "    uint walk = 0u;",
             "    for (uint e = 0u; e < kz_emitterCount; ++e) {",
-            "        kz_setWord(kz_planEmit + e, groups);",
-            *(["        kz_setWord(kz_planStep + e, walk);", "        kz_setWord(kz_stepCounts + e, 0u);"] if first else []),
+            "        kz_setScheduleWord(kz_planEmit + e, groups);",
+            *(["        kz_setScheduleWord(kz_planStep + e, walk);", "        kz_setScheduleWord(kz_stepCounts + e, 0u);"] if first else []),
             "        if ((kz_table(e, E_FLAGS) & EF_RUNS) == 0u) {",
             "            continue;",
             "        }",
@@ -429,7 +429,7 @@ class Generator:
             "        }",
             "        groups += (n + uint(WORKGROUP_SIZE) - 1u) / uint(WORKGROUP_SIZE);",
             *(["        uint particles = kz_word(kz_liveWord(e, 0u)) + n;     // its live list and its new particles",
-               "        kz_setWord(kz_stepCounts + e, particles);",
+               "        kz_setScheduleWord(kz_stepCounts + e, particles);",
                "        walk += (particles + uint(WORKGROUP_SIZE) - 1u) / uint(WORKGROUP_SIZE);"] if first else []),
             "    }",
             "    kz_finishPlan(kz_planEmit, groups);",
@@ -447,7 +447,7 @@ class Generator:
             "void main() {",
             "    uint g = gl_WorkGroupID.x;",
             "    uint e = kz_planEmitter(kz_planEmit, g);",
-            "    uint n = (g - kz_word(kz_planEmit + e)) * uint(WORKGROUP_SIZE) + gl_LocalInvocationIndex;",
+            "    uint n = (g - kz_scheduleWord(kz_planEmit + e)) * uint(WORKGROUP_SIZE) + gl_LocalInvocationIndex;",
             "    kz_bindEmitter(e);",
             "    state = kz_loadState(e);",
             "    if (n >= state.count) {",

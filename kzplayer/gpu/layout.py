@@ -164,12 +164,14 @@ BINDING_EVENTS = 3          # every emitter's event records and staging records
 BINDING_TRACKS = 4          # ParticleTrack per slot
 BINDING_SLOTS = 5           # live lists, then free stacks (uint per slot)
 BINDING_PARAMS_SSBO = 6     # the parameter words when they outgrow a uniform block
+BINDING_SCHEDULE = 7        # plans, walk counts, per-step constants (written here, read as KzSchedule)
 
 # Uniform blocks (UNIFORM_* defines): the step's constants, the system's emitter table and
 # the program's node parameters, each written with one buffer write.
 UNIFORM_FRAME = 0
 UNIFORM_TABLE = 1
 UNIFORM_PARAMS = 2
+UNIFORM_SCHEDULE = 3
 
 # Image units of the rgba32ui / r32ui texel-buffer views of the same buffers (IMAGE_*).
 IMAGE_HOT = 0
@@ -178,6 +180,7 @@ IMAGE_TRACKS = 2
 IMAGE_EVENTS = 3
 IMAGE_CONTROL = 4
 IMAGE_SLOTS = 5
+IMAGE_SCHEDULE = 6
 
 WORKGROUP_SIZE = 64
 GROUPS_PER_RUN = 64         # the scans' second level: a run is 64 groups of 64 slots

@@ -61,28 +61,34 @@ class Layout:
         self.event_records = event
         e = len(capacities)
         plan = e + 4                    # E + 1 starts, 3 indirect arguments
-        words = {}
-        at = 0
-        for name, size in (("states", L.STATE_WORDS * e), ("headers", L.HEADER_WORDS * e),
-                           ("live", L.LIVE_WORDS * e), ("plan_emit", plan), ("plan_step", plan),
-                           ("plan_move", plan), ("step_counts", e), ("rebuild", e), ("derived", self.derived_words),
-                           ("alive", self.slots // 32), ("death", self.slots // 32),
-                           ("writer", self.slots // 32), ("group", 2 * self.groups), ("run", 6 * self.runs)):
-            words[name] = at
-            at += size
-            at += -at % 4           # 16-byte aligned regions
-        self.words = words
-        self.control_words = max(at, 4)
+        self.words, self.control_words = _regions(
+            (("states", L.STATE_WORDS * e), ("headers", L.HEADER_WORDS * e), ("live", L.LIVE_WORDS * e),
+             ("alive", self.slots // 32), ("death", self.slots // 32), ("writer", self.slots // 32),
+             ("group", 2 * self.groups), ("run", 6 * self.runs)))
+        self.schedule, self.schedule_words = _regions(
+            (("plan_emit", plan), ("plan_step", plan), ("plan_move", plan), ("step_counts", e),
+             ("rebuild", e), ("derived", self.derived_words)))
 
     @property
     def key(self) -> tuple:
         return tuple(self.capacities), self.derived_words
 
 
+def _regions(sizes) -> tuple[dict, int]:
+    """Word offsets of consecutive regions, each 16-byte aligned, and the total."""
+    offsets, at = {}, 0
+    for name, size in sizes:
+        offsets[name] = at
+        at += size
+        at += -at % 4
+    return offsets, max(at, 4)
+
+
 class SystemStorage:
     """The buffers of one system's emitters."""
 
-    def __init__(self, ctx: moderngl.Context, layout: Layout, texels: bool, label: str = "system"):
+    def __init__(self, ctx: moderngl.Context, layout: Layout, texels: bool, label: str = "system",
+                 schedule_bytes: int = 0):
         self.ctx = ctx
         self.layout = layout
         self.label = label
@@ -95,7 +101,9 @@ class SystemStorage:
         self.events = ctx.buffer(reserve=max(layout.event_records, 1) * L.EVENT_RECORD_DTYPE.itemsize)
         self.slots = ctx.buffer(reserve=2 * n * 4)
         self.control = ctx.buffer(reserve=layout.control_words * 4)
-        for buf in (self.hot, self.cold, self.events, self.slots, self.control):
+        # bound whole as a uniform block of the size the programs declare
+        self.schedule = ctx.buffer(reserve=max(layout.schedule_words * 4, schedule_bytes))
+        for buf in (self.hot, self.cold, self.events, self.slots, self.control, self.schedule):
             buf.clear()
         self._initial_state()
         self.texels = None
@@ -106,9 +114,10 @@ class SystemStorage:
                            (L.IMAGE_TRACKS, TexelBuffer(self.tracks, "rgba32ui")),
                            (L.IMAGE_EVENTS, TexelBuffer(self.events, "rgba32ui")),
                            (L.IMAGE_CONTROL, TexelBuffer(self.control, "r32ui")),
-                           (L.IMAGE_SLOTS, TexelBuffer(self.slots, "r32ui"))]
+                           (L.IMAGE_SLOTS, TexelBuffer(self.slots, "r32ui")),
+                           (L.IMAGE_SCHEDULE, TexelBuffer(self.schedule, "r32ui"))]
         for buf, name in ((self.hot, "hot"), (self.cold, "cold"), (self.tracks, "tracks"), (self.events, "events"),
-                          (self.slots, "slots"), (self.control, "control")):
+                          (self.slots, "slots"), (self.control, "control"), (self.schedule, "schedule")):
             try:
                 buf.label = f"{label}/{name}"
             except Exception:       # labels need KHR_debug; they are a debugging aid only
@@ -136,6 +145,8 @@ class SystemStorage:
         self.events.bind_to_storage_buffer(L.BINDING_EVENTS)
         self.tracks.bind_to_storage_buffer(L.BINDING_TRACKS)
         self.slots.bind_to_storage_buffer(L.BINDING_SLOTS)
+        self.schedule.bind_to_storage_buffer(L.BINDING_SCHEDULE)
+        self.schedule.bind_to_uniform_block(L.UNIFORM_SCHEDULE)
         for unit, texels in self.texels or ():
             texels.bind(unit)
 
@@ -284,7 +295,7 @@ class SystemStorage:
         for _, texels in self.texels or ():
             texels.release()
         self.texels = None
-        for name in ("hot", "cold", "tracks", "events", "slots", "control"):
+        for name in ("hot", "cold", "tracks", "events", "slots", "control", "schedule"):
             buf = getattr(self, name, None)
             if buf is not None:
                 buf.release()

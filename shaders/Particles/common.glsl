@@ -28,8 +28,13 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 layout(std430, binding = BINDING_PARTICLES) buffer ParticleBlock { Particle particles[]; };
 layout(std430, binding = BINDING_COLD) buffer ColdBlock { ParticleCold coldParticles[]; };
 // states, event headers and live headers of the emitters, then the scratch words of the
-// passes (masks, plans, scans): offsets in KzFrame
+// passes (masks, scans): offsets in KzFrame
 layout(std430, binding = BINDING_CONTROL) buffer ControlBlock { uint control[]; };
+// what the passes plan for the ones after them, the same for a whole workgroup (plans with
+// their indirect arguments, walk counts, per-step constants): written as storage, read by
+// the later dispatches as the uniform block KzSchedule (one constant-cache read, where a
+// storage read costs what a particle's does on llvmpipe)
+layout(std430, binding = BINDING_SCHEDULE) buffer ScheduleBlock { uint schedule[]; };
 layout(std430, binding = BINDING_EVENTS) buffer EventBlock { ParticleEvent events[]; };
 layout(std430, binding = BINDING_TRACKS) buffer TrackBlock { ParticleTrack tracks[]; };
 // live lists (slot indices, each emitter's from its first slot), then the free stacks
@@ -44,7 +49,12 @@ layout(rgba32ui, binding = IMAGE_TRACKS) uniform uimageBuffer kz_trackTexels;
 layout(rgba32ui, binding = IMAGE_EVENTS) uniform uimageBuffer kz_eventTexels;
 layout(r32ui, binding = IMAGE_CONTROL) uniform uimageBuffer kz_controlWords;
 layout(r32ui, binding = IMAGE_SLOTS) uniform uimageBuffer kz_slotWords;
+layout(r32ui, binding = IMAGE_SCHEDULE) uniform uimageBuffer kz_scheduleImage;
 #endif
+#ifndef KZ_SCHEDULE_VEC4S
+#define KZ_SCHEDULE_VEC4S 1024
+#endif
+layout(std140, binding = UNIFORM_SCHEDULE) uniform KzSchedule { uvec4 kz_scheduleWords[KZ_SCHEDULE_VEC4S]; };
 
 // The step's constants and where the scratch words are: one buffer write per step.
 layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
@@ -57,18 +67,18 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
     uint  kz_groupCount;
     uint  kz_headerWords;       // control words: the event headers (the states are at 0)
     uint  kz_liveWords;         // the live headers
-    uint  kz_planEmit;          // plans: E + 1 workgroup starts, then 3 indirect arguments
+    uint  kz_planEmit;          // schedule words: plans (E + 1 workgroup starts, 3 indirect arguments)
     uint  kz_planStep;
     uint  kz_planMove;
-    uint  kz_stepCounts;        // E words: particles the step kernel walks per emitter
-    uint  kz_derivedWords;      // per-step constants of the materials (KZ_PER_STEP)
+    uint  kz_stepCounts;        // schedule: E words, particles the step kernel walks per emitter
+    uint  kz_derivedWords;      // schedule: per-step constants of the materials (KZ_PER_STEP)
     uint  kz_aliveWords;        // one bit per slot: holds a live particle
     uint  kz_deathWords;        // one bit per slot: dies in this step
     uint  kz_writerWords;       // one bit per slot: wrote event records in this step
     uint  kz_groupWords;        // 2 words per group: its kill and live bases in its run
     uint  kz_runWords;          // 6 words per run: kill, live, event totals, then bases
     uint  kz_freeSlots;         // slots buffer: where the free stacks start (live lists at 0)
-    uint  kz_rebuildWords;      // E words: the emitter's live list changes at the end of this step
+    uint  kz_rebuildWords;      // schedule: E words, the emitter's live list changes at the end of this step
     mat3  kz_worldToSimulation; // world directions -> simulation space
 };
 
@@ -186,7 +196,7 @@ uint kz_planEmitter(uint plan, uint g) {
     uint hi = kz_emitterCount;
     while (hi - lo > 1u) {
         uint mid = (lo + hi) >> 1u;
-        if (kz_word(plan + mid) <= g) {
+        if (kz_scheduleWord(plan + mid) <= g) {
             lo = mid;
         } else {
             hi = mid;

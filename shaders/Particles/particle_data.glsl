@@ -23,10 +23,12 @@
 #define BINDING_TRACKS      4
 #define BINDING_SLOTS       5
 #define BINDING_PARAMS_SSBO 6
+#define BINDING_SCHEDULE    7
 
 #define UNIFORM_FRAME  0
 #define UNIFORM_TABLE  1
 #define UNIFORM_PARAMS 2
+#define UNIFORM_SCHEDULE 3
 
 #define IMAGE_HOT     0
 #define IMAGE_COLD    1
@@ -34,6 +36,7 @@
 #define IMAGE_EVENTS  3
 #define IMAGE_CONTROL 4
 #define IMAGE_SLOTS   5
+#define IMAGE_SCHEDULE 6
 
 #define WORKGROUP_SIZE 64
 #define GROUPS_PER_RUN 64

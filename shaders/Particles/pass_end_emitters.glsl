@@ -52,7 +52,7 @@ void main() {
         kz_setWord(kz_liveWord(e, 7u), 0u);
         // the live list changes only with a death or a birth (emission appended its new
         // particles unsorted); else the last pass leaves the emitter's groups alone
-        kz_setWord(kz_rebuildWords + e, uint(deaths > 0u || kz_word(s + 3u) > 0u));
+        kz_setScheduleWord(kz_rebuildWords + e, uint(deaths > 0u || kz_word(s + 3u) > 0u));
     }
     memoryBarrierShared();
     barrier();

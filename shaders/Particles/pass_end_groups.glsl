@@ -12,7 +12,7 @@ void main() {
     }
     uint e = kz_emitterOf(E_FIRST_GROUP, g);
     if (!kz_takesPart(e) || g >= kz_table(e, E_FIRST_GROUP) + kz_table(e, E_GROUPS)
-            || kz_word(kz_rebuildWords + e) == 0u) {
+            || kz_scheduleWord(kz_rebuildWords + e) == 0u) {
         return;             // no death, no birth: the stack and the live list stand
     }
     uint first = kz_table(e, E_FIRST);

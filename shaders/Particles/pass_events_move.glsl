@@ -9,7 +9,7 @@
 void main() {
     uint g = gl_WorkGroupID.x;
     uint e = kz_planEmitter(kz_planMove, g);
-    uint k = (g - kz_word(kz_planMove + e)) * uint(WORKGROUP_SIZE) + gl_LocalInvocationIndex;
+    uint k = (g - kz_scheduleWord(kz_planMove + e)) * uint(WORKGROUP_SIZE) + gl_LocalInvocationIndex;
     if (k >= kz_word(kz_headerWord(e, H_COUNT))) {
         return;
     }

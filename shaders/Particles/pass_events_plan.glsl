@@ -10,14 +10,14 @@ void main() {
     }
     uint groups = 0u;
     for (uint e = 0u; e < kz_emitterCount; ++e) {
-        kz_setWord(kz_planMove + e, groups);
+        kz_setScheduleWord(kz_planMove + e, groups);
         uint flags = kz_table(e, E_FLAGS);
         if ((flags & (EF_RUNS | EF_EVENTS)) == (EF_RUNS | EF_EVENTS) && kz_table(e, E_LEVEL) == kz_level) {
             groups += (kz_word(kz_headerWord(e, H_COUNT)) + uint(WORKGROUP_SIZE) - 1u) / uint(WORKGROUP_SIZE);
         }
     }
-    kz_setWord(kz_planMove + kz_emitterCount, groups);
-    kz_setWord(kz_planMove + kz_emitterCount + 1u, groups);
-    kz_setWord(kz_planMove + kz_emitterCount + 2u, 1u);
-    kz_setWord(kz_planMove + kz_emitterCount + 3u, 1u);
+    kz_setScheduleWord(kz_planMove + kz_emitterCount, groups);
+    kz_setScheduleWord(kz_planMove + kz_emitterCount + 1u, groups);
+    kz_setScheduleWord(kz_planMove + kz_emitterCount + 2u, 1u);
+    kz_setScheduleWord(kz_planMove + kz_emitterCount + 3u, 1u);
 }

@@ -22,6 +22,14 @@ void kz_setSlot(uint k, uint v)         { slots[k] = v; }
 #endif
 float kz_wordFloat(uint w)              { return uintBitsToFloat(kz_word(w)); }
 
+// The schedule: read as a uniform block (what an earlier dispatch wrote), written as storage.
+uint kz_scheduleWord(uint w)            { return kz_scheduleWords[w >> 2u][w & 3u]; }
+#if KZ_IMAGE_IO
+void kz_setScheduleWord(uint w, uint v) { imageStore(kz_scheduleImage, int(w), uvec4(v)); }
+#else
+void kz_setScheduleWord(uint w, uint v) { schedule[w] = v; }
+#endif
+
 // -- emitter states -------------------------------------------------------------------------
 
 #define KZ_STATE_WORDS 24u

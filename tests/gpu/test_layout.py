@@ -257,9 +257,9 @@ def test_live_header_and_the_frame_block_at_their_offsets(ctx, tmp_path):
         assert tuple(live[i]["draw"]) == (5 + b, 6 + b, 7 + b, 8 + b)
     words = np.frombuffer(raw[2 * L.LIVE_HEADER_DTYPE.itemsize:], np.uint32)
     assert words[:2].view(np.float32).tolist() == [0.25, 3.5] and words[2] == 12345
-    w = layout.words
+    w, s = layout.words, layout.schedule
     assert words[3:21].tolist() == [4, layout.slots, layout.runs, layout.groups, w["headers"], w["live"],
-                                    w["plan_emit"], w["plan_step"], w["plan_move"], w["step_counts"], w["derived"],
+                                    s["plan_emit"], s["plan_step"], s["plan_move"], s["step_counts"], s["derived"],
                                     w["alive"], w["death"], w["writer"], w["group"], w["run"], layout.slots,
-                                    w["rebuild"]]
+                                    s["rebuild"]]
     np.testing.assert_array_equal(words[21:30].view(np.float32).reshape(3, 3), m[:3, :3].T)
