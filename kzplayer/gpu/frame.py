@@ -16,7 +16,7 @@ from __future__ import annotations
 import moderngl
 
 from kzplayer.gpu import layout as L
-from kzplayer.gpu.generate import Generator
+from kzplayer.gpu.generate import Generator, zero_bakes
 from kzplayer.gpu.params import frame_words, parameter_words, table_words
 from kzplayer.gpu.storage import EmitterBuffers, Layout, SystemStorage
 
@@ -47,6 +47,8 @@ class SystemRunner:
         self.storage: SystemStorage | None = None
         self.code = None
         self._code_key = None
+        self._generator = None
+        self._bakes = None
         self.programs = {}
         self.frame = self.ctx.buffer(reserve=36 * 4)
         self.table = None
@@ -65,14 +67,22 @@ class SystemRunner:
                system.verlet, sim.image_io)
         if key != self._code_key:
             kept_time_scales = self.code is not None and self.code.time_scale
-            self.code = Generator(system.emitters, system.affectors, system.colliders, verlet=system.verlet,
-                                  image_io=sim.image_io, table_vec4s=sim.table_vec4s,
-                                  params_limit_vec4s=sim.uniform_block_vec4s,
-                                  system_name=f"'{system.item.path}'").build()
-            self.programs = {k: sim.programs.compile(src) for k, src in self.code.sources.items()}
-            self._code_key = key
+            self._generator = Generator(system.emitters, system.affectors, system.colliders, verlet=system.verlet,
+                                        image_io=sim.image_io, table_vec4s=sim.table_vec4s,
+                                        params_limit_vec4s=sim.uniform_block_vec4s,
+                                        system_name=f"'{system.item.path}'")
+            self.code = self._generator.layout()
+            self._code_key, self._bakes = key, None
             if kept_time_scales and not self.code.time_scale and self.storage is not None:
                 self._reset_time_scales()
+        params = self._parameters()
+        bound = {(id(cb.item), cb.name) for cb in sim.graph.bindings}
+        bakes = zero_bakes(self.code, params, lambda owner, u: any(
+            (id(owner.item), p) in bound for p in _properties(owner, u)))
+        if bakes != self._bakes:
+            self._generator.write(self.code, bakes)
+            self.programs = {k: sim.programs.compile(src) for k, src in self.code.sources.items()}
+            self._bakes = bakes
         self.image_io = sim.image_io and not self.code.raw_programs
         layout = Layout(pool_sizes, self.code.derived_words)
         if self.storage is None or self.storage.layout.key != layout.key:
@@ -130,8 +140,7 @@ class SystemRunner:
         """The emitter table and the node parameters (one write each)."""
         sim = self.sim
         table = table_words(self.system.emitters, self.storage.layout, self.code, runs).tobytes()
-        params = parameter_words(self.code, sim.values.value,
-                                 known=lambda name: sim.catalog.property(name) is not None).tobytes()
+        params = self._parameters().tobytes()
         table_size = sim.table_vec4s * 16
         self.table = _sized(self.ctx, self.table, max(len(table), table_size))
         self.table.write(table)
@@ -139,6 +148,10 @@ class SystemRunner:
         size = max(vec4s, 1) * 16
         self.params = _sized(self.ctx, self.params, size)
         self.params.write(params)
+
+    def _parameters(self):
+        sim = self.sim
+        return parameter_words(self.code, sim.values.value, known=lambda name: sim.catalog.property(name) is not None)
 
     # -- one step ----------------------------------------------------------------------------
 
@@ -203,6 +216,11 @@ class SystemRunner:
             if buf is not None:
                 buf.release()
                 setattr(self, name, None)
+
+
+def _properties(owner, uniform: str) -> tuple:
+    """The property names a uniform `Type_Name` may be read from."""
+    return (uniform.replace("_", ".", 1),)
 
 
 def _m(material) -> tuple | None:

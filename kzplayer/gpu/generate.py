@@ -155,7 +155,13 @@ class Generator:
         return builder.node(v.material.shader, v.material.display, v.prefix,
                             before=[h for h in HEADERS.get(v.kind, ())])
 
-    def build(self) -> SystemCode:
+    def build(self, bakes: dict | None = None) -> SystemCode:
+        code = self.layout()
+        self.write(code, bakes or {})
+        return code
+
+    def layout(self) -> SystemCode:
+        """The variants and instances and their parameter and per-step words (no source yet)."""
         instances, per_emitter = [], {}
         for aff in self.affectors:
             if aff.material is not None:
@@ -184,8 +190,15 @@ class Generator:
         code = SystemCode(list(self._variants.values()), instances, per_emitter, max(words, 1), derived,
                           levels, events_levels, {}, set(),
                           time_scale=any(v.sets_time_scale for v in self._variants.values()))
-        self._write_sources(code)
         return code
+
+    def write(self, code: SystemCode, bakes: dict) -> None:
+        """The programs' sources. `bakes`: {(variant prefix, uniform): GLSL literal} of the
+        parameters compiled in as constants (see zero_bakes)."""
+        self._bakes = bakes
+        code.sources.clear()
+        code.raw_programs.clear()
+        self._write_sources(code)
 
     # -- sources -----------------------------------------------------------------------------
 
@@ -244,7 +257,9 @@ class Generator:
         lines = [f"void {v.prefix}load(uint b) {{"]
         at = 0
         for u in v.uniforms:
-            lines.append(f"    {v.prefix}{u.name} = {_from_param(u.type, f'b + {at}u')};")
+            baked = getattr(self, "_bakes", {}).get((v.prefix, u.name))
+            value = baked if baked is not None else _from_param(u.type, f'b + {at}u')
+            lines.append(f"    {v.prefix}{u.name} = {value};" + ("     // compiled in" if baked else ""))
             at += type_words(u.type)
         lines.append("}")
         if v.per_step:
@@ -461,6 +476,36 @@ class Generator:
             *tail,
             "}",
         ])
+
+
+def zero_bakes(code: SystemCode, words, bound) -> dict:
+    """The parameters to compile in as constants: those that are zero (false) for every node
+    of a variant and that no binding drives (`bound(owner, uniform) -> bool`). A zero often
+    switches a feature off (Wind's turbulence, a falloff Radius, a variance), and a CPU
+    rasteriser runs both sides of every branch, so only the compiler can drop the unused
+    side. A change to such a value compiles the system's programs again."""
+    by_variant: dict = {}
+    for inst in code.instances:
+        by_variant.setdefault(inst.variant, []).append(inst)
+    bakes = {}
+    for v, insts in by_variant.items():
+        at = v.common_words
+        for u in v.uniforms:
+            n = type_words(u.type)
+            literal = _zero_literal(u.type)
+            if literal is not None and not u.name.startswith("kz_") and all(
+                    not any(words[i.param_base + at:i.param_base + at + n]) and not bound(i.owner, u.name)
+                    for i in insts):
+                bakes[(v.prefix, u.name)] = literal
+            at += n
+    return bakes
+
+
+def _zero_literal(glsl_type: str) -> str | None:
+    if glsl_type.startswith("mat"):
+        return None
+    return {"float": "0.0", "int": "0", "uint": "0u", "bool": "false"}.get(
+        glsl_type, f"{glsl_type}({'0.0' if glsl_type[0] == 'v' else '0' if glsl_type[0] == 'i' else '0u'})")
 
 
 def _indent(lines, depth: int = 1) -> list[str]:
