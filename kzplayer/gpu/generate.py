@@ -315,8 +315,10 @@ class Generator:
         for inst in code.instances:
             if inst.variant.kind == "collider":
                 b = inst.param_base
+                after = "true" if colliders else "false"
                 colliders += [f"if (kz_param({b}u) != 0u) {{    // {inst.owner.item.path}",
-                              *("    " + s for s in self._call(inst.variant, f"{b}u", f"{inst.derived_base}u")),
+                              *("    " + s for s in self._call(inst.variant, f"{b}u", f"{inst.derived_base}u",
+                                                                hook_args=f"kz_self, {after}")),
                               "}"]
         events = self._switch(code, "events", "E_EVENTS", "kz_table(kz_e, E_EVENTS_PARAMS)",
                               "kz_table(kz_e, E_EVENTS_DERIVED)", before=["kz_eventsBegin();"],

@@ -137,11 +137,11 @@ TRACK_DTYPE = np.dtype([
     ("hit_position", "<f4", 3),      # 0    where the swept path met the collider, simulation space
     ("hit_speed", "<f4"),            # 12   speed just before the hit
     ("hit_normal", "<f4", 3),        # 16   unit surface normal, pointing to the free side
-    ("last_age", "<f4"),             # 28   the particle's age when the events stage last ran
+    ("event_base", "<u4"),           # 28   this step's records' first place among their run's records
     ("serial", "<u4"),               # 32   serial of the particle the event memory belongs to
     ("cycle", "<u4"),                # 36   Event_Periodic: last interval index that fired
     ("events", "<u4"),               # 40   records the slot kept in this step's Event Buffer
-    ("event_base", "<u4"),           # 44   their first place among its workgroup's records
+    ("last_age", "<f4"),             # 44   the particle's age when the events stage last ran
 ])
 assert TRACK_DTYPE.itemsize == 48
 

@@ -15,20 +15,21 @@ ParticleTrack kz_t;
 bool kz_hotDirty[4] = bool[4](false, false, false, false);
 bool kz_coldDirty[5] = bool[5](false, false, false, false, false);
 bool kz_trackDirty[3] = bool[3](false, false, false);
-bool kz_trackLoaded = false;
+bool kz_trackLoaded[3] = bool[3](false, false, false);
 
 void kz_begin(uint i) {
     kz_self = i;
     kz_p = kz_loadHot(i);
     kz_c = kz_loadCold(i);
-    kz_trackLoaded = false;
+    kz_trackLoaded = bool[3](false, false, false);
 }
 
-// The slot's track, loaded on first use: most particles of a step hit no collider.
-void kz_needTrack() {
-    if (!kz_trackLoaded) {
-        kz_t = kz_loadTrack(kz_self);
-        kz_trackLoaded = true;
+// A texel of the slot's track, loaded on first use (most particles of a step hit nothing;
+// the events stage needs only the third texel).
+void kz_needTrack(uint t) {
+    if (!kz_trackLoaded[t]) {
+        kz_t = kz_loadTrackPart(kz_self, t, kz_t);
+        kz_trackLoaded[t] = true;
     }
 }
 
@@ -183,28 +184,44 @@ float getTime() { return kz_time; }
 
 // -- the slot's track: this step's collider hit, the event generators' memory ----------------
 
-ParticleTrack kz_track(uint i) {
+// Texel t of a slot's track (the others of the returned struct are undefined).
+ParticleTrack kz_track(uint i, uint t) {
     if (i == kz_self) {
-        kz_needTrack();
+        kz_needTrack(t);
         return kz_t;
     }
-    return kz_loadTrack(i);
+    ParticleTrack k;
+    return kz_loadTrackPart(i, t, k);
 }
 
+// Stores texel t of k (the others are left as they are).
 void kz_setTrack(uint i, uint t, ParticleTrack k) {
     if (i == kz_self) {
-        kz_trackLoaded = true;
         kz_t = k;
+        kz_trackLoaded[t] = true;
         kz_trackDirty[t] = true;
     } else {
         kz_storeTrack(i, t, k);
     }
 }
 
+// The collider's record of this step's first hit: written whole, nothing read first.
+void kz_setParticleHit(uint i, vec3 position, float speed, vec3 normal) {
+    ParticleTrack k = i == kz_self ? kz_t : kz_loadTrack(i);
+    k.hitPosition = position;
+    k.hitSpeed = speed;
+    k.hitNormal = normal;
+    kz_setTrack(i, 0u, k);
+    kz_setTrack(i, 1u, k);
+}
+
 // Valid while FLAG_HIT is set (a collider hit the particle in this step).
-vec3  getParticleHitPosition(uint i) { return kz_track(i).hitPosition; }
-vec3  getParticleHitNormal(uint i)   { return kz_track(i).hitNormal; }
-float getParticleHitSpeed(uint i)    { return kz_track(i).hitSpeed; }
+vec3  getParticleHitPosition(uint i) { return kz_track(i, 0u).hitPosition; }
+float getParticleHitSpeed(uint i)    { return kz_track(i, 0u).hitSpeed; }
+vec3  getParticleHitNormal(uint i)   { return kz_track(i, 1u).hitNormal; }
+// The events stage's memory (owned by the particle whose serial it holds).
+uint  kz_trackSerial(uint i)         { return kz_track(i, 2u).serial; }
+float kz_trackLastAge(uint i)        { return kz_track(i, 2u).lastAge; }
 // Event_Periodic's memory: the last interval index that fired.
-uint  getParticleEventCycle(uint i)  { return kz_track(i).cycle; }
-void  setParticleEventCycle(uint i, uint c) { ParticleTrack k = kz_track(i); k.cycle = c; kz_setTrack(i, 2u, k); }
+uint  getParticleEventCycle(uint i)  { return kz_track(i, 2u).cycle; }
+void  setParticleEventCycle(uint i, uint c) { ParticleTrack k = kz_track(i, 2u); k.cycle = c; kz_setTrack(i, 2u, k); }

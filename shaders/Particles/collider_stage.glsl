@@ -45,13 +45,15 @@ vec3 bounce(vec3 v, vec3 n) {
          - clamp(Collider_Bounce, 0.0, 1.0) * min(vn, 0.0) * n + max(vn, 0.0) * n;
 }
 
-void collide(uint i) {
+// `afterAnother`: an earlier collider of the system ran in this step (for the first one the
+// generator passes false, and the check of an earlier hit compiles away).
+void collide(uint i, bool afterAnother) {
     uint flags = getParticleFlags(i);
     float h = kz_dt * getParticleTimeScale(i);
     vec3 acc = getParticleAcceleration(i);
     // A particle an earlier collider already bounced this step continues from its last hit.
     vec3 a = getParticlePreviousPosition(i);
-    if ((flags & FLAG_HIT) != 0u) {
+    if (afterAnother && (flags & FLAG_HIT) != 0u) {
         a = getParticleHitPosition(i) + getParticleHitNormal(i) * COLLIDER_SKIN;
     }
     vec3 b = getParticlePosition(i);
@@ -60,22 +62,20 @@ void collide(uint i) {
     bool hit = false;
     float t;
     vec3 n;
-    ParticleTrack track;
+    vec3 hitPosition, hitNormal;
+    float hitSpeed;
     for (int k = 0; k < COLLIDER_BOUNCES && sweep(a, b, t, n); ++k) {
-        if (!hit) {
-            track = kz_track(i);
-        }
         vec3 p = mix(a, b, t);
         float rest = remaining * (1.0 - t) * h;     // seconds left in the step after the hit
         // Verlet: exact under constant acceleration; Euler moves on a straight line at v.
         vec3 vHit = kz_verlet ? v - acc * rest : v;
         vec3 out_ = bounce(vHit, n);
         if (!hit) {
-            track.hitSpeed = length(vHit);
+            hitSpeed = length(vHit);
         }
         hit = true;
-        track.hitPosition = p;
-        track.hitNormal = n;
+        hitPosition = p;
+        hitNormal = n;
         a = p + n * COLLIDER_SKIN;
         v = kz_verlet ? out_ + acc * rest : out_;
         b = a + out_ * rest + (kz_verlet ? 0.5 * acc * rest * rest : vec3(0.0));
@@ -91,8 +91,7 @@ void collide(uint i) {
     if (sweep(a, b, t, n)) {        // still crossing after the bounces: stop at the surface
         b = mix(a, b, t) + n * COLLIDER_SKIN;
     }
-    kz_setTrack(i, 0u, track);
-    kz_setTrack(i, 1u, track);
+    kz_setParticleHit(i, hitPosition, hitSpeed, hitNormal);
     setParticlePosition(i, b);
     setParticleVelocity(i, v);
     if (kz_verlet) {

@@ -111,15 +111,17 @@ struct ParticleEvent {          // 64 bytes
     uint  stagedRank;           // 60  0; while staged: its number among that slot's records
 };
 
+// Texel by texel: what a collider writes (0, 1: it need not read them), what the events
+// stage keeps (2), so each writer stores whole texels.
 struct ParticleTrack {          // 48 bytes, one per pool slot (collider and event stages)
     vec3  hitPosition;          // 0   this step's hit, valid while FLAG_HIT is set
     float hitSpeed;             // 12  speed just before the hit
     vec3  hitNormal;            // 16  unit, towards the free side
-    float lastAge;              // 28  age when the events stage last ran
+    uint  eventBase;            // 28  this step's records' first place among their run's records
     uint  serial;               // 32  owner of lastAge / cycle
     uint  cycle;                // 36  Event_Periodic: last interval index fired
     uint  events;               // 40  records this slot kept in this step's Event Buffer
-    uint  eventBase;            // 44  their first place among the records of its workgroup
+    float lastAge;              // 44  age when the events stage last ran
 };
 
 // One per emitter: its live list's count, with indirect dispatch and draw arguments.

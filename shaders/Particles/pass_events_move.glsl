@@ -17,7 +17,9 @@ void main() {
     ParticleEvent ev = kz_loadEvent(base + kz_table(e, E_CAPACITY) + k);
     uint slot = ev.stagedSlot;
     uint r = kz_table(e, E_FIRST_RUN) + slot / uint(WORKGROUP_SIZE * GROUPS_PER_RUN);
-    uint at = kz_word(kz_runWord(r, RUN_EVENTS_BASE)) + kz_loadTrack(kz_table(e, E_FIRST) + slot).eventBase + ev.stagedRank;
+    ParticleTrack track;
+    track = kz_loadTrackPart(kz_table(e, E_FIRST) + slot, 1u, track);
+    uint at = kz_word(kz_runWord(r, RUN_EVENTS_BASE)) + track.eventBase + ev.stagedRank;
     ev.stagedSlot = 0u;
     ev.stagedRank = 0u;
     kz_storeEvent(base + at, ev);

@@ -30,10 +30,12 @@ void main() {
             uint b = uint(findLSB(bits));
             bits &= bits - 1u;
             uint slot = w * 32u + b;
-            ParticleTrack k = kz_loadTrack(slot);
+            ParticleTrack k;
+            k = kz_loadTrackPart(slot, 1u, k);
+            k = kz_loadTrackPart(slot, 2u, k);
             k.eventBase = total;
             total += k.events;
-            kz_storeTrack(slot, 2u, k);
+            kz_storeTrack(slot, 1u, k);
         }
     }
     kz_setWord(kz_runWord(r, RUN_EVENTS_TOTAL), total);

@@ -99,12 +99,12 @@ void writeParticleEvent(uint kind, uint index) {
 // True on a particle's first pass through this stage: a new occupant of the slot, or a
 // subemitter's child born in this step (not integrated yet, FLAG_BORN still set).
 bool firstSweep(uint index) {
-    return kz_track(index).serial != getParticleSerial(index) || (getParticleFlags(index) & FLAG_BORN) != 0u;
+    return kz_trackSerial(index) != getParticleSerial(index) || (getParticleFlags(index) & FLAG_BORN) != 0u;
 }
 
 // The age at the previous run of this stage, exactly as stored (0 for a new particle).
 float previousAge(uint index) {
-    return firstSweep(index) ? 0.0 : min(kz_track(index).lastAge, getParticleAge(index));
+    return firstSweep(index) ? 0.0 : min(kz_trackLastAge(index), getParticleAge(index));
 }
 
 // Swept band test on a quantity that only grows: the step covers (q0, q1], or [q0, q1] on
@@ -136,11 +136,10 @@ void kz_eventsBegin() {
 // After the emitter's generateEvents: what the slot remembers for the next step, and its
 // bit among this step's writers (the ordering passes walk only those).
 void kz_eventsEnd() {
-    kz_needTrack();
+    kz_needTrack(2u);       // its cycle stays
     kz_t.events = kz_eventsKept;
     kz_t.lastAge = kz_p.age;
     kz_t.serial = kz_c.serial;
-    kz_trackDirty[1] = true;
     kz_trackDirty[2] = true;
     if (kz_eventsKept > 0u) {
         kz_atomicOrWord(kz_writerWords + (kz_self >> 5u), 1u << (kz_self & 31u));

@@ -183,37 +183,50 @@ void kz_storeCold(uint i, uint t, ParticleCold c) {
 #endif
 }
 
-ParticleTrack kz_loadTrack(uint i) {
+// One texel of the track into k (0: hit position, hit speed; 1: hit normal, event base;
+// 2: serial, cycle, events, last age).
+ParticleTrack kz_loadTrackPart(uint i, uint t, ParticleTrack k) {
 #if KZ_IMAGE_IO
-    uvec4 t0 = kz_trackTexel(i, 0u), t1 = kz_trackTexel(i, 1u), t2 = kz_trackTexel(i, 2u);
-    ParticleTrack t;
-    t.hitPosition = uintBitsToFloat(t0.xyz);
-    t.hitSpeed = uintBitsToFloat(t0.w);
-    t.hitNormal = uintBitsToFloat(t1.xyz);
-    t.lastAge = uintBitsToFloat(t1.w);
-    t.serial = t2.x;
-    t.cycle = t2.y;
-    t.events = t2.z;
-    t.eventBase = t2.w;
-    return t;
+    uvec4 v = kz_trackTexel(i, t);
+    if (t == 0u) {
+        k.hitPosition = uintBitsToFloat(v.xyz);
+        k.hitSpeed = uintBitsToFloat(v.w);
+    } else if (t == 1u) {
+        k.hitNormal = uintBitsToFloat(v.xyz);
+        k.eventBase = v.w;
+    } else {
+        k.serial = v.x;
+        k.cycle = v.y;
+        k.events = v.z;
+        k.lastAge = uintBitsToFloat(v.w);
+    }
 #else
-    return tracks[i];
+    if (t == 0u) { k.hitPosition = tracks[i].hitPosition; k.hitSpeed = tracks[i].hitSpeed; }
+    else if (t == 1u) { k.hitNormal = tracks[i].hitNormal; k.eventBase = tracks[i].eventBase; }
+    else { k.serial = tracks[i].serial; k.cycle = tracks[i].cycle; k.events = tracks[i].events;
+           k.lastAge = tracks[i].lastAge; }
 #endif
+    return k;
 }
 
-// One texel of the track (0: hit position, hit speed; 1: hit normal, last age;
-// 2: serial, cycle, events, event base).
+ParticleTrack kz_loadTrack(uint i) {
+    ParticleTrack k;
+    k = kz_loadTrackPart(i, 0u, k);
+    k = kz_loadTrackPart(i, 1u, k);
+    return kz_loadTrackPart(i, 2u, k);
+}
+
 void kz_storeTrack(uint i, uint t, ParticleTrack k) {
 #if KZ_IMAGE_IO
     uvec4 v = t == 0u ? uvec4(floatBitsToUint(k.hitPosition), floatBitsToUint(k.hitSpeed))
-            : t == 1u ? uvec4(floatBitsToUint(k.hitNormal), floatBitsToUint(k.lastAge))
-            : uvec4(k.serial, k.cycle, k.events, k.eventBase);
+            : t == 1u ? uvec4(floatBitsToUint(k.hitNormal), k.eventBase)
+            : uvec4(k.serial, k.cycle, k.events, floatBitsToUint(k.lastAge));
     kz_setTrackTexel(i, t, v);
 #else
     if (t == 0u) { tracks[i].hitPosition = k.hitPosition; tracks[i].hitSpeed = k.hitSpeed; }
-    else if (t == 1u) { tracks[i].hitNormal = k.hitNormal; tracks[i].lastAge = k.lastAge; }
+    else if (t == 1u) { tracks[i].hitNormal = k.hitNormal; tracks[i].eventBase = k.eventBase; }
     else { tracks[i].serial = k.serial; tracks[i].cycle = k.cycle; tracks[i].events = k.events;
-           tracks[i].eventBase = k.eventBase; }
+           tracks[i].lastAge = k.lastAge; }
 #endif
 }
 
