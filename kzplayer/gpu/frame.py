@@ -29,7 +29,8 @@ BARRIER = (moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.SHADER_IMAGE_ACCESS_BA
 END_BARRIER = BARRIER | moderngl.BUFFER_UPDATE_BARRIER_BIT
 
 PASSES = ("end_runs", "end_emitters", "end_groups", "events_runs", "events_emitters", "events_plan",
-          "events_move")
+          "events_move", "end_emitters_wide", "events_emitters_wide")
+WIDE_RUNS = 64              # an emitter with more runs is scanned by a workgroup, not an invocation
 
 
 def runs(em) -> bool:
@@ -179,18 +180,26 @@ class SystemRunner:
         lay = storage.layout
         passes = self.sim.passes
         self._run(passes["end_runs"], _groups(lay.runs))
-        self._run(passes["end_emitters"], e)
+        if self._wide:
+            self._run(passes["end_emitters_wide"], e)
+        else:
+            self._run(passes["end_emitters"], _groups(e))
         self._run(passes["end_groups"], _groups(lay.groups), barrier=END_BARRIER)
 
     def _order_events(self, level: int) -> None:
         passes = self.sim.passes
         lay = self.storage.layout
-        for name in ("events_runs", "events_emitters", "events_plan"):
+        wide = "events_emitters_wide" if self._wide else "events_emitters"
+        for name in ("events_runs", wide, "events_plan"):
             passes[name]["kz_level"].value = level
         self._run(passes["events_runs"], _groups(lay.runs))
-        self._run(passes["events_emitters"], len(self.system.emitters))
+        self._run(passes[wide], len(self.system.emitters) if self._wide else _groups(len(self.system.emitters)))
         self._run(passes["events_plan"], 1)
         self._indirect(passes["events_move"], lay.schedule["plan_move"] + len(self.system.emitters) + 1)
+
+    @property
+    def _wide(self) -> bool:
+        return max((r.runs for r in self.storage.layout.ranges), default=0) > WIDE_RUNS
 
     def bind(self) -> None:
         self.storage.bind()

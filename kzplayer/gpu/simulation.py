@@ -69,7 +69,9 @@ class Simulation:
             self._build()
             defines = {"KZ_IMAGE_IO": 1 if self.image_io else 0, "KZ_TABLE_VEC4S": self.table_vec4s,
                        "KZ_SCHEDULE_VEC4S": self.table_vec4s}
-            self.passes = {name: self.programs.stage(f"Particles/pass_{name}.glsl", defines) for name in PASSES}
+            self.passes = {name: self.programs.stage(f"Particles/pass_{name.removesuffix('_wide')}.glsl",
+                                                     {**defines, "KZ_WIDE": int(name.endswith("_wide"))})
+                           for name in PASSES}
             self._refresh()
         except BaseException:        # a shader error, say: free what was made, then report
             self.release()

@@ -189,8 +189,10 @@ void kz_bindEmitter(uint e) {
 }
 
 // A plan spreads one dispatch over the emitters: word plan + e is emitter e's first
-// workgroup, plan + E the total; a workgroup finds its emitter by binary search (the
-// largest e whose start is at most g: emitters with no workgroups are skipped).
+// workgroup (the step's plan: every workgroup works for one emitter) or first invocation
+// (emission, the children's events, the event records' move: small counts, packed), plan + E
+// the total; the largest e whose start is at most x is found by binary search (emitters
+// with none are skipped).
 uint kz_planEmitter(uint plan, uint g) {
     uint lo = 0u;
     uint hi = kz_emitterCount;

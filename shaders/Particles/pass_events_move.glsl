@@ -1,5 +1,5 @@
-// Events ordering, last pass, one invocation per kept record (indirect, the plan of
-// pass_events_plan): moves it from the staging half of its emitter's Event Buffer to its
+// Events ordering, last pass, one invocation per kept record of the level (indirect, the
+// plan of pass_events_plan): moves it from the staging half of its emitter's Event Buffer to its
 // place in slot order (its writer's run's first record + the slot's first place in the run
 // + its rank among the slot's records), staging fields cleared. The kept records fill
 // 0 .. kept - 1 exactly.
@@ -7,12 +7,12 @@
 #include "Particles/passes.glsl"
 
 void main() {
-    uint g = gl_WorkGroupID.x;
-    uint e = kz_planEmitter(kz_planMove, g);
-    uint k = (g - kz_scheduleWord(kz_planMove + e)) * uint(WORKGROUP_SIZE) + gl_LocalInvocationIndex;
-    if (k >= kz_word(kz_headerWord(e, H_COUNT))) {
+    uint j = gl_GlobalInvocationID.x;
+    if (j >= kz_scheduleWord(kz_planMove + kz_emitterCount)) {
         return;
     }
+    uint e = kz_planEmitter(kz_planMove, j);
+    uint k = j - kz_scheduleWord(kz_planMove + e);
     uint base = kz_table(e, E_EVENT_BASE);
     ParticleEvent ev = kz_loadEvent(base + kz_table(e, E_CAPACITY) + k);
     uint slot = ev.stagedSlot;

@@ -24,8 +24,8 @@ void kz_countEmitter(uint wanted) {
 }
 
 // Writes a plan's total and its indirect dispatch arguments after the E emitters' starts.
-void kz_finishPlan(uint plan, uint groups) {
-    kz_setScheduleWord(plan + kz_emitterCount, groups);
+void kz_finishPlan(uint plan, uint total, uint groups) {
+    kz_setScheduleWord(plan + kz_emitterCount, total);
     kz_setScheduleWord(plan + kz_emitterCount + 1u, groups);
     kz_setScheduleWord(plan + kz_emitterCount + 2u, 1u);
     kz_setScheduleWord(plan + kz_emitterCount + 3u, 1u);
