@@ -65,13 +65,13 @@ class SystemRunner:
         key = (tuple((id(em), _m(em.count), _m(em.emission), _m(em.self_affect), _m(em.events), em.level)
                      for em in system.emitters),
                tuple(_m(a.material) for a in system.affectors), tuple(_m(c.material) for c in system.colliders),
-               system.verlet, sim.image_io)
+               system.verlet, sim.image_io, sim.walk_full_pool)
         if key != self._code_key:
             kept_time_scales = self.code is not None and self.code.time_scale
             self._generator = Generator(system.emitters, system.affectors, system.colliders, verlet=system.verlet,
                                         image_io=sim.image_io, table_vec4s=sim.table_vec4s,
                                         params_limit_vec4s=sim.uniform_block_vec4s,
-                                        system_name=f"'{system.item.path}'")
+                                        system_name=f"'{system.item.path}'", full_walk=sim.walk_full_pool)
             self.code = self._generator.layout()
             self._code_key, self._bakes = key, None
             if kept_time_scales and not self.code.time_scale and self.storage is not None:

@@ -118,9 +118,10 @@ class Generator:
     .self_affect, .events materials and .level); `affectors` and `colliders` in tree order."""
 
     def __init__(self, emitters, affectors, colliders, *, verlet: bool, image_io: bool,
-                 table_vec4s: int, params_limit_vec4s: int, system_name: str = "system"):
+                 table_vec4s: int, params_limit_vec4s: int, system_name: str = "system", full_walk: bool = False):
         self.emitters, self.affectors, self.colliders = emitters, affectors, colliders
         self.verlet, self.image_io = verlet, image_io
+        self.full_walk = full_walk
         self.table_vec4s = table_vec4s
         self.params_limit = params_limit_vec4s
         self.name = system_name
@@ -205,6 +206,7 @@ class Generator:
     def _defines(self, code: SystemCode, level: int, raw: bool) -> dict:
         defines = {"KZ_IMAGE_IO": 1 if (self.image_io and not raw) else 0, "KZ_VERLET": 1 if self.verlet else 0,
                    "KZ_TIME_SCALE": 1 if code.time_scale else 0, "KZ_LEVEL": level,
+                   "KZ_FULL_WALK": 1 if self.full_walk else 0,
                    "KZ_TABLE_VEC4S": self.table_vec4s, "KZ_SCHEDULE_VEC4S": self.table_vec4s}
         vec4s = -(-code.param_words // 4)
         if vec4s > self.params_limit:
@@ -345,7 +347,14 @@ class Generator:
             "    if (k >= kz_scheduleWord(kz_stepCounts + e)) {",
             "        return;",
             "    }",
+            "#if KZ_FULL_WALK",
+            "    kz_begin(kz_first + k);                          // every slot of the pool",
+            "    if ((kz_p.flags & FLAG_ALIVE) == 0u) {",
+            "        return;",
+            "    }",
+            "#else",
             "    kz_begin(kz_first + kz_slot(kz_first + k));     // the k-th entry of its live list",
+            "#endif",
             "    kz_reset();",
             "    kz_selfAffect();",
             "    kz_affectors();",
@@ -448,7 +457,11 @@ class Generator:
             "            n = state.count;",
             "        }",
             "        spawns += n;",
-            *(["        uint particles = kz_word(kz_liveWord(e, 0u)) + n;     // its live list and its new particles",
+            *(["#if KZ_FULL_WALK",
+               "        uint particles = kz_capacity;",
+               "#else",
+               "        uint particles = kz_word(kz_liveWord(e, 0u)) + n;     // its live list and its new particles",
+               "#endif",
                "        kz_setScheduleWord(kz_stepCounts + e, particles);",
                "        walk += (particles + uint(WORKGROUP_SIZE) - 1u) / uint(WORKGROUP_SIZE);"] if first else []),
             "    }",

@@ -38,9 +38,12 @@ class Simulation:
     """`Simulation(ctx, project, graph=None, seed=None)`: `seed` overrides every Emission.Seed.
     `io="storage"` makes every program read and write particles through storage blocks
     instead of texel-buffer images (the same bits; for drivers without texel buffers, and
-    the tests that compare the two)."""
+    the tests that compare the two). `walk="pool"` makes the step kernel walk every slot of
+    every pool, skipping dead ones, instead of the live lists (the pipeline before v2's
+    way, kept to test that both give the same particles)."""
 
-    def __init__(self, ctx: moderngl.Context, project, graph=None, seed: int | None = None, io: str | None = None):
+    def __init__(self, ctx: moderngl.Context, project, graph=None, seed: int | None = None, io: str | None = None,
+                 walk: str = "live"):
         if graph is None:
             from kzplayer.bindings import resolve
             graph = resolve(project)
@@ -61,7 +64,7 @@ class Simulation:
         self.emitters: list[Emitter] = []
         self.diagnostics: list[Diagnostic] = []   # warnings: slots skipped, pools capped
         self.frames = 0
-        self.walk_full_pool = False               # tests: the step kernel over every slot (no live list)
+        self.walk_full_pool = walk == "pool"
         self._ring = StatsRing(ctx)
         self._last_stats: dict[str, EmitterStats] = {}
         self.passes = {}
