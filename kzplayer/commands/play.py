@@ -186,15 +186,20 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
         dt = 1.0 / fps
         with _progress(n_frames, enabled=bool(output)) as advance:
             shortfall = Shortfall()
+
+            def collect(done):      # each frame's figures, a couple of frames late: no wait
+                for number, figures in done:
+                    shortfall.add(figures)
+                    if recorder:
+                        recorder.add(number, (number + 1) * dt, figures)
             for frame in range(n_frames):
                 sim.step_frame(dt)
-                shortfall.add(sim.stats)
-                if recorder:
-                    recorder.record(frame, (frame + 1) * dt)
+                collect(sim.take_stats())
                 if writer and (every or frame == n_frames - 1):
                     renderer.draw(draw_list(sim, proj, value), camera)
                     writer.write(renderer.read())
                 advance()
+            collect(sim.take_stats(flush=True))
         if writer:
             writer.close()
         if recorder:

@@ -27,7 +27,7 @@ from kzplayer.gpu.frame import PASSES, SystemRunner, runs
 from kzplayer.gpu.materials import Material, ProgramCache, resolve_material
 from kzplayer.gpu.nodes import Affector, Collider, Emitter, EmitterStats, System
 from kzplayer.gpu.properties import PropertyReader
-from kzplayer.gpu.stats import StatsRing
+from kzplayer.gpu.stats import DEPTH, StatsRing
 from kzplayer.transforms import world_matrix
 
 DUMP_FIELDS = ("position", "velocity", "age", "lifetime", "scale", "mass")
@@ -122,9 +122,13 @@ class Simulation:
     def take_stats(self, flush: bool = False) -> list[tuple[int, dict[str, EmitterStats]]]:
         """[(frame, {path: EmitterStats})] of the frames whose figures are in: those a couple
         of frames old (no wait for the GPU), or every frame so far with `flush`. Frames count
-        the calls of step_frame and step from 0; each frame comes out exactly once."""
+        the calls of step_frame and step from 0; each frame comes out once, if taken within
+        stats.DEPTH frames (a frame loop that never asks does not pile them up)."""
+        return self._take(flush)
+
+    def _take(self, flush: bool = False, keep: int = 0) -> list:
         out = []
-        for frame, systems in self._ring.ready(self.frames - 1, flush):
+        for frame, systems in self._ring.ready(self.frames - 1, flush, keep):
             figures = {}
             for emitters, states, headers in systems:
                 for em, state, header in zip(emitters, states, headers):
@@ -308,6 +312,8 @@ class Simulation:
     def _end_frame(self) -> None:
         self._ring.snapshot(self.frames, self.runners)
         self.frames += 1
+        if len(self._ring.pending) > DEPTH:         # nobody takes them: fold the oldest in
+            self._take(keep=DEPTH)
 
     def _figures(self, em: Emitter, state, header) -> EmitterStats:
         before = em.totals

@@ -17,6 +17,7 @@ import numpy as np
 from kzplayer.gpu import layout as L
 
 LAG = 2
+DEPTH = 8       # frames kept waiting for take_stats; older ones are read and folded in
 
 
 class StatsRing:
@@ -39,11 +40,12 @@ class StatsRing:
             entries.append((list(runner.system.emitters), buf))
         self.pending.append((frame, entries))
 
-    def ready(self, now: int, flush: bool = False) -> list:
+    def ready(self, now: int, flush: bool = False, keep: int = 0) -> list:
         """[(frame, [(emitters, states, headers)])] of the frames LAG or more behind `now`
-        (all of them with `flush`), oldest first."""
+        (all of them with `flush`; with `keep`, only as many as leave that many waiting),
+        oldest first."""
         out = []
-        while self.pending and (flush or self.pending[0][0] <= now - LAG):
+        while self.pending and (flush or (self.pending[0][0] <= now - LAG and len(self.pending) > keep)):
             frame, entries = self.pending.popleft()
             read = []
             for emitters, buf in entries:

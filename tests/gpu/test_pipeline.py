@@ -289,3 +289,15 @@ def test_a_system_larger_than_the_driver_holds_caps_its_later_pools(simulate_wit
     assert [em.capacity for em in sim.emitters] == [200, 0]
     [d] = sim.diagnostics
     assert d.rule == "emitter.pool-limit" and "together" in d.message and d.message.startswith(sim.emitters[1].path)
+
+
+def test_frames_nobody_takes_are_folded_in_and_the_last_frame_stays_exact(simulate_with):
+    from kzplayer.gpu.stats import DEPTH
+    a, b = simulate_with(_project(together=True)), simulate_with(_project(together=True))
+    for _ in range(3 * DEPTH):
+        a.step_frame(H)
+        b.step_frame(H)
+        assert len(b._ring.pending) <= DEPTH + 1
+        expected = dict(a.stats)
+    assert b.stats == expected
+    assert sum(s.died for s in b.stats.values()) > 0
