@@ -86,6 +86,13 @@ class SystemRunner:
             self._bakes = bakes
         self.image_io = sim.image_io and not self.code.raw_programs
         layout = Layout(pool_sizes, self.code.derived_words)
+        if layout.schedule_words > 4 * sim.uniform_block_vec4s:
+            from kzplayer.diagnostics import Diagnostic, KzError, Severity
+            raise KzError(Diagnostic(
+                "KZ804", "emitter.pool-limit", Severity.ERROR,
+                f"{system.item.path}: {len(system.emitters)} emitters are more than one ParticleSystem can hold "
+                f"with this OpenGL driver (its plans must fit one uniform block of "
+                f"{sim.uniform_block_vec4s * 16:,} bytes); split them over several systems", None), exit_code=1)
         if self.storage is None or self.storage.layout.key != layout.key:
             self._relayout(layout)
         self._write_blocks()
@@ -142,13 +149,19 @@ class SystemRunner:
         sim = self.sim
         table = table_words(self.system.emitters, self.storage.layout, self.code, runs).tobytes()
         params = self._parameters().tobytes()
-        table_size = sim.table_vec4s * 16
-        self.table = _sized(self.ctx, self.table, max(len(table), table_size))
+        if self.words_in_ssbo:      # one storage block: the table, then the parameters
+            self.table = _sized(self.ctx, self.table, 16)
+            self.params = _sized(self.ctx, self.params, len(table) + len(params))
+            self.params.write(table + params)
+            return
+        self.table = _sized(self.ctx, self.table, max(len(table), sim.table_vec4s * 16))
         self.table.write(table)
-        vec4s = -(-len(params) // 16)
-        size = max(vec4s, 1) * 16
-        self.params = _sized(self.ctx, self.params, size)
+        self.params = _sized(self.ctx, self.params, max(-(-len(params) // 16), 1) * 16)
         self.params.write(params)
+
+    @property
+    def words_in_ssbo(self) -> bool:
+        return self._generator.words_in_ssbo(self.code)
 
     def _parameters(self):
         sim = self.sim
@@ -178,7 +191,7 @@ class SystemRunner:
                 self._indirect(self.programs[("children", level)], words["plan_emit"] + e + 1)
                 self._order_events(level)
         lay = storage.layout
-        passes = self.sim.passes
+        passes = self.sim.passes_for(self.words_in_ssbo)
         self._run(passes["end_runs"], _groups(lay.runs))
         if self._wide:
             self._run(passes["end_emitters_wide"], e)
@@ -187,7 +200,7 @@ class SystemRunner:
         self._run(passes["end_groups"], _groups(lay.groups), barrier=END_BARRIER)
 
     def _order_events(self, level: int) -> None:
-        passes = self.sim.passes
+        passes = self.sim.passes_for(self.words_in_ssbo)
         lay = self.storage.layout
         wide = "events_emitters_wide" if self._wide else "events_emitters"
         for name in ("events_runs", wide, "events_plan"):

@@ -208,12 +208,21 @@ class Generator:
                    "KZ_TIME_SCALE": 1 if code.time_scale else 0, "KZ_LEVEL": level,
                    "KZ_FULL_WALK": 1 if self.full_walk else 0,
                    "KZ_TABLE_VEC4S": self.table_vec4s, "KZ_SCHEDULE_VEC4S": self.table_vec4s}
-        vec4s = -(-code.param_words // 4)
-        if vec4s > self.params_limit:
-            defines["KZ_PARAMS_IN_SSBO"] = 1
+        if self.words_in_ssbo(code):
+            defines["KZ_WORDS_IN_SSBO"] = 1
+            defines["KZ_PARAMS_BASE"] = f"{self.table_words}u"
         else:
-            defines["KZ_PARAMS_VEC4S"] = max(vec4s, 1)
+            defines["KZ_PARAMS_VEC4S"] = max(-(-code.param_words // 4), 1)
         return defines
+
+    @property
+    def table_words(self) -> int:
+        from kzplayer.gpu.params import EMITTER_WORDS
+        return max(len(self.emitters), 1) * EMITTER_WORDS
+
+    def words_in_ssbo(self, code: SystemCode) -> bool:
+        """Do the emitter table or the parameters outgrow a uniform block?"""
+        return self.table_words > 4 * self.table_vec4s or -(-code.param_words // 4) > self.params_limit
 
     def _write_sources(self, code: SystemCode) -> None:
         by_kind = {}

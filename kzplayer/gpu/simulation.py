@@ -67,14 +67,10 @@ class Simulation:
         self.walk_full_pool = walk == "pool"
         self._ring = StatsRing(ctx)
         self._last_stats: dict[str, EmitterStats] = {}
-        self.passes = {}
+        self._passes = {}
         try:
             self._build()
-            defines = {"KZ_IMAGE_IO": 1 if self.image_io else 0, "KZ_TABLE_VEC4S": self.table_vec4s,
-                       "KZ_SCHEDULE_VEC4S": self.table_vec4s}
-            self.passes = {name: self.programs.stage(f"Particles/pass_{name.removesuffix('_wide')}.glsl",
-                                                     {**defines, "KZ_WIDE": int(name.endswith("_wide"))})
-                           for name in PASSES}
+            self.passes = self.passes_for(False)
             self._refresh()
         except BaseException:        # a shader error, say: free what was made, then report
             self.release()
@@ -306,6 +302,20 @@ class Simulation:
             self._warn(found)
             return None
         return found
+
+    def passes_for(self, words_in_ssbo: bool) -> dict:
+        """The fixed passes (Particles/pass_*.glsl), compiled for the emitter table in a
+        uniform block or, for systems of hundreds of emitters, in a storage block."""
+        if words_in_ssbo not in self._passes:
+            defines = {"KZ_IMAGE_IO": 1 if self.image_io else 0, "KZ_TABLE_VEC4S": self.table_vec4s,
+                       "KZ_SCHEDULE_VEC4S": self.table_vec4s}
+            if words_in_ssbo:
+                defines["KZ_WORDS_IN_SSBO"] = 1
+            self._passes[words_in_ssbo] = {
+                name: self.programs.stage(f"Particles/pass_{name.removesuffix('_wide')}.glsl",
+                                          {**defines, "KZ_WIDE": int(name.endswith("_wide"))})
+                for name in PASSES}
+        return self._passes[words_in_ssbo]
 
     # -- stats --------------------------------------------------------------------------------
 

@@ -114,16 +114,24 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
 #define EF_SOURCE_PARTICLES 4u  // Emission.SourceParticleDataBuffer likewise
 #define EF_EVENTS          8u   // has a GenerateEventsMaterial (its records are ordered)
 
-#ifdef KZ_TABLE_IN_SSBO
-layout(std430, binding = KZ_TABLE_IN_SSBO) readonly buffer KzTableBlock { uvec4 kz_tableWords[]; };
+#ifdef KZ_WORDS_IN_SSBO
+// A system whose table or parameters outgrow a uniform block (hundreds of emitters): both in
+// one read-only storage block, the table first, the parameters from word KZ_PARAMS_BASE.
+layout(std430, binding = BINDING_PARAMS_SSBO) readonly buffer KzWordsBlock { uvec4 kz_words[]; };
+#ifndef KZ_PARAMS_BASE
+#define KZ_PARAMS_BASE 0u
+#endif
+uint kz_table(uint e, uint field) {
+    uint w = e * KZ_EMITTER_WORDS + field;
+    return kz_words[w >> 2u][w & 3u];
+}
+uint kz_param(uint w) {
+    w += KZ_PARAMS_BASE;
+    return kz_words[w >> 2u][w & 3u];
+}
 #else
 layout(std140, binding = UNIFORM_TABLE) uniform KzTable { uvec4 kz_tableWords[KZ_TABLE_VEC4S]; };
-#endif
-#ifdef KZ_PARAMS_IN_SSBO
-layout(std430, binding = BINDING_PARAMS_SSBO) readonly buffer KzParamsBlock { uvec4 kz_paramWords[]; };
-#else
 layout(std140, binding = UNIFORM_PARAMS) uniform KzParams { uvec4 kz_paramWords[KZ_PARAMS_VEC4S]; };
-#endif
 
 uint kz_table(uint e, uint field) {
     uint w = e * KZ_EMITTER_WORDS + field;
@@ -132,6 +140,7 @@ uint kz_table(uint e, uint field) {
 
 // The node parameters of this program (a node's `uniform`s, loaded into its globals).
 uint  kz_param(uint w)      { return kz_paramWords[w >> 2u][w & 3u]; }
+#endif
 float kz_paramFloat(uint w) { return uintBitsToFloat(kz_param(w)); }
 int   kz_paramInt(uint w)   { return int(kz_param(w)); }
 bool  kz_paramBool(uint w)  { return kz_param(w) != 0u; }

@@ -301,3 +301,15 @@ def test_frames_nobody_takes_are_folded_in_and_the_last_frame_stays_exact(simula
         expected = dict(a.stats)
     assert b.stats == expected
     assert sum(s.died for s in b.stats.values()) > 0
+
+
+def test_a_table_and_parameters_in_a_storage_block_give_the_same_particles(simulate_with, monkeypatch):
+    """Hundreds of emitters outgrow a uniform block: the table and the parameters then go to
+    a storage block (forced here), with the same results."""
+    ubo, stats_u, _, _ = _run(simulate_with, _project(together=True), frames=12)
+    monkeypatch.setattr("kzplayer.gpu.generate.Generator.words_in_ssbo", lambda self, code: True)
+    ssbo, stats_s, _, _ = _run(simulate_with, _project(together=True), frames=12)
+    assert "#define KZ_WORDS_IN_SSBO 1" in ssbo.runners[0].code.sources[("step", 0)].text
+    assert stats_u == stats_s
+    for a, b in zip(ubo.emitters, ssbo.emitters):
+        assert a.buffers.read_records().tobytes() == b.buffers.read_records().tobytes()
