@@ -187,53 +187,72 @@ class Gravity:
         self.sim.release()
 
 
+def realistic_project(source: int, sub: int, alive: int, systems: int = 1) -> Project:
+    """The realistic stack, in `systems` copies: a Schedule sphere emitting `alive` particles a
+    second (lifetime 1 +- 0.5 s) into a pool of `source`, Gravity + Drag + Wind (gusts) +
+    CurlNoise, a plane collider, Event_Lifetime on every death and a FromEvents subemitter
+    (pool `sub`) making one child (0.25 s) per death."""
+    root = Item("Project", "")
+    scene = root.add_child(Item("Screens", "Screens")).add_child(Item("Scene", "Scene"))
+    for k in range(systems):
+        name = "Particle System" if systems == 1 else f"Particle System {k}"
+        system = scene.add_child(Item("ParticleSystem", name))
+        path = f"Screens/Scene/{name}"
+        system.add_child(_item("ParticleEmitter", "Source", {
+            "ParticleEmitter.MaximumAmount": source,
+            "ParticleEmitter.EmissionCountMaterial": "EmissionCount_Schedule",
+            "ParticleEmitter.EmissionMaterial": "Emitter_Sphere",
+            "Emission.Volume": True, "Emission.Radius": 1.0,
+            "Emission.Rate": float(alive), "Emission.Lifetime": 1.0, "Emission.LifetimeVariance": 0.5,
+            "Emission.InitialVelocityStrength": 2.0,
+            "ParticleEmitter.GenerateEventsMaterial": "Event_Lifetime",
+            "Events.LifetimeMin": 1.0, "Events.LifetimeMax": 1.0}))
+        system.add_child(_item("ParticleEmitter", "Sub", {
+            "ParticleEmitter.MaximumAmount": sub,
+            "ParticleEmitter.EmissionCountMaterial": "EmissionCount_FromEvents",
+            "ParticleEmitter.EmissionMaterial": "Emitter_FromEvents",
+            "Emission.ParticlesPerEvent": 1, "Emission.Lifetime": 0.25,
+            "Emission.SourceEventBuffer": BufferHandle("EventBuffer", f"{path}/Source"),
+            "Emission.SourceParticleDataBuffer": BufferHandle("ParticleDataBuffer", f"{path}/Source")}))
+        for name_, props in (
+                ("Gravity", {"ParticleAffector.AffectorMaterial": "Gravity"}),
+                ("Drag", {"ParticleAffector.AffectorMaterial": "Drag", "Drag.DragCoefficient": 0.1}),
+                ("Wind", {"ParticleAffector.AffectorMaterial": "Wind", "Wind.WindSpeed": 10.0,
+                          "Wind.GustAmplitude": 0.3}),
+                ("Curl", {"ParticleAffector.AffectorMaterial": "CurlNoise", "CurlNoise.Strength": 1.0,
+                          "CurlNoise.Frequency": 0.5})):
+            system.add_child(_item("ParticleAffector", name_, props))
+        system.add_child(_item("ParticleCollider", "Floor", {
+            "ParticleCollider.ColliderMaterial": "Collider_Plane",
+            "Node3D.RenderTransformation": Srt3D((1, 1, 1), (0, 0, 0), (0, -2, 0))}))
+    return Project(name="bench", root=root)
+
+
 class Realistic:
     SOURCE, SUB = 900_000, 200_000
     ALIVE = 700_000
 
-    def __init__(self, ctx):
-        source = {
-            "ParticleEmitter.MaximumAmount": self.SOURCE,
-            "ParticleEmitter.EmissionCountMaterial": "EmissionCount_Schedule",
-            "ParticleEmitter.EmissionMaterial": "Emitter_Sphere",
-            "Emission.Volume": True, "Emission.Radius": 1.0,
-            "Emission.Rate": float(self.ALIVE), "Emission.Lifetime": 1.0, "Emission.LifetimeVariance": 0.5,
-            "Emission.InitialVelocityStrength": 2.0,
-            "ParticleEmitter.GenerateEventsMaterial": "Event_Lifetime",
-            "Events.LifetimeMin": 1.0, "Events.LifetimeMax": 1.0,
-        }
-        sub = {
-            "ParticleEmitter.MaximumAmount": self.SUB,
-            "ParticleEmitter.EmissionCountMaterial": "EmissionCount_FromEvents",
-            "ParticleEmitter.EmissionMaterial": "Emitter_FromEvents",
-            "Emission.ParticlesPerEvent": 1, "Emission.Lifetime": 0.25,
-            "Emission.SourceEventBuffer": BufferHandle("EventBuffer", f"{SYSTEM}/Source"),
-            "Emission.SourceParticleDataBuffer": BufferHandle("ParticleDataBuffer", f"{SYSTEM}/Source"),
-        }
-        affectors = [
-            ("Gravity", {"ParticleAffector.AffectorMaterial": "Gravity"}),
-            ("Drag", {"ParticleAffector.AffectorMaterial": "Drag", "Drag.DragCoefficient": 0.1}),
-            ("Wind", {"ParticleAffector.AffectorMaterial": "Wind", "Wind.WindSpeed": 10.0,
-                      "Wind.GustAmplitude": 0.3}),
-            ("Curl", {"ParticleAffector.AffectorMaterial": "CurlNoise", "CurlNoise.Strength": 1.0,
-                      "CurlNoise.Frequency": 0.5}),
-        ]
-        floor = [("Floor", {"ParticleCollider.ColliderMaterial": "Collider_Plane",
-                            "Node3D.RenderTransformation": Srt3D((1, 1, 1), (0, 0, 0), (0, -2, 0))})]
-        self.sim = Simulation(ctx, _project([("Source", source), ("Sub", sub)], affectors, floor))
+    def __init__(self, ctx, source=SOURCE, sub=SUB, alive=ALIVE, systems=1):
+        self.sim = Simulation(ctx, realistic_project(source, sub, alive, systems))
+        self.alive = alive
         rng = np.random.default_rng(3)
-        _fill(self.sim, self.sim.emitters[0],
-              _records(self.SOURCE, self.ALIVE, rng, lifetime=(0.5, 1.5)))
+        for em in self.sim.emitters:
+            if em.item.name == "Source":
+                _fill(self.sim, em, _records(source, alive, rng, lifetime=(0.5, 1.5)))
         for _ in range(3):
             self.sim.step()
 
     def step(self):
         self.sim.step()
 
+    def live(self) -> int:
+        return sum(s.alive for s in self.sim.stats.values())
+
     def check(self):
-        src, sub = (self.sim.stats[em.path] for em in self.sim.emitters)
-        assert src.events_written == src.died > 1000 and sub.emitted == src.events_written, (src, sub)
-        assert src.alive > self.ALIVE // 2 and sub.alive > 0
+        figures = [self.sim.stats[em.path] for em in self.sim.emitters]
+        for src, sub in zip(figures[0::2], figures[1::2]):
+            assert src.events_written == src.died > 1000 and sub.emitted == src.events_written, (src, sub)
+            assert src.alive > self.alive // 2 and sub.alive > 0
 
     def release(self):
         self.sim.release()
