@@ -4,13 +4,15 @@ overlaps dispatches and caches stores. These tests record the GL calls the simul
 the renderer make (moderngl's methods wrapped) and check the rules of the GL spec
 (section 7.13.2, glMemoryBarrier) on a whole frame with every kind of dispatch:
 
-* a dispatch after a dispatch: SHADER_STORAGE_BARRIER_BIT in between (SSBO stores and
-  SSBO atomics are read by the next pass);
+* a dispatch after a dispatch: SHADER_STORAGE, SHADER_IMAGE_ACCESS and UNIFORM barrier bits
+  in between (the next pass reads storage-block and image stores and atomics of the last
+  one, and the schedule it wrote as a uniform block);
 * glDispatchComputeIndirect: COMMAND_BARRIER_BIT since the dispatch that wrote the
   arguments;
 * a draw reading a pool as an SSBO: SHADER_STORAGE_BARRIER_BIT since the last dispatch;
-* a CPU read or write of a buffer (glGetBufferSubData, glBufferSubData):
-  BUFFER_UPDATE_BARRIER_BIT since the last dispatch.
+* a CPU read or write of a buffer (glGetBufferSubData, glBufferSubData), or a buffer copy
+  (glCopyBufferSubData: the stats ring, a resize): BUFFER_UPDATE_BARRIER_BIT since the last
+  dispatch.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from .test_subemitters import dying, subemitter
 
 @pytest.fixture
 def calls(monkeypatch):
-    """The GL calls of interest, in order: ('dispatch'|'indirect'|'draw'|'read'|'write', bits)."""
+    """The GL calls of interest, in order: ('dispatch'|'indirect'|'draw'|'read'|'write'|'copy', bits)."""
     log = []
 
     def wrap(cls, name, kind):
@@ -45,6 +47,7 @@ def calls(monkeypatch):
     wrap(moderngl.VertexArray, "render", "draw")
     wrap(moderngl.Buffer, "read", "read")
     wrap(moderngl.Buffer, "write", "write")
+    wrap(moderngl.Context, "copy_buffer", "copy")
     barrier = moderngl.Context.memory_barrier
 
     def recorded_barrier(self, barriers=moderngl.ALL_BARRIER_BITS, by_region=False):
@@ -56,11 +59,14 @@ def calls(monkeypatch):
 
 def violations(log) -> list[str]:
     """Each consumer that follows a dispatch without the barrier bit it needs."""
-    need = {"dispatch": moderngl.SHADER_STORAGE_BARRIER_BIT,
-            "indirect": moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.COMMAND_BARRIER_BIT,
+    passes = (moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.SHADER_IMAGE_ACCESS_BARRIER_BIT
+              | moderngl.UNIFORM_BARRIER_BIT)
+    need = {"dispatch": passes,
+            "indirect": passes | moderngl.COMMAND_BARRIER_BIT,
             "draw": moderngl.SHADER_STORAGE_BARRIER_BIT,
             "read": moderngl.BUFFER_UPDATE_BARRIER_BIT,
-            "write": moderngl.BUFFER_UPDATE_BARRIER_BIT}
+            "write": moderngl.BUFFER_UPDATE_BARRIER_BIT,
+            "copy": moderngl.BUFFER_UPDATE_BARRIER_BIT}
     found, pending = [], False
     since = 0                  # bits issued since the last dispatch
     for n, (kind, bits) in enumerate(log):
@@ -102,7 +108,7 @@ def test_every_consumer_of_a_dispatch_is_behind_the_barrier_it_needs(ctx, simula
     finally:
         renderer.release()
     kinds = {kind for kind, _ in calls}
-    assert {"dispatch", "indirect", "draw", "read", "write", "barrier"} <= kinds
+    assert {"dispatch", "indirect", "draw", "read", "write", "copy", "barrier"} <= kinds
     assert sim.stats[sim.emitters[1].path].alive > 0          # the subemitter really ran
     assert violations(calls) == []
 
@@ -127,3 +133,17 @@ def test_the_checker_catches_a_missing_barrier(calls, ctx):
         program.release()
     assert len(violations(calls)) == 2
     assert "read after a dispatch" in violations(calls)[0] and "indirect" in violations(calls)[1]
+
+
+@pytest.mark.parametrize("bit", ["SHADER_STORAGE_BARRIER_BIT", "SHADER_IMAGE_ACCESS_BARRIER_BIT",
+                                 "UNIFORM_BARRIER_BIT", "COMMAND_BARRIER_BIT", "BUFFER_UPDATE_BARRIER_BIT"])
+def test_each_bit_of_the_pipelines_barriers_is_needed(ctx, simulate, calls, monkeypatch, bit):
+    """The frame test above is not vacuous: without any one bit of the barriers the
+    pipeline issues (after each dispatch, and at the end of a step), it fails."""
+    import kzplayer.gpu.frame as F
+    drop = getattr(moderngl, bit)
+    monkeypatch.setattr(F, "BARRIER", F.BARRIER & ~drop)
+    monkeypatch.setattr(F, "END_BARRIER", F.END_BARRIER & ~drop)
+    monkeypatch.setattr("kzplayer.gpu.storage.SystemStorage.sync_for_cpu", lambda self: None)
+    with pytest.raises(AssertionError):
+        test_every_consumer_of_a_dispatch_is_behind_the_barrier_it_needs(ctx, simulate, calls)
