@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
-from kzplayer.gpu import layout as L
 
 
 def read_events(em) -> tuple[np.ndarray, np.ndarray]:

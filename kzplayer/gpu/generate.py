@@ -25,10 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
-from kzplayer.gpu import layout as L
 from kzplayer.gpu.glsl import PARAM_TYPES
 from kzplayer.gpu.materials import Material
-from kzplayer.gpu.preprocessor import ProgramBuilder, Source
+from kzplayer.gpu.preprocessor import ProgramBuilder
 
 # What each kind of node calls in its material, and what is inlined before the material.
 HOOKS = {"self": "affectParticle", "affector": "affectParticle", "collider": "collide",
@@ -413,12 +412,12 @@ class Generator:
                 per_step += [f"{v.prefix}load({b + v.common_words}u);", f"{v.prefix}{PREPARE}();",
                              f"{v.prefix}storeStep({inst.derived_base}u);"]
         emitter_prepare = []
-        for kind, field, pfield, dfield in (("self", "E_SELF", "E_SELF_PARAMS", "E_SELF_DERIVED"),
-                                            ("events", "E_EVENTS", "E_EVENTS_PARAMS", "E_EVENTS_DERIVED")):
+        for kind, slot, pfield, dfield in (("self", "E_SELF", "E_SELF_PARAMS", "E_SELF_DERIVED"),
+                                           ("events", "E_EVENTS", "E_EVENTS_PARAMS", "E_EVENTS_DERIVED")):
             variants = [v for v in prepare if v.kind == kind]
             if not variants:
                 continue
-            emitter_prepare.append(f"switch (kz_table(kz_e, {field})) {{")
+            emitter_prepare.append(f"switch (kz_table(kz_e, {slot})) {{")
             for v in variants:
                 emitter_prepare += [f"case {v.case}u:"]
                 if kind == "self":
@@ -576,8 +575,4 @@ def _to_words(expr: str, glsl_type: str) -> list[str]:
     return [f"floatBitsToUint({expr}[{k}])" for k in range(n)]
 
 
-def source_of(code: SystemCode, key: tuple) -> Source:
-    return code.sources[key]
-
-
-__all__ = ["Generator", "SystemCode", "Variant", "Instance", "HOOKS", "COMMON_WORDS", "L"]
+__all__ = ["Generator", "SystemCode", "Variant", "Instance", "zero_bakes"]

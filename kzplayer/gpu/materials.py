@@ -110,8 +110,6 @@ def property_of(uniform: str, material: Material, known) -> str | None:
 def param_words(value, glsl_type: str):
     """A property value as the words of a parameter of this GLSL type (floats, ints, uints
     and bools as 32-bit words, matrices column-major); None when it does not fit."""
-    import numpy as np
-
     from kzplayer.gpu.glsl import PARAM_TYPES
     n = PARAM_TYPES[glsl_type]
     if isinstance(value, V.EnumValue) or value is None:
