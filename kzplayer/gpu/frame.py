@@ -212,7 +212,7 @@ class SystemRunner:
 
     @property
     def _wide(self) -> bool:
-        return max((r.runs for r in self.storage.layout.ranges), default=0) > WIDE_RUNS
+        return self.storage.layout.max_runs > WIDE_RUNS
 
     def bind(self) -> None:
         self.storage.bind()

@@ -66,7 +66,8 @@ class Simulation:
         self.frames = 0
         self.walk_full_pool = walk == "pool"
         self._ring = StatsRing(ctx)
-        self._last_stats: dict[str, EmitterStats] = {}
+        self._last_stats: dict[str, EmitterStats] | None = {}
+        self._folded = None
         self._passes = {}
         try:
             self._build()
@@ -113,6 +114,12 @@ class Simulation:
         """One EmitterStats per emitter path for the last frame (reads the GPU now: the frame
         loop itself uses `take_stats`, which never waits)."""
         self.take_stats(flush=True)
+        if self._last_stats is None:            # the last frame was folded in: work it out now
+            systems, befores = self._folded
+            self._last_stats = {}
+            for (emitters, states, headers), before in zip(systems, befores):
+                for em, state, header, (totals, events) in zip(emitters, states, headers, before):
+                    self._last_stats[em.path] = _figures(em.path, state, header, totals, events)
         return self._last_stats
 
     def take_stats(self, flush: bool = False) -> list[tuple[int, dict[str, EmitterStats]]]:
@@ -122,13 +129,24 @@ class Simulation:
         stats.DEPTH frames (a frame loop that never asks does not pile them up)."""
         return self._take(flush)
 
-    def _take(self, flush: bool = False, keep: int = 0) -> list:
+    def _take(self, flush: bool = False, keep: int = 0, fold: bool = False) -> list:
         out = []
         for frame, systems in self._ring.ready(self.frames - 1, flush, keep):
-            figures = {}
+            befores = []
             for emitters, states, headers in systems:
-                for em, state, header in zip(emitters, states, headers):
-                    figures[em.path] = self._figures(em, state, header)
+                written = headers["total_written"].tolist()
+                dropped = headers["total_dropped"].tolist()
+                before = [(em.totals, em.event_totals) for em in emitters]
+                for k, em in enumerate(emitters):
+                    em.totals, em.event_totals = states[k], (written[k], dropped[k])
+                befores.append(before)
+            if fold:                    # nobody asked for this frame: its figures only if `stats` asks
+                self._folded, self._last_stats = (systems, befores), None
+                continue
+            figures = {}
+            for (emitters, states, headers), before in zip(systems, befores):
+                for em, state, header, (totals, events) in zip(emitters, states, headers, before):
+                    figures[em.path] = _figures(em.path, state, header, totals, events)
             self._last_stats = figures
             out.append((frame, figures))
         return out
@@ -323,23 +341,20 @@ class Simulation:
         self._ring.snapshot(self.frames, self.runners)
         self.frames += 1
         if len(self._ring.pending) > DEPTH:         # nobody takes them: fold the oldest in
-            self._take(keep=DEPTH)
+            self._take(keep=DEPTH, fold=True)
 
-    def _figures(self, em: Emitter, state, header) -> EmitterStats:
-        before = em.totals
-        written = int(header["total_written"]) - int(em.event_totals[0])
-        dropped = int(header["total_dropped"]) - int(em.event_totals[1])
-        em.event_totals = (int(header["total_written"]), int(header["total_dropped"]))
-        em.totals = state
-        return EmitterStats(
-            emitter=em.path,
-            alive=int(state["capacity"] - state["free_count"]),
-            emitted=int(state["total_emitted"] - before["total_emitted"]) & 0xFFFFFFFF,
-            died=int(state["total_died"] - before["total_died"]) & 0xFFFFFFFF,
-            events_written=written & 0xFFFFFFFF,
-            events_dropped=dropped & 0xFFFFFFFF,
-            stalled=int(state["total_stalled"] - before["total_stalled"]) & 0xFFFFFFFF,
-        )
+
+def _figures(path: str, state, header, before, event_before) -> EmitterStats:
+    """An emitter's figures for a frame: its totals after it less its totals before."""
+    return EmitterStats(
+        emitter=path,
+        alive=int(state["capacity"]) - int(state["free_count"]),
+        emitted=(int(state["total_emitted"]) - int(before["total_emitted"])) & 0xFFFFFFFF,
+        died=(int(state["total_died"]) - int(before["total_died"])) & 0xFFFFFFFF,
+        events_written=(int(header["total_written"]) - int(event_before[0])) & 0xFFFFFFFF,
+        events_dropped=(int(header["total_dropped"]) - int(event_before[1])) & 0xFFFFFFFF,
+        stalled=(int(state["total_stalled"]) - int(before["total_stalled"])) & 0xFFFFFFFF,
+    )
 
 
 def max_pool(ctx) -> int:

@@ -55,6 +55,7 @@ class Layout:
             run += runs
             event += 2 * cap
         self.ranges = ranges
+        self.max_runs = max((r.runs for r in ranges), default=0)
         self.slots = first
         self.groups = first // L.WORKGROUP_SIZE
         self.runs = run
