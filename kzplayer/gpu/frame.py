@@ -197,7 +197,8 @@ class SystemRunner:
             self._run(passes["end_emitters_wide"], e)
         else:
             self._run(passes["end_emitters"], _groups(e))
-        self._run(passes["end_groups"], _groups(lay.groups), barrier=END_BARRIER)
+        passes["end_groups"].run_indirect(storage.schedule, lay.schedule["end_args"] * 4)
+        self.ctx.memory_barrier(END_BARRIER)
 
     def _order_events(self, level: int) -> None:
         passes = self.sim.passes_for(self.words_in_ssbo)

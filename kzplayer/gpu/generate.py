@@ -474,7 +474,10 @@ class Generator:
                "        walk += (particles + uint(WORKGROUP_SIZE) - 1u) / uint(WORKGROUP_SIZE);"] if first else []),
             "    }",
             "    kz_finishPlan(kz_planEmit, spawns, (spawns + uint(WORKGROUP_SIZE) - 1u) / uint(WORKGROUP_SIZE));",
-            *(["    kz_finishPlan(kz_planStep, walk, walk);"] if first else []),
+            *(["    kz_finishPlan(kz_planStep, walk, walk);",
+               "    kz_setScheduleWord(kz_endArgs, 0u);              // the end passes raise it if a list changes",
+               "    kz_setScheduleWord(kz_endArgs + 1u, 1u);",
+               "    kz_setScheduleWord(kz_endArgs + 2u, 1u);"] if first else []),
             "}",
         ])
 

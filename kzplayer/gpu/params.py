@@ -110,14 +110,14 @@ def _special(kind: str, owner) -> dict:
 
 
 def frame_words(layout, *, dt: float, time: float, step: int, world_to_simulation) -> bytes:
-    """KzFrame (std140: 21 scalars, then, 16-aligned, a mat3 as three 16-byte columns)."""
+    """KzFrame (std140: 22 scalars, then, 16-aligned, a mat3 as three 16-byte columns)."""
     w, s = layout.words, layout.schedule
     words = np.zeros(FRAME_WORDS, np.uint32)
     words[0:2] = np.asarray([dt, time], np.float32).view(np.uint32)
-    words[2:21] = [step & 0xFFFFFFFF, len(layout.capacities), layout.slots, layout.runs, layout.groups,
+    words[2:22] = [step & 0xFFFFFFFF, len(layout.capacities), layout.slots, layout.runs, layout.groups,
                    w["headers"], w["live"], s["plan_emit"], s["plan_step"], s["plan_move"], s["step_counts"],
                    s["derived"], w["alive"], w["death"], w["writer"], w["group"], w["run"],
-                   max(layout.slots, L.WORKGROUP_SIZE), s["rebuild"]]
+                   max(layout.slots, L.WORKGROUP_SIZE), s["rebuild"], s["end_args"]]
     m = np.asarray(world_to_simulation, np.float32)[:3, :3]
     for c in range(3):
         words[24 + 4 * c:27 + 4 * c] = m[:, c].view(np.uint32)

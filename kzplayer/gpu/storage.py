@@ -68,7 +68,7 @@ class Layout:
              ("group", 2 * self.groups), ("run", 6 * self.runs)))
         self.schedule, self.schedule_words = _regions(
             (("plan_emit", plan), ("plan_step", plan), ("plan_move", plan), ("step_counts", e),
-             ("rebuild", e), ("derived", self.derived_words)))
+             ("rebuild", e), ("end_args", 4), ("derived", self.derived_words)))
 
     @property
     def key(self) -> tuple:

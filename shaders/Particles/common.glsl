@@ -79,6 +79,7 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
     uint  kz_runWords;          // 6 words per run: kill, live, event totals, then bases
     uint  kz_freeSlots;         // slots buffer: where the free stacks start (live lists at 0)
     uint  kz_rebuildWords;      // schedule: E words, the emitter's live list changes at the end of this step
+    uint  kz_endArgs;           // schedule: the last end pass's indirect arguments (0 groups: nothing changed)
     mat3  kz_worldToSimulation; // world directions -> simulation space
 };
 

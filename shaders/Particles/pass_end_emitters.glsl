@@ -26,7 +26,11 @@ void kz_closeEmitter(uint e, uint deaths, uint survivors, out uint top) {
     kz_setWord(kz_liveWord(e, 7u), 0u);
     // the live list changes only with a death or a birth (emission appended its new
     // particles unsorted); else the last pass leaves the emitter's groups alone
-    kz_setScheduleWord(kz_rebuildWords + e, uint(deaths > 0u || kz_word(s + 3u) > 0u));
+    bool rebuild = deaths > 0u || kz_word(s + 3u) > 0u;
+    kz_setScheduleWord(kz_rebuildWords + e, uint(rebuild));
+    if (rebuild) {      // the last pass runs (over every group) only if some emitter changed
+        kz_scheduleMax(kz_endArgs, (kz_groupCount + uint(WORKGROUP_SIZE) - 1u) / uint(WORKGROUP_SIZE));
+    }
 }
 
 // Runs q0 .. q1 - 1 of the emitter (kill: counted from its last run), from `kill` and `live`.

@@ -26,8 +26,10 @@ float kz_wordFloat(uint w)              { return uintBitsToFloat(kz_word(w)); }
 uint kz_scheduleWord(uint w)            { return kz_scheduleWords[w >> 2u][w & 3u]; }
 #if KZ_IMAGE_IO
 void kz_setScheduleWord(uint w, uint v) { imageStore(kz_scheduleImage, int(w), uvec4(v)); }
+void kz_scheduleMax(uint w, uint v)     { imageAtomicMax(kz_scheduleImage, int(w), v); }
 #else
 void kz_setScheduleWord(uint w, uint v) { schedule[w] = v; }
+void kz_scheduleMax(uint w, uint v)     { atomicMax(schedule[w], v); }
 #endif
 
 // -- emitter states -------------------------------------------------------------------------

@@ -218,10 +218,10 @@ void main() {
     frame[7] = kz_headerWords; frame[8] = kz_liveWords; frame[9] = kz_planEmit; frame[10] = kz_planStep;
     frame[11] = kz_planMove; frame[12] = kz_stepCounts; frame[13] = kz_derivedWords; frame[14] = kz_aliveWords;
     frame[15] = kz_deathWords; frame[16] = kz_writerWords; frame[17] = kz_groupWords; frame[18] = kz_runWords;
-    frame[19] = kz_freeSlots; frame[20] = kz_rebuildWords;
+    frame[19] = kz_freeSlots; frame[20] = kz_rebuildWords; frame[21] = kz_endArgs;
     for (uint c = 0u; c < 3u; ++c) {
         for (uint r = 0u; r < 3u; ++r) {
-            frame[21u + 3u * c + r] = floatBitsToUint(kz_worldToSimulation[c][r]);
+            frame[22u + 3u * c + r] = floatBitsToUint(kz_worldToSimulation[c][r]);
         }
     }
 }
@@ -236,7 +236,7 @@ def test_live_header_and_the_frame_block_at_their_offsets(ctx, tmp_path):
     src = tmp_path / "live.glsl"
     src.write_text(LIVE_AND_FRAME)
     program = compile_compute(ctx, preprocess(src))
-    out = ctx.buffer(reserve=2 * L.LIVE_HEADER_DTYPE.itemsize + 30 * 4)
+    out = ctx.buffer(reserve=2 * L.LIVE_HEADER_DTYPE.itemsize + 31 * 4)
     out.clear()
     layout = Layout([100, 5000, 0, 70], derived_words=7)
     m = np.arange(1, 17, dtype=float).reshape(4, 4)
@@ -258,8 +258,8 @@ def test_live_header_and_the_frame_block_at_their_offsets(ctx, tmp_path):
     words = np.frombuffer(raw[2 * L.LIVE_HEADER_DTYPE.itemsize:], np.uint32)
     assert words[:2].view(np.float32).tolist() == [0.25, 3.5] and words[2] == 12345
     w, s = layout.words, layout.schedule
-    assert words[3:21].tolist() == [4, layout.slots, layout.runs, layout.groups, w["headers"], w["live"],
+    assert words[3:22].tolist() == [4, layout.slots, layout.runs, layout.groups, w["headers"], w["live"],
                                     s["plan_emit"], s["plan_step"], s["plan_move"], s["step_counts"], s["derived"],
                                     w["alive"], w["death"], w["writer"], w["group"], w["run"], layout.slots,
-                                    s["rebuild"]]
-    np.testing.assert_array_equal(words[21:30].view(np.float32).reshape(3, 3), m[:3, :3].T)
+                                    s["rebuild"], s["end_args"]]
+    np.testing.assert_array_equal(words[22:31].view(np.float32).reshape(3, 3), m[:3, :3].T)
