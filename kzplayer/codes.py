@@ -48,6 +48,7 @@ CODES: dict[str, str] = {
     "property.unknown": "KZ301",
     "property.type": "KZ302",
     "property.range": "KZ303",
+    "property.deprecated": "KZ304",
     # materials
     "material.unknown": "KZ401",
     "material.slot": "KZ402",

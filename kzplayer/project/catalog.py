@@ -49,6 +49,20 @@ class PropertySpec:
     slot: str | None = None        # for material-typed properties: the slot they fill
     output: bool = False           # filled by the engine (EventBuffer), never authored
     custom: bool = False
+    aliases: tuple[str, ...] = ()  # earlier names of this property (a node may set one instead)
+    # earlier enum words -> the words they stand for; `enum` accepts both, lists new ones first
+    enum_aliases: dict = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The enum's own words, without the earlier ones it still accepts."""
+        return tuple(w for w in self.enum if w not in self.enum_aliases)
+
+    def canonical(self, value):
+        """An enum value with an earlier word replaced by the word it stands for."""
+        if isinstance(value, V.EnumValue) and value.word in self.enum_aliases:
+            return V.EnumValue(self.enum_aliases[value.word])
+        return value
 
     @property
     def prefix(self) -> str:
@@ -91,6 +105,10 @@ class MaterialSpec:
     doc: str = ""
     aliases: tuple[str, ...] = ()
     custom: bool = False
+    # rendering (Particle slot) materials: the shader pair, and what they draw per particle
+    vertex: str = ""
+    fragment: str = ""
+    geometry: tuple[str, ...] = ()
 
     def __hash__(self):            # preset is a dict; the name identifies a material
         return hash((self.name, self.path, self.legacy))
@@ -192,6 +210,7 @@ class Catalog:
         self._mats = materials              # by name (stock, legacy, custom)
         self._types = item_types
         self._lookup: dict[str, MaterialSpec] = {}
+        self._alias_of = {a: p.name for p in properties.values() for a in p.aliases}
         for m in materials.values():
             for key in (m.name, m.path, *m.aliases):
                 if key:
@@ -204,6 +223,10 @@ class Catalog:
 
     def property(self, name: str) -> PropertySpec | None:
         return self._props.get(name)
+
+    def alias_of(self, name: str) -> str | None:
+        """The property that `name` is an earlier name of (catalog `aliases`), or None."""
+        return self._alias_of.get(name)
 
     def suggest_property(self, name: str) -> str | None:
         return _suggest(name, self._props)
@@ -314,7 +337,10 @@ class Catalog:
                 name=name, slot=slot, properties=tuple(dict.fromkeys(reads)),
                 event_driven=EVENT_SOURCE in reads, shader=attrs.get("shader", ""),
                 path=getattr(entry, "path", "") or f"Materials/{name}",
-                doc=attrs.get("doc", ""), custom=True)
+                doc=attrs.get("doc", ""), custom=True,
+                vertex=attrs.get("vertex", ""), fragment=attrs.get("fragment", ""),
+                geometry=tuple(attrs.get("geometry", "billboard mesh").replace(",", " ").split())
+                if slot == "Particle" else ())
         types = {}
         for t in self._types.values():
             extra = set(free_prefixes) if t.is_node else set()
@@ -396,6 +422,9 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         if t not in TYPE_NAMES:
             raise CatalogError(f"{name}: unknown type {t!r}")
         enum = tuple(p.get("enum", ()))
+        enum_aliases = dict(p.get("enum_aliases", {}))
+        if any(new not in enum or old in enum for old, new in enum_aliases.items()):
+            raise CatalogError(f"{name}: enum_aliases must map earlier words to words of the enum")
         try:
             default = coerce(t, p.get("default"))
         except ValueError as e:
@@ -404,18 +433,27 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             raise CatalogError(f"{name}: default {default} is not one of {enum}")
         props[name] = PropertySpec(
             name=name, type=t, default=default, min=p.get("min"), max=p.get("max"),
-            clamped=p.get("clamped", False), enum=enum, doc=p.get("doc", ""),
-            unit=p.get("unit", ""), slot=p.get("slot"), output=p.get("output", False))
+            clamped=p.get("clamped", False), enum=enum + tuple(enum_aliases), doc=p.get("doc", ""),
+            unit=p.get("unit", ""), slot=p.get("slot"), output=p.get("output", False),
+            aliases=tuple(p.get("aliases", ())), enum_aliases=enum_aliases)
+    for name, spec in props.items():
+        for alias in spec.aliases:
+            if alias not in props or props[alias].type != spec.type:
+                raise CatalogError(f"{name}: alias {alias} must be a declared {spec.type} property")
 
     mats: dict[str, MaterialSpec] = {}
     for name, m in data.get("material", {}).items():
         reads: list[str] = []
         for r in m.get("reads", ()):
             reads.extend(groups[r[1:]] if r.startswith("@") else [r])
+        rendering = m["slot"] == "Particle"
         mats[name] = MaterialSpec(
             name=name, slot=m["slot"], properties=tuple(dict.fromkeys(reads)),
-            event_driven=EVENT_SOURCE in reads, shader=m.get("shader", f"{name}.glsl"),
-            path=prefix + name, doc=m.get("doc", ""), aliases=tuple(m.get("aliases", ())))
+            event_driven=EVENT_SOURCE in reads, shader=m.get("shader", "" if rendering else f"{name}.glsl"),
+            path=prefix + name, doc=m.get("doc", ""), aliases=tuple(m.get("aliases", ())),
+            vertex=m.get("vertex", f"render/{name}.vert.glsl" if rendering else ""),
+            fragment=m.get("fragment", f"render/{name}.frag.glsl" if rendering else ""),
+            geometry=tuple(m.get("geometry", ())))
     for name, m in data.get("legacy", {}).items():
         new = mats.get(m["replacement"])
         if new is None:
