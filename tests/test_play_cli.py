@@ -214,9 +214,12 @@ def test_hidden_nodes_are_not_drawn_and_opacity_dims(tmp_path, where):
     full = shot("full")
     assert shot("hidden", ("Node.Visible", "false")).max() == 0
     half = shot("half", ("Node.Opacity", "0.5"))
-    # Additive: half the opacity is half the light, up to 8-bit rounding where unsaturated.
+    # Additive: half the opacity is half the light (in linear light; the image is sRGB), up
+    # to 8-bit rounding where unsaturated.
+    from kzplayer.render.textures import srgb_to_linear
     unsaturated = full.max(axis=2) < 200
-    assert np.abs(half[unsaturated] - full[unsaturated] / 2).max() <= 1.0
+    full_light, half_light = srgb_to_linear(full / 255.0), srgb_to_linear(half / 255.0)
+    assert np.abs(half_light[unsaturated] - full_light[unsaturated] / 2).max() <= 0.008
 
 
 # -- stats and dumps -------------------------------------------------------------------------

@@ -164,8 +164,9 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
     line. `ctx` lets tests share their context; otherwise a standalone one is made."""
     from kzplayer.gpu import Simulation
     from kzplayer.gpu.context import create_context
-    from kzplayer.render.billboard import Renderer
     from kzplayer.render.camera import choose_camera
+    from kzplayer.render.frame import FrameBuilder
+    from kzplayer.render.renderer import Renderer
     from kzplayer.render.stats import StatsRecorder
     from kzplayer.render.writers import needs_every_frame, open_writer
 
@@ -182,6 +183,8 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
                                         seen=content_probe(ctx, proj, graph, seed, n_frames / fps))
             writer = open_writer(output, fps, size)
         recorder = StatsRecorder(sim) if stats else None
+        builder = FrameBuilder(proj, graph)
+        shown = 0
         every = bool(output) and needs_every_frame(output)
         dt = 1.0 / fps
         with _progress(n_frames, enabled=bool(output)) as advance:
@@ -192,7 +195,10 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
                 if recorder:
                     recorder.record(frame, (frame + 1) * dt)
                 if writer and (every or frame == n_frames - 1):
-                    renderer.draw(draw_list(sim, proj, value), camera)
+                    renderer.draw(builder.build(sim, (frame + 1) * dt), camera)
+                    if len(builder.problems) > shown:
+                        print_warnings(builder.problems[shown:])
+                        shown = len(builder.problems)
                     writer.write(renderer.read())
                 advance()
         if writer:
@@ -249,42 +255,6 @@ class Shortfall:
                            f"on {self.frames[em.path]} frame(s): {self.stalled[em.path]} particle(s) not emitted\n"
                            "    hint: raise MaximumAmount, or bind it to the emission rate x lifetime "
                            "(emission page, Sizing MaximumAmount); --stats shows when", err=True)
-
-
-def draw_list(sim, proj, value):
-    """What the renderer draws: each visible emitter's pool, its simulation-to-world matrix
-    and its Look (the Particle* properties of the emitter node, faded by Node.Opacity)."""
-    from dataclasses import replace
-    from types import SimpleNamespace
-
-    from kzplayer.render.billboard import look_for
-    base = project_dir(proj)
-    out = []
-    for em in sim.emitters:
-        opacity = node_opacity(em.item, value)
-        if opacity <= 0.0:
-            continue
-        look = look_for(em.item, value, base)
-        if opacity < 1.0:
-            look = replace(look, tint=(*look.tint[:3], look.tint[3] * opacity))
-        out.append(SimpleNamespace(particles=em.particles, capacity=em.capacity,
-                                   model=em.simulation_to_world, look=look))
-    return out
-
-
-def node_opacity(item, value) -> float:
-    """Node.Opacity multiplied down the tree; 0 where the node or an ancestor has
-    Node.Visible = false (catalog: a hidden node and everything below it is not drawn)."""
-    opacity = 1.0
-    node = item
-    while node is not None:
-        if value(node, "Node.Visible") is False:
-            return 0.0
-        o = value(node, "Node.Opacity")
-        if isinstance(o, (int, float)) and not isinstance(o, bool):
-            opacity *= min(max(float(o), 0.0), 1.0)
-        node = node.parent
-    return opacity
 
 
 def content_probe(ctx, proj, graph, seed, seconds):

@@ -51,7 +51,7 @@ def play_in_window(project, graph, value, size, *, fps: float = 60.0, seed=None)
 
     from kzplayer.gpu import Simulation
     from kzplayer.gpu.context import create_context
-    from kzplayer.render.billboard import Renderer
+    from kzplayer.render.renderer import Renderer
 
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise _no_window("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
@@ -114,8 +114,9 @@ class _State:
 
 
 def _loop(glfw, win, ctx, state, renderer, project, value, fps, seen=None):
-    from kzplayer.commands.play import draw_list
     from kzplayer.render.camera import choose_camera
+    from kzplayer.render.frame import FrameBuilder
+    builder = FrameBuilder(project, state.sim.graph)
     last = time.perf_counter()
     title_paused = None
     while not glfw.window_should_close(win) and not state.quit:
@@ -136,7 +137,7 @@ def _loop(glfw, win, ctx, state, renderer, project, value, fps, seen=None):
             camera, _ = choose_camera(project, value, width / height, seen)
             ctx.screen.viewport = (0, 0, width, height)
             renderer.resize((width, height))
-            renderer.draw(draw_list(state.sim, project, value), camera)
+            renderer.draw(builder.build(state.sim, state.sim.frames * (1.0 / fps)), camera)
             renderer.show(ctx.screen)
             glfw.swap_buffers(win)
         if state.paused != title_paused:

@@ -85,7 +85,7 @@ def test_the_loop_plays_pauses_steps_restarts_and_draws(ctx):
 
     from kzplayer.commands.play import load_for_play, reader
     from kzplayer.gpu import Simulation
-    from kzplayer.render.billboard import Renderer
+    from kzplayer.render.renderer import Renderer
     from kzplayer.render.window import _loop
 
     project, graph = load_for_play(None)

@@ -1,0 +1,43 @@
+// What a rendering material's fragment shader stands on: the particle's sprite (the
+// Particle.Texture, premultiplied and linear, or kzplayer's soft round sprite) and the one
+// way to write a particle's colour for its blend mode (docs/rendering.md, "Blending").
+#include "render/color.glsl"
+
+uniform bool kz_textured;           // Particle.Texture names an image
+uniform sampler2D Particle_Texture;
+uniform int kz_blend;               // 0 additive, 1 alpha, 2 opaque
+uniform float kz_intensity;         // brightness of one additive particle's centre
+uniform float kz_opacity;           // Node.Opacity
+
+layout(location = 0) out vec4 kzFragColor;
+
+// Premultiplied linear RGBA of the sprite at `uv` (0..1 over the quad or the sheet frame);
+// `corner` is where on the quad (-1..1), for the round sprite.
+vec4 kzSprite(vec2 uv, vec2 corner) {
+    if (kz_textured) {
+        return texture(Particle_Texture, uv);
+    }
+#ifdef KZ_MESH
+    return vec4(1.0);
+#else
+    float r2 = dot(corner, corner);
+    // a smooth bump reaching zero at the rim, plus a tighter hot core
+    float body = (1.0 - r2) * (1.0 - r2);
+    float weight = r2 < 1.0 ? 0.7 * body + 0.3 * exp(-r2 * 12.0) : 0.0;
+    return vec4(weight);
+#endif
+}
+
+// Write premultiplied linear colour: blended modes add or composite it; Opaque keeps full
+// colour where the sprite is at least half covered and writes depth.
+void kzWriteParticle(vec4 premultiplied) {
+    if (kz_blend == 2) {
+        if (premultiplied.a < 0.5) {
+            discard;
+        }
+        kzFragColor = vec4(premultiplied.rgb / premultiplied.a, 1.0);
+        return;
+    }
+    float scale = kz_opacity * (kz_blend == 0 ? kz_intensity : 1.0);
+    kzFragColor = premultiplied * scale;
+}
