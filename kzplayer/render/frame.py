@@ -172,7 +172,7 @@ class FrameBuilder:
             try:
                 self._meshes[key] = mesh_for(self.project, ref, item)
             except MeshError as exc:
-                self._problem(_warning("mesh.unreadable", "KZ406", f"{item.path}: {name}: {exc}",
+                self._problem(_warning("mesh.unreadable", "KZ701", f"{item.path}: {name}: {exc}",
                                        self.values.span(item, name)))
                 self._meshes[key] = None
         return self._meshes[key]
@@ -219,7 +219,7 @@ class FrameBuilder:
                                           order=self._order.get(id(item), 0)))
         frame.lights = scene_lights(self.project, value, lambda item: node_opacity(item, value) > 0.0)
         for item in frame.lights.dropped:
-            self._problem(_warning("light.limit", "KZ407", f"{item.path}: more than 8 {item.type} nodes are on; "
+            self._problem(_warning("light.limit", "KZ703", f"{item.path}: more than 8 {item.type} nodes are on; "
                                    "this one lights nothing", item.span))
         frame.problems = self.problems
         return frame
