@@ -36,10 +36,11 @@ SAMPLES = {
     "demo_fountain": 120,
     "02_sparks_spray": 90,
     "03_firework": 132,        # 0.7 s after the second burst (bursts at 0 s and 1.5 s)
-    "04_ember_column": 180,
+    "04_fire": 180,            # 3 s: the fire burning, embers and smoke risen
     "05_portal_ring": 120,
     "06_smoke_wind": 300,      # 5 s: the plume has risen, bent over and reached the frame's edge
     "07_death_sparks": 180,    # 3 s: shells bursting overhead, earlier sparks bouncing on the floor
+    "08_rock_debris": 42,      # 0.7 s: the rocks of the first blast in the air, dust at the blast
 }
 
 

@@ -39,6 +39,11 @@ INTENSITY = 0.8       # one additive round sprite's centre: overlaps add up towa
 SAMPLER_TYPES = {0x8B5E}       # sampler2D
 SORT_KEYS = {"Depth": DEPTH, "ReverseDepth": REVERSE_DEPTH}
 UBO_BINDING = 0
+SCENE_DEPTH_UNIT = 7
+
+
+def _number(v) -> float:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
 
 
 class _EmitterState:
@@ -90,11 +95,17 @@ class Renderer:
         ctx = self.ctx
         self.color = ctx.texture(size, 4, dtype="f4")
         self.color.filter = (ctx.NEAREST, ctx.NEAREST)
-        self.depth = ctx.depth_renderbuffer(size)
+        self.depth = ctx.depth_texture(size)
+        self.depth.filter = (ctx.NEAREST, ctx.NEAREST)
         self.fbo = ctx.framebuffer(color_attachments=[self.color], depth_attachment=self.depth)
+        # the opaque scene's view distance, for soft particles (copied after the opaque passes)
+        self.scene_depth = ctx.texture(size, 1, dtype="f4")
+        self.scene_depth.filter = (ctx.NEAREST, ctx.NEAREST)
+        self.scene_depth_fbo = ctx.framebuffer(color_attachments=[self.scene_depth])
         self.out = ctx.renderbuffer(size, components=4)
         self.out_fbo = ctx.framebuffer(color_attachments=[self.out])
-        self._targets = [self.out_fbo, self.out, self.fbo, self.depth, self.color]
+        self._targets = [self.out_fbo, self.out, self.scene_depth_fbo, self.scene_depth, self.fbo, self.depth,
+                         self.color]
 
     # -- a frame --------------------------------------------------------------------------------
 
@@ -106,7 +117,7 @@ class Renderer:
         projection = camera.projection(width / height)
         self._frame = {"kz_view": view, "kz_projection": projection, "kz_cameraPosition": tuple(camera.position),
                        "kz_time": float(frame.time), "kz_viewport": (float(width), float(height)),
-                       "kz_minPixels": float(self.min_pixels)}
+                       "kz_minPixels": float(self.min_pixels), "kz_depthRange": (float(camera.near), float(camera.far))}
         for st in self._states.values():
             st.seen = False
         try:
@@ -125,6 +136,8 @@ class Renderer:
             for em in frame.emitters:                                    # 2. opaque particles
                 if em.opaque:
                     self._draw_emitter(em)
+            if any(not e.opaque and _number(e.values("Particle.SoftDepth")) > 0 for e in frame.emitters):
+                self._copy_scene_depth()
             self.fbo.depth_mask = False                                  # 3. blended, tree order
             ctx.enable(ctx.BLEND)
             ctx.blend_equation = ctx.FUNC_ADD
@@ -142,6 +155,20 @@ class Renderer:
             (previous or ctx.detect_framebuffer(0)).use()
         for key in [k for k, st in self._states.items() if not st.seen]:
             self._states.pop(key).release()          # an emitter no longer drawn
+
+    def _copy_scene_depth(self) -> None:
+        """The opaque scene's depth as view distance into scene_depth (soft particles read
+        it; the depth attachment itself cannot be sampled while it is being tested)."""
+        ctx = self.ctx
+        program, initial = self.programs.render("render/resolve.vert.glsl", "render/scene_depth.frag.glsl")
+        self.scene_depth_fbo.use()
+        ctx.disable(ctx.DEPTH_TEST)
+        self.depth.use(location=0)
+        set_uniform(program, initial, "kz_depth", 0)
+        set_uniform(program, initial, "kz_depthRange", self._frame["kz_depthRange"])
+        self._empty_vao(program).render(moderngl.TRIANGLES, vertices=3)
+        self.fbo.use()
+        ctx.enable(ctx.DEPTH_TEST)
 
     def _state(self, key: str) -> _EmitterState:
         if key not in self._states:
@@ -213,6 +240,10 @@ class Renderer:
         for name, member in program._members.items():
             if not isinstance(member, moderngl.Uniform) or member.gl_type not in SAMPLER_TYPES:
                 continue
+            if name == "kz_sceneDepth":
+                self.scene_depth.use(location=SCENE_DEPTH_UNIT)
+                member.value = SCENE_DEPTH_UNIT
+                continue
             prop = name.replace("_", ".", 1)
             file = values(prop)
             texture = None
@@ -269,7 +300,7 @@ class Renderer:
         except np.linalg.LinAlgError:
             normal = m
         set_uniform(program, initial, "kz_normalMatrix", normal)
-        for name in ("Model3D.Color", "Model3D.AmbientColor"):
+        for name in ("Model3D.Color", "Model3D.AmbientColor", "Model3D.EmissiveColor"):
             value = model.values(name)
             if value is not None:
                 set_uniform(program, initial, name.replace(".", "_"), tuple(float(c) for c in value))

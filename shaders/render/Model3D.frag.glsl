@@ -1,7 +1,8 @@
 #version 430
 // The scene's simple lit material, fragment stage: Lambert diffuse from every light (the
 // scene's and the light-casting particles'), plus Model3D.AmbientColor, on Model3D.Color x
-// Model3D.Texture. Premultiplied, so a Model3D with Node.Opacity < 1 composites as alpha.
+// Model3D.Texture, plus Model3D.EmissiveColor x the texture (a sky, a glow: no light needed).
+// Premultiplied, so a Model3D with Node.Opacity < 1 composites as alpha.
 #include "render/camera.glsl"
 #include "render/color.glsl"
 #include "render/lighting.glsl"
@@ -12,6 +13,7 @@ in vec2 v_uv;
 
 uniform vec4 Model3D_Color = vec4(0.7, 0.7, 0.7, 1.0);
 uniform vec4 Model3D_AmbientColor = vec4(0.18, 0.18, 0.2, 1.0);
+uniform vec4 Model3D_EmissiveColor = vec4(0.0, 0.0, 0.0, 1.0);
 uniform bool kz_textured;
 uniform sampler2D Model3D_Texture;
 
@@ -23,11 +25,10 @@ void main() {
     if (!gl_FrontFacing) {
         n = -n;
     }
-    vec4 base = kzSrgbToLinear(Model3D_Color);
-    if (kz_textured) {
-        base *= texture(Model3D_Texture, v_uv);
-    }
+    vec4 texel = kz_textured ? texture(Model3D_Texture, v_uv) : vec4(1.0);
+    vec4 base = kzSrgbToLinear(Model3D_Color) * texel;
     vec3 light = kzSrgbToLinear(Model3D_AmbientColor.rgb) + kzDiffuse(v_world, n, 0.0);
+    vec3 glow = kzSrgbToLinear(Model3D_EmissiveColor.rgb) * texel.rgb;
     float a = clamp(base.a * kz_opacity, 0.0, 1.0);
-    kzFragColor = vec4(base.rgb * light * a, a);
+    kzFragColor = vec4((base.rgb * light + glow) * a, a);
 }

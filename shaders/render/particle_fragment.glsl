@@ -8,8 +8,23 @@ uniform sampler2D Particle_Texture;
 uniform int kz_blend;               // 0 additive, 1 alpha, 2 opaque
 uniform float kz_intensity;         // brightness of one additive particle's centre
 uniform float kz_opacity;           // Node.Opacity
+uniform float Particle_SoftDepth = 0.0;
+uniform sampler2D kz_sceneDepth;    // view distance of the opaque scene, per pixel
+uniform vec2 kz_depthRange;         // the camera's near and far planes
 
 layout(location = 0) out vec4 kzFragColor;
+
+// Soft particles: 1 far in front of the opaque scene, falling to 0 where the particle meets
+// it (Particle.SoftDepth metres), so smoke and dust do not show a hard line at the ground.
+float kzSoftness() {
+    if (Particle_SoftDepth <= 0.0) {
+        return 1.0;
+    }
+    float n = kz_depthRange.x, f = kz_depthRange.y;
+    float here = 2.0 * n * f / (f + n - (2.0 * gl_FragCoord.z - 1.0) * (f - n));
+    float scene = texelFetch(kz_sceneDepth, ivec2(gl_FragCoord.xy), 0).r;
+    return clamp((scene - here) / Particle_SoftDepth, 0.0, 1.0);
+}
 
 // Premultiplied linear RGBA of the sprite at `uv` (0..1 over the quad or the sheet frame);
 // `corner` is where on the quad (-1..1), for the round sprite.
@@ -38,6 +53,6 @@ void kzWriteParticle(vec4 premultiplied) {
         kzFragColor = vec4(premultiplied.rgb / premultiplied.a, 1.0);
         return;
     }
-    float scale = kz_opacity * (kz_blend == 0 ? kz_intensity : 1.0);
+    float scale = kz_opacity * (kz_blend == 0 ? kz_intensity : 1.0) * kzSoftness();
     kzFragColor = premultiplied * scale;
 }
