@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-VERTEX_FORMAT = "3f 3f 2f"
-ATTRIBUTES = ("kzPosition", "kzNormal", "kzTexCoord")
+ATTRIBUTES = (("kzPosition", 3), ("kzNormal", 3), ("kzTexCoord", 2))       # floats each
 
 
 class GpuMesh:
@@ -21,12 +20,19 @@ class GpuMesh:
         self.ctx = ctx
 
     def vao(self, program):
-        """A vertex array of this mesh for `program` (attributes it lacks are skipped)."""
+        """A vertex array of this mesh for `program`: the attributes the program uses (a
+        driver drops the ones it does not read), the others skipped over in the buffer."""
         key = id(program)
         if key not in self._vaos:
-            self._vaos[key] = self.ctx.vertex_array(program, [(self.vertices, VERTEX_FORMAT, *ATTRIBUTES)],
-                                                    index_buffer=self.indices, index_element_size=4,
-                                                    skip_errors=True)
+            fmt, names = [], []
+            for name, floats in ATTRIBUTES:
+                if name in program:
+                    fmt.append(f"{floats}f")
+                    names.append(name)
+                else:
+                    fmt.append(f"{floats}x4")
+            self._vaos[key] = self.ctx.vertex_array(program, [(self.vertices, " ".join(fmt), *names)],
+                                                    index_buffer=self.indices, index_element_size=4)
         return self._vaos[key]
 
     def release(self) -> None:

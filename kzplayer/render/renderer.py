@@ -32,7 +32,8 @@ from kzplayer.render.live_list import (ARRAYS_COMMAND, BINDING_ORDER, BINDING_PA
 from kzplayer.render.materials import geometry_defines
 from kzplayer.render.shaders import ProgramCache, set_uniform
 from kzplayer.render.sort import BRIGHTNESS, DEPTH, REVERSE_DEPTH, Sorter
-from kzplayer.render.textures import TextureCache
+from kzplayer.render.textures import TextureCache, srgb_to_linear
+from kzplayer.values import Color4
 
 MIN_PIXELS = 1.5      # below this, particles would flicker in and out between pixels
 INTENSITY = 0.8       # one additive round sprite's centre: overlaps add up towards white
@@ -40,6 +41,23 @@ SAMPLER_TYPES = {0x8B5E}       # sampler2D
 SORT_KEYS = {"Depth": DEPTH, "ReverseDepth": REVERSE_DEPTH}
 UBO_BINDING = 0
 SCENE_DEPTH_UNIT = 7
+
+
+def linear_colour(value):
+    """A Color4 property value decoded from sRGB to linear light (alpha as it is); any other
+    value unchanged."""
+    if isinstance(value, Color4):
+        rgb = srgb_to_linear(np.clip(np.asarray(tuple(value)[:3], float), 0.0, None))
+        return Color4(*(float(c) for c in rgb), float(tuple(value)[3]))
+    return value
+
+
+def emitter_defines(em, mesh: bool) -> dict:
+    """The program variant an emitter draws with: its geometry, and lighting only if lit."""
+    defines = geometry_defines(em.material, mesh)
+    if em.values("Particle.ReceiveLight") is True:
+        defines["KZ_RECEIVE_LIGHT"] = 1
+    return defines
 
 
 def _number(v) -> float:
@@ -215,10 +233,12 @@ class Renderer:
         self.ctx.memory_barrier(BARRIER)
 
     def _material_uniforms(self, entry, em) -> list:
-        """(uniform, value) from the emitter's properties, samplers left out."""
+        """(uniform, value) from the emitter's properties, samplers left out; colour
+        properties decoded to linear light (render/color.glsl)."""
         program, _ = entry
         cat = catalog()
-        pairs = uniform_values(entry, em.material, em.values, known=lambda name: cat.property(name) is not None)
+        pairs = uniform_values(entry, em.material, lambda name: linear_colour(em.values(name)),
+                               known=lambda name: cat.property(name) is not None)
         return [(n, v) for n, v in pairs if program[n].gl_type not in SAMPLER_TYPES]
 
     # -- draws ---------------------------------------------------------------------------------
@@ -269,7 +289,7 @@ class Renderer:
         st = self._state(em.key)
         mat = em.material
         mesh = self.meshes.get(em.mesh) if em.mesh is not None and "mesh" in mat.geometry else None
-        program, initial = self.programs.render(mat.vertex, mat.fragment, geometry_defines(mat, mesh is not None))
+        program, initial = self.programs.render(mat.vertex, mat.fragment, emitter_defines(em, mesh is not None))
         self._common(program, initial, em.model, em.opacity)
         for name, value in self._material_uniforms((program, initial), em):
             program[name].value = value
@@ -303,7 +323,8 @@ class Renderer:
         for name in ("Model3D.Color", "Model3D.AmbientColor", "Model3D.EmissiveColor"):
             value = model.values(name)
             if value is not None:
-                set_uniform(program, initial, name.replace(".", "_"), tuple(float(c) for c in value))
+                set_uniform(program, initial, name.replace(".", "_"),
+                            tuple(float(c) for c in linear_colour(Color4(*tuple(value)))))
         self._bind_textures(program, initial, model.values, model.files, repeat=True)
         self.meshes.get(model.mesh).vao(program).render(moderngl.TRIANGLES)
 

@@ -26,9 +26,9 @@ void main() {
         n = -n;
     }
     vec4 texel = kz_textured ? texture(Model3D_Texture, v_uv) : vec4(1.0);
-    vec4 base = kzSrgbToLinear(Model3D_Color) * texel;
-    vec3 light = kzSrgbToLinear(Model3D_AmbientColor.rgb) + kzDiffuse(v_world, n, 0.0);
-    vec3 glow = kzSrgbToLinear(Model3D_EmissiveColor.rgb) * texel.rgb;
+    vec4 base = Model3D_Color * texel;          // colour properties arrive linear
+    vec3 light = Model3D_AmbientColor.rgb + kzDiffuse(v_world, n, 0.0);
+    vec3 glow = Model3D_EmissiveColor.rgb * texel.rgb;
     float a = clamp(base.a * kz_opacity, 0.0, 1.0);
     kzFragColor = vec4((base.rgb * light + glow) * a, a);
 }

@@ -22,7 +22,7 @@ vec4 kzParticleLight(uint i) {
 #elif KZ_LIGHT_COLOR >= 2
     vec4 c = kzOverLifeParticleColor(i);
 #else
-    vec4 c = kzSrgbToLinear(getParticleColor(i) * Particle_Color);
+    vec4 c = kzParticleTintOf(getParticleColor(i)) * Particle_Color;
 #endif
     return vec4(c.rgb * clamp(c.a, 0.0, 1.0) * Particle_LightIntensity, Particle_LightRange);
 }

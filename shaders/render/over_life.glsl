@@ -1,6 +1,6 @@
 // ParticlesOverLife: colour, scale and opacity over the particle's normalised age t.
-// Colours are sRGB as written and mixed in linear light (as Kanzi's ColorOverLife mixes in
-// gamma 2.22 light); scale and opacity are linear in t. With OVER_LIFE_THREE_STOP the colour
+// Colours are written sRGB and arrive linear (render/color.glsl), so they mix in linear
+// light (as Kanzi's ColorOverLife mixes in gamma 2.22 light); scale and opacity are linear in t. With OVER_LIFE_THREE_STOP the colour
 // goes ColorStart -> ColorMid at ColorMidPoint -> ColorEnd.
 uniform vec4 Particle_Color = vec4(1.0);
 uniform vec4 ParticlesOverLife_ColorStart = vec4(1.0);
@@ -16,10 +16,10 @@ uniform float ParticlesOverLife_ColorMidPoint = 0.5;
 
 // linear RGB, alpha x opacity
 vec4 kzOverLifeColor(float t) {
-    vec4 a = kzSrgbToLinear(ParticlesOverLife_ColorStart);
-    vec4 b = kzSrgbToLinear(ParticlesOverLife_ColorEnd);
+    vec4 a = ParticlesOverLife_ColorStart;
+    vec4 b = ParticlesOverLife_ColorEnd;
 #ifdef OVER_LIFE_THREE_STOP
-    vec4 m = kzSrgbToLinear(ParticlesOverLife_ColorMid);
+    vec4 m = ParticlesOverLife_ColorMid;
     float mid = clamp(ParticlesOverLife_ColorMidPoint, 0.0, 1.0);
     vec4 color = t < mid ? mix(a, m, mid > 0.0 ? t / mid : 1.0)
                          : mix(m, b, mid < 1.0 ? (t - mid) / (1.0 - mid) : 0.0);
@@ -34,8 +34,7 @@ float kzOverLifeScale(float t) {
     return mix(ParticlesOverLife_ScaleStart, ParticlesOverLife_ScaleEnd, t);
 }
 
-// The particle's colour: over life, times its own colour and Particle.Color (both sRGB).
+// The particle's colour: over life, times its own colour and Particle.Color.
 vec4 kzOverLifeParticleColor(uint i) {
-    vec4 tint = kzSrgbToLinear(getParticleColor(i) * Particle_Color);
-    return kzOverLifeColor(getParticleNormalizedAge(i)) * tint;
+    return kzOverLifeColor(getParticleNormalizedAge(i)) * kzParticleTintOf(getParticleColor(i)) * Particle_Color;
 }

@@ -4,8 +4,7 @@
 #include "render/texture_sheet.glsl"
 
 uniform float Particle_Size = 0.1;
-uniform bool Particle_ReceiveLight = false;
-uniform vec4 Particle_AmbientColor = vec4(0.22, 0.22, 0.25, 1.0);
+uniform vec4 Particle_AmbientColor = vec4(0.04, 0.04, 0.05, 1.0);    // linear
 
 out vec2 v_uv;          // texture coordinates (inside the flipbook frame)
 out vec2 v_corner;      // -1..1 over the billboard (the round sprite)
@@ -18,8 +17,10 @@ void main() {
     v_corner = g.uv * 2.0 - 1.0;
     v_uv = kzSheetUV(g.uv, kzSheetFrame(i));
     vec4 color = KZ_STOCK_COLOR(i);
-    if (Particle_ReceiveLight) {
-        color.rgb *= kzParticleLighting(g, kzSrgbToLinear(Particle_AmbientColor.rgb));
-    }
+#ifdef KZ_RECEIVE_LIGHT
+    // compiled in only for a lit emitter (Particle.ReceiveLight): the light loops cost even
+    // when a uniform switch skips them
+    color.rgb *= kzParticleLighting(g, Particle_AmbientColor.rgb);
+#endif
     v_color = color;
 }

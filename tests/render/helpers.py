@@ -11,6 +11,7 @@ from kzplayer.project.catalog import catalog
 from kzplayer.render.camera import Camera
 from kzplayer.render.frame import EmitterDraw, Frame
 from kzplayer.render.materials import stock_material
+from kzplayer.values import Color4
 
 W, H = 96, 64
 DIST = 10.0
@@ -43,9 +44,10 @@ def emitter(buf, capacity, *, material="ParticlesDefault", values=None, key="e",
     cat = catalog()
 
     def value(name):
-        if name in props:
-            return props[name]
         spec = cat.property(name)
+        if name in props:
+            v = props[name]     # typed as the catalog types it (colours are Color4, sRGB)
+            return Color4(*v) if spec is not None and spec.type == "color4" and isinstance(v, tuple) else v
         return spec.default if spec is not None else None
     mat = material if not isinstance(material, str) else stock_material(cat, material)
     return EmitterDraw(key=key, particles=buf, capacity=capacity, material=mat, values=value, **fields)

@@ -145,6 +145,7 @@ def test_a_lit_scene(renderer, ctx):
     rock_world[:3, 3] = (1.2, 0.3, -0.5)
     models = [ModelDraw("floor", floor, np.eye(4), props.get, files=assets),
               ModelDraw("rock", rock, rock_world, {**props, "Model3D.Texture": ""}.get, files=assets, order=1)]
+    # (Model3D colours are sRGB like every colour property; the renderer decodes them)
     lights = SceneLights(
         directional=[(np.array([0.0, -0.6, -0.8]), np.array([0.15, 0.17, 0.25]))],
         point=[(np.array([-1.5, 0.8, 0.5]), np.array([1.0, 0.5, 0.15]), np.array([1.0, 0.0, 0.8]))],

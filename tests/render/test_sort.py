@@ -10,7 +10,7 @@ from kzplayer.gpu.layout import FLAG_ALIVE
 from kzplayer.render.live_list import LiveList
 from kzplayer.render.renderer import Renderer
 from kzplayer.render.shaders import ProgramCache
-from kzplayer.render.sort import DEPTH, REVERSE_DEPTH, Sorter, padded, stages
+from kzplayer.render.sort import DEPTH, REVERSE_DEPTH, Sorter, dispatches, padded, stages
 
 from tests.render.helpers import camera, draw, particles
 
@@ -43,10 +43,26 @@ def test_the_network_has_every_stage_of_a_bitonic_sort():
     assert padded(1) == 2 and padded(2) == 2 and padded(3) == 4 and padded(1000) == 1024
     assert stages(8) == [(2, 1), (4, 2), (4, 1), (8, 4), (8, 2), (8, 1)]
     assert len(stages(1 << 17)) == 17 * 18 // 2
+    # in dispatches: the short strides in shared memory, one dispatch for many stages
+    assert dispatches(1024) == [("local", 0, 0)]
+    assert dispatches(4096) == [("local", 0, 0), ("global", 2048, 1024), ("merge", 2048, 0),
+                                ("global", 4096, 2048), ("global", 4096, 1024), ("merge", 4096, 0)]
+    assert len(dispatches(1 << 14)) == 15 and len(dispatches(1 << 17)) == 36
+    assert len(dispatches(1 << 14, 32)) == 55 and len(dispatches(1 << 17, 32)) == 91
+    # and together they are the whole network: every (k, j) once, in order
+    covered = []
+    for kind, k, j in dispatches(1 << 13):
+        if kind == "local":
+            covered += [s for s in stages(1 << 13) if s[0] <= 1024]
+        elif kind == "global":
+            covered.append((k, j))
+        else:
+            covered += [(k, jj) for jj in (512, 256, 128, 64, 32, 16, 8, 4, 2, 1)]
+    assert covered == stages(1 << 13)
 
 
 @pytest.mark.parametrize("key", [DEPTH, REVERSE_DEPTH])
-@pytest.mark.parametrize("n, seed", [(2, 0), (37, 1), (1000, 2), (5000, 3)])
+@pytest.mark.parametrize("n, seed", [(2, 0), (37, 1), (1000, 2), (1025, 4), (5000, 3), (40_000, 5)])
 def test_the_gpu_order_is_numpys_over_the_live_particles(ctx, key, n, seed):
     rng = np.random.default_rng(seed)
     # depths a centimetre apart at least (float32 cannot swap them), in a shuffled slot order
@@ -58,6 +74,32 @@ def test_the_gpu_order_is_numpys_over_the_live_particles(ctx, key, n, seed):
     count, order = sort_on_gpu(ctx, records, key, cam)
     want = expected_order(records, key, cam)
     assert count == len(want) and np.array_equal(order, want)
+
+
+def test_both_block_kernels_give_the_same_order(ctx):
+    """Shared-memory blocks (GPUs) and per-invocation blocks (llvmpipe): the same network,
+    the same order, bit for bit, at sizes around their block boundaries."""
+    from kzplayer.render.sort import STRATEGIES
+    programs = ProgramCache(ctx)
+    rng = np.random.default_rng(11)
+    try:
+        for n in (31, 33, 1023, 1025, 3000):
+            records = particles(rng.integers(-9, 9, (n, 3)) * 0.5)
+            buf = ctx.buffer(records.tobytes())
+            live = LiveList(ctx, programs)
+            live.update(buf, n)
+            orders = []
+            for strategy in STRATEGIES:
+                sorter = Sorter(ctx, programs, strategy)
+                sorter.sort(live, n, DEPTH, np.eye(4), camera().view)
+                orders.append(sorter.read()[1])
+                sorter.release()
+            live.release()
+            buf.release()
+            assert all(np.array_equal(orders[0], o) for o in orders[1:])
+            assert np.array_equal(orders[0], expected_order(records, DEPTH, camera()))
+    finally:
+        programs.release()
 
 
 def test_equal_depths_keep_slot_order(ctx):
