@@ -27,8 +27,8 @@ from kzplayer.gpu.materials import uniform_values
 from kzplayer.project.catalog import catalog
 from kzplayer.render.gpu_mesh import MeshCache
 from kzplayer.render.lights import LIGHTS_PER_CASTER, MAX_LIGHT_CASTERS, PARTICLE_LIGHTS_BYTES, UBO_BYTES
-from kzplayer.render.live_list import (ARRAYS_COMMAND, BINDING_ORDER, BINDING_PARTICLE_LIGHTS, ELEMENTS_COMMAND,
-                                       BARRIER, LiveList)
+from kzplayer.render.live_list import (ARRAYS_COMMAND, BARRIER, BINDING_ORDER, BINDING_PARTICLE_LIGHTS,
+                                       ELEMENTS_COMMAND, LIVE_DISPATCH_OFFSET, LiveList)
 from kzplayer.render.materials import geometry_defines
 from kzplayer.render.shaders import ProgramCache, set_uniform
 from kzplayer.render.sort import BRIGHTNESS, DEPTH, REVERSE_DEPTH, Sorter
@@ -41,6 +41,8 @@ SAMPLER_TYPES = {0x8B5E}       # sampler2D
 SORT_KEYS = {"Depth": DEPTH, "ReverseDepth": REVERSE_DEPTH}
 UBO_BINDING = 0
 SCENE_DEPTH_UNIT = 7
+BINDING_PREPARED = 14
+PREPARED_BYTES, PREPARED_LIT = 64, 112       # a stock billboard's record (render/stock_vertex.glsl)
 
 
 def linear_colour(value):
@@ -60,24 +62,43 @@ def emitter_defines(em, mesh: bool) -> dict:
     return defines
 
 
+def prepared(em, mesh: bool) -> bool:
+    """Whether the emitter's billboards are drawn from per-particle records (a stock
+    material: its vertex file also compiles as the per-particle pass)."""
+    return not mesh and not em.material.custom
+
+
 def _number(v) -> float:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
 
 
 class _EmitterState:
-    """What the renderer keeps per emitter between frames: its live list and sorters."""
+    """What the renderer keeps per emitter between frames: its live list, sorters and the
+    stock materials' per-particle records."""
 
     def __init__(self, ctx, programs):
+        self.ctx = ctx
         self.live = LiveList(ctx, programs)
         self.sorter = Sorter(ctx, programs)
         self.light_sorter = Sorter(ctx, programs)
         self.order = None
+        self.prepared = None
         self.seen = True
+
+    def prepared_buffer(self, capacity: int, lit: bool):
+        size = max(capacity, 1) * (PREPARED_LIT if lit else PREPARED_BYTES)
+        if self.prepared is None or self.prepared.size != size:
+            if self.prepared is not None:
+                self.prepared.release()
+            self.prepared = self.ctx.buffer(reserve=size)
+        return self.prepared
 
     def release(self):
         self.live.release()
         self.sorter.release()
         self.light_sorter.release()
+        if self.prepared is not None:
+            self.prepared.release()
 
 
 class Renderer:
@@ -196,7 +217,8 @@ class Renderer:
         return st
 
     def _prepare(self, frame, view) -> None:
-        """The compute work of the frame: live lists, sorts, the particles' lights."""
+        """The compute work of the frame: live lists, sorts, the particles' lights, then
+        (every light known) the stock materials' per-particle records."""
         # CPU writes into buffers the last frame's shaders read (the barrier orders them)
         self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
         self.particle_lights.write(np.zeros(MAX_LIGHT_CASTERS, np.uint32).tobytes())
@@ -215,6 +237,23 @@ class Renderer:
         frame.lights.casters = casters
         self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
         self.lights.write(frame.lights.pack())
+        for em in frame.emitters:
+            if prepared(em, em.mesh is not None and "mesh" in em.material.geometry):
+                self._prepare_billboards(em, self._state(em.key))
+
+    def _prepare_billboards(self, em, st) -> None:
+        """The stock material's per-particle pass: one record per live particle in draw
+        order (dispatched over the live count the GPU wrote)."""
+        defines = {**emitter_defines(em, False), "KZ_PREPARE_PASS": 1}
+        program, initial = self.programs.compute(em.material.vertex, defines)
+        self._common(program, initial, em.model, em.opacity)
+        for name, value in self._material_uniforms((program, initial), em):
+            program[name].value = value
+        em.particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
+        st.order.bind_to_storage_buffer(BINDING_ORDER)
+        st.prepared_buffer(em.capacity, "KZ_RECEIVE_LIGHT" in defines).bind_to_storage_buffer(BINDING_PREPARED)
+        program.run_indirect(st.live.args, LIVE_DISPATCH_OFFSET)
+        self.ctx.memory_barrier(BARRIER)
 
     def _gather_lights(self, em, st, caster: int) -> None:
         defines = {"KZ_LIGHT_COLOR": em.material.light_color}
@@ -253,10 +292,32 @@ class Renderer:
         self.lights.bind_to_uniform_block(UBO_BINDING)
         self.particle_lights.bind_to_storage_buffer(BINDING_PARTICLE_LIGHTS)
 
-    def _bind_textures(self, program, initial, values, files, repeat: bool) -> bool:
-        """Bind every sampler the program reads to the image its property names; True when
-        Particle.Texture / Model3D.Texture named one that loaded."""
-        unit, main = 0, False
+    def _texture(self, values, files, prop: str, repeat: bool):
+        """The texture of the image a string property names, or None (none, unreadable,
+        refused)."""
+        file = values(prop)
+        if not (isinstance(file, str) and file.strip()):
+            return None
+        path = files(file)
+        return self.textures.get(path, repeat) if path is not None else None
+
+    def _fragment_defines(self, values, files, prop: str, repeat: bool, opaque: bool = False,
+                          soft: bool = False) -> dict:
+        """The fragment variant: KZ_TEXTURED when `prop` names an image that loads,
+        KZ_OPAQUE, KZ_SOFT_DEPTH (render/particle_fragment.glsl)."""
+        defines = {}
+        if self._texture(values, files, prop, repeat) is not None:
+            defines["KZ_TEXTURED"] = 1
+        if opaque:
+            defines["KZ_OPAQUE"] = 1
+        elif soft:
+            defines["KZ_SOFT_DEPTH"] = 1
+        return defines
+
+    def _bind_textures(self, program, initial, values, files, repeat: bool) -> None:
+        """Bind every sampler the program reads to the image its property names (a white
+        texel where it names none) and the scene's depth for soft particles."""
+        unit = 0
         for name, member in program._members.items():
             if not isinstance(member, moderngl.Uniform) or member.gl_type not in SAMPLER_TYPES:
                 continue
@@ -264,19 +325,10 @@ class Renderer:
                 self.scene_depth.use(location=SCENE_DEPTH_UNIT)
                 member.value = SCENE_DEPTH_UNIT
                 continue
-            prop = name.replace("_", ".", 1)
-            file = values(prop)
-            texture = None
-            if isinstance(file, str) and file.strip():
-                path = files(file)
-                texture = self.textures.get(path, repeat) if path is not None else None
+            texture = self._texture(values, files, name.replace("_", ".", 1), repeat)
             (texture or self._white).use(location=unit)
             member.value = unit
-            if texture is not None and prop in ("Particle.Texture", "Model3D.Texture"):
-                main = True
             unit += 1
-        set_uniform(program, initial, "kz_textured", main)
-        return main
 
     def _empty_vao(self, program):
         key = id(program)
@@ -289,7 +341,13 @@ class Renderer:
         st = self._state(em.key)
         mat = em.material
         mesh = self.meshes.get(em.mesh) if em.mesh is not None and "mesh" in mat.geometry else None
-        program, initial = self.programs.render(mat.vertex, mat.fragment, emitter_defines(em, mesh is not None))
+        defines = emitter_defines(em, mesh is not None)
+        defines.update(self._fragment_defines(em.values, em.files, "Particle.Texture", mesh is not None, em.opaque,
+                                              _number(em.values("Particle.SoftDepth")) > 0))
+        if prepared(em, mesh is not None):
+            defines["KZ_PREPARED"] = 1
+            st.prepared.bind_to_storage_buffer(BINDING_PREPARED)
+        program, initial = self.programs.render(mat.vertex, mat.fragment, defines)
         self._common(program, initial, em.model, em.opacity)
         for name, value in self._material_uniforms((program, initial), em):
             program[name].value = value
@@ -312,7 +370,8 @@ class Renderer:
                                                      first=ARRAYS_COMMAND)
 
     def _draw_model(self, model) -> None:
-        program, initial = self.programs.render("render/Model3D.vert.glsl", "render/Model3D.frag.glsl")
+        defines = self._fragment_defines(model.values, model.files, "Model3D.Texture", True)
+        program, initial = self.programs.render("render/Model3D.vert.glsl", "render/Model3D.frag.glsl", defines)
         self._common(program, initial, model.model, model.opacity)
         m = np.asarray(model.model, dtype=float)[:3, :3]
         try:

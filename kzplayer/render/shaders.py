@@ -69,11 +69,13 @@ class ProgramCache:
             self._programs[key] = (program, uniform_defaults(program))
         return self._programs[key]
 
-    def compute(self, rel: str, defines: dict | None = None):
-        """A compute pass of shaders/render/ (or any file named relative to shaders/)."""
-        key = ("compute", rel, _key(defines))
+    def compute(self, rel: ShaderFile | str, defines: dict | None = None):
+        """A compute pass: a file of shaders/render/ (named relative to shaders/), or a
+        ShaderFile (a stock material's vertex file compiled as its per-particle pass)."""
+        f = _file(rel)
+        key = ("compute", str(f.path), _key(defines))
         if key not in self._programs:
-            source = preprocess(shader_dir() / rel, defines, display_name=f"shaders/{rel}")
+            source = preprocess(f.path, defines, display_name=f.display)
             program = compile_compute(self.ctx, source)
             self._programs[key] = (program, uniform_defaults(program))
         return self._programs[key]

@@ -14,8 +14,7 @@ in vec2 v_uv;
 uniform vec4 Model3D_Color = vec4(0.7, 0.7, 0.7, 1.0);
 uniform vec4 Model3D_AmbientColor = vec4(0.18, 0.18, 0.2, 1.0);
 uniform vec4 Model3D_EmissiveColor = vec4(0.0, 0.0, 0.0, 1.0);
-uniform bool kz_textured;
-uniform sampler2D Model3D_Texture;
+uniform sampler2D Model3D_Texture;      // sampled when KZ_TEXTURED (the renderer's variant)
 
 layout(location = 0) out vec4 kzFragColor;
 
@@ -25,7 +24,11 @@ void main() {
     if (!gl_FrontFacing) {
         n = -n;
     }
-    vec4 texel = kz_textured ? texture(Model3D_Texture, v_uv) : vec4(1.0);
+#ifdef KZ_TEXTURED
+    vec4 texel = texture(Model3D_Texture, v_uv);
+#else
+    vec4 texel = vec4(1.0);
+#endif
     vec4 base = Model3D_Color * texel;          // colour properties arrive linear
     vec3 light = Model3D_AmbientColor.rgb + kzDiffuse(v_world, n, 0.0);
     vec3 glow = Model3D_EmissiveColor.rgb * texel.rgb;
