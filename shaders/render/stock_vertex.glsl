@@ -7,7 +7,8 @@
 //   KZ_PREPARED      the billboard's vertex stage: its corner from that record, a few
 //                    multiplies (on llvmpipe the vertex stage runs on one thread, four
 //                    times per billboard: this is where a frame's time went)
-//   neither          everything per vertex: meshes, whose every vertex differs
+//   neither          everything per vertex: meshes (a per-instance record measured no
+//                    faster: their cost is their vertices and triangles, not the maths)
 #include "render/particle_vertex.glsl"
 #include "render/texture_sheet.glsl"
 
