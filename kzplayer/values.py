@@ -134,6 +134,33 @@ class BufferHandle:
         return f"{self.owner}:{self.kind}"
 
 
+@dataclass(frozen=True)
+class Range:
+    """Kanzi's range: an ordered collection with an iteration position. A reference to a node
+    list (`{##RenderPass/DrawObjectsRenderPass.PointLights}`) gives a range of ItemRefs,
+    `{view ... PointLightColor}` the property read from each, `splitString` the pieces of a
+    text. `evaluate()` steps through it; a cast reads the element at `position`. `location`
+    marks the value `evaluate()` returns: evaluating a location does not move it."""
+    items: tuple = ()
+    position: int = 0
+    location: bool = False
+    type_name = "range"
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @property
+    def current(self):
+        """The element at the iteration position (IndexError past the end)."""
+        if not 0 <= self.position < len(self.items):
+            raise IndexError("the range iterator is past its last element")
+        return self.items[self.position]
+
+    def __repr__(self) -> str:
+        at = f" @{self.position}" if self.position else ""
+        return f"Range({', '.join(map(repr, self.items))}{at})"
+
+
 def type_name(value) -> str:
     """The catalog type name of a value: bool int float string vector3 color4 ..."""
     if isinstance(value, bool):
