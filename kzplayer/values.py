@@ -6,7 +6,7 @@ Angles in Srt3D are degrees, as in Kanzi Studio.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _XYZW = "xyzw"
 
@@ -94,8 +94,11 @@ class Matrix:
 
 @dataclass(frozen=True)
 class EnumValue:
-    """An enum word such as `Verlet` or `ONE_WAY`; the catalog says which words are allowed."""
+    """An enum word such as `Verlet` or `ONE_WAY`; the catalog says which words are allowed.
+    `value` is the integer Kanzi stores for the word where it is known (a Kanzi Studio
+    custom enum's options: `Drive` 0, `Browse` 1); an enum compares with an int through it."""
     word: str
+    value: int | None = field(default=None, compare=False)
     type_name = "enum"
 
     def __str__(self) -> str:
@@ -110,6 +113,18 @@ class ItemRef:
 
     def __str__(self) -> str:
         return self.path
+
+
+@dataclass(frozen=True)
+class ResourceRef:
+    """A reference to a resource by its ID, looked up in the resource dictionaries of the node
+    and its ancestors (Kanzi Studio's RESOURCE_REFERENCE: a text resource `LOCATION
+    INFORMATION`, an image `Image.Image2D.Image`). Written `Resource("ID")`."""
+    id: str
+    type_name = "resource"
+
+    def __str__(self) -> str:
+        return self.id
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from kzplayer.bindings.conversions import ConversionError, coerce, normalize_field, read_field
+from kzplayer.bindings.conversions import ConversionError, coerce, field_type, normalize_field, read_field
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.sources import (OUTPUTS, Input, Unresolved, check_property, find_item,
                                        node_label, node_type, resolve_reference, unresolved)
@@ -98,9 +98,13 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
             fail(unresolved(found, binding.push_target_span or binding.span, "PushTarget"))
     if cb.field and cb.item and (problem_ := _field_problem(cb, project)):
         fail(problem_)
+    spec = project.property_spec(cb.name)
     if cb.name in OUTPUTS:
         fail(problem("binding.output-target", f"{cb.name} is an output of the emitter: "
                      "a binding reads it, it cannot write it", binding.target_span or binding.span))
+    elif spec is not None and spec.output:
+        fail(problem("binding.output-target", f"{cb.name} is computed by the engine: a binding "
+                     "reads it, it cannot write it", binding.target_span or binding.span))
 
     if not cb.enabled:
         return cb, diags   # a disabled binding does nothing; its text is the validator's business
@@ -116,6 +120,8 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
     runs_raw = bool((binding.raw_code or "").strip()) and not binding.short
     span = (binding.raw_code_span if runs_raw else binding.expression_span) or binding.span
     cb.program = parse_program(binding, "raw_code" if runs_raw else "expression")
+    if runs_raw and not cb.program.diagnostics:
+        cb.program = fold_source_fields(cb.program, binding.sources)
     if cb.program.diagnostics:
         for d in cb.program.diagnostics:
             fail(d)
@@ -172,20 +178,20 @@ def _check(cb: CompiledBinding, project) -> list[Diagnostic]:
     stops the binding) even in a branch that the current values never take; engine-only
     functions are notes. Value errors are left to the run."""
     from kzplayer.expr import infer
-    from kzplayer.expr.types import SAMPLES
+    from kzplayer.expr.types import sample
 
     def ref_type(ref):
         src = cb.inputs.get(ref.key)
         if src is None:
             return None
-        return "float" if src.field else node_type(project, src.node)
-    target = "float" if cb.field else node_type(project, cb.target) if cb.item else None
+        return field_type(node_type(project, src.node), src.field)
+    target = field_type(node_type(project, cb.target), cb.field) if cb.item else None
     result, found = infer(cb.program, ref_type, target_type=target)
     # a constant 1/0 or int("x") is a problem only if the run reaches it (`false && 1/0`)
     found = [d for d in found if d.rule not in _RUNTIME]
     if cb.ok and result and target and cb.mode != TO_SOURCE and not any(d.severity is Severity.ERROR for d in found):
         try:
-            coerce(SAMPLES[result], target)
+            coerce(sample(result), target)
         except ConversionError as exc:
             found.append(problem("binding.type-mismatch", f"binding of {cb.label}: {exc}",
                                  cb.binding.expression_span or cb.span))
@@ -206,6 +212,39 @@ def parse_program(binding, which: str):
     anchors = getattr(binding, f"{which}_anchors", ())
     position = (lambda offset: text_position(text, span, anchors, offset)) if anchors and span else None
     return parse(text, span=span, position=position)
+
+
+def fold_source_fields(program, sources):
+    """RawCode with `{N}.field` read as `{N}` where BindingSourceItem N already takes that field.
+
+    Kanzi Studio writes a field read right after a reference twice: in the text
+    (`{0}.translationY + 0.4`, as the SourceExpression has it) and as the source item's
+    PropertyAttribute (TRANSLATION_Y). The runtime reads the field once: the source gives the
+    component, and the `.translationY` in the text is that same read."""
+    from kzplayer.expr.ast import Field, Node, Program, Ref
+    fields = {}
+    for s in sources:
+        try:
+            f = normalize_field(s.field)
+        except ConversionError:
+            continue
+        if f and s.name.isdigit():
+            fields[int(s.name)] = f
+
+    def visit(node):
+        if isinstance(node, Field) and isinstance(node.value, Ref) and node.value.reference.kind == "index" \
+                and fields.get(node.value.reference.index) == _field_key(node.field):
+            return node.value
+        if isinstance(node, tuple):
+            return tuple(visit(n) for n in node)
+        if isinstance(node, Node) and dataclasses.is_dataclass(node):
+            changed = {f.name: visit(getattr(node, f.name)) for f in dataclasses.fields(node)
+                       if isinstance(getattr(node, f.name), (Node, tuple))}
+            return dataclasses.replace(node, **changed) if changed else node
+        return node
+    if not fields:
+        return program
+    return Program([visit(st) for st in program.statements], program.text, program.diagnostics, program.span)
 
 
 def single_reference(program):

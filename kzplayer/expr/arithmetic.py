@@ -142,7 +142,19 @@ def _worded(v) -> bool:
     return isinstance(v, (EnumValue, ItemRef, MaterialRef))
 
 
+def _enum_number(v):
+    """An enum compared with a number: Kanzi's enums are integers underneath."""
+    if v.value is None:
+        raise TypeMismatch(f"the enum word {v.word!r} has no known integer value; compare it with "
+                           f"the word, e.g. == \"{v.word}\"")
+    return v.value
+
+
 def compare(op: str, a, b) -> bool:
+    if isinstance(a, EnumValue) and is_number(b):
+        a = _enum_number(a)
+    elif isinstance(b, EnumValue) and is_number(a):
+        b = _enum_number(b)
     if op in ("==", "!="):
         if is_number(a) and is_number(b):
             same = a == b

@@ -38,7 +38,7 @@ SAMPLES: dict[str, Any] = {
     "matrix3": Matrix(tuple(float(x) for x in _IDENTITY3)),
     "matrix4": Matrix(tuple(float(x) for x in _IDENTITY4)),
     "srt2d": Srt2D(), "srt3d": Srt3D(), "buffer": BufferHandle("EventBuffer", "/sample"),
-    "item": ItemRef("/sample"), "material": MaterialRef("sample"), "enum": EnumValue("sample"),
+    "item": ItemRef("/sample"), "material": MaterialRef("sample"), "enum": EnumValue("sample", 0),
 }
 TYPES = tuple(SAMPLES)
 _ALIASES = {"color": "color4", "matrix3x3": "matrix3", "matrix4x4": "matrix4", "boolean": "bool",

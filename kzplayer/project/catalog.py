@@ -184,10 +184,12 @@ class Catalog:
 
     def __init__(self, properties: dict[str, PropertySpec], materials: dict[str, MaterialSpec],
                  item_types: dict[str, ItemTypeSpec], asset_prefix: str, notes: tuple[str, ...] = (),
-                 kanzi_item_types: frozenset[str] = frozenset()):
+                 kanzi_item_types: frozenset[str] = frozenset(),
+                 component_types: frozenset[str] = frozenset()):
         self.asset_prefix = asset_prefix
         self.notes = notes
         self.kanzi_item_types = kanzi_item_types    # Kanzi's own types: known, not played
+        self.component_types = component_types      # node components: attached to their parent node
         self._props = properties
         self._mats = materials              # by name (stock, legacy, custom)
         self._types = item_types
@@ -322,7 +324,7 @@ class Catalog:
                 extra |= slot_prefixes.get(slot, set())
             types[t.name] = replace(t, property_prefixes=t.property_prefixes | extra) if extra else t
         return Catalog(*_link(props, mats, types), asset_prefix=self.asset_prefix, notes=self.notes,
-                       kanzi_item_types=self.kanzi_item_types)
+                       kanzi_item_types=self.kanzi_item_types, component_types=self.component_types)
 
 
 def _suggest(name: str, names) -> str | None:
@@ -402,6 +404,8 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             raise CatalogError(f"{name}: default: {e}") from None
         if enum and default is not None and default.word not in enum:
             raise CatalogError(f"{name}: default {default} is not one of {enum}")
+        if enum and default is not None:
+            default = V.EnumValue(default.word, enum.index(default.word))
         props[name] = PropertySpec(
             name=name, type=t, default=default, min=p.get("min"), max=p.get("max"),
             clamped=p.get("clamped", False), enum=enum, doc=p.get("doc", ""),
@@ -441,7 +445,8 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
     if kanzi & types.keys():
         raise CatalogError(f"played and listed as Kanzi's, not played: {sorted(kanzi & types.keys())}")
     return Catalog(*_link(props, mats, types, check=True), asset_prefix=prefix,
-                   notes=tuple(data.get("notes", ())), kanzi_item_types=kanzi)
+                   notes=tuple(data.get("notes", ())), kanzi_item_types=kanzi,
+                   component_types=frozenset(data.get("kanzi_item_types", {}).get("components", ())))
 
 
 def _link(props, mats, types, check=False):

@@ -27,8 +27,8 @@ from kzplayer.diagnostics import Diagnostic, Severity, Span
 from kzplayer.project.literals import format_literal
 from kzplayer.project.bindings_reader import mode_word
 from kzplayer.project.loader import read_source
-from kzplayer.project.model import Binding, BindingSource, Item, Project, Property
-from kzplayer.values import Color4, EnumValue, ItemRef, Srt2D, Srt3D, Vector
+from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
+from kzplayer.values import Color4, EnumValue, ItemRef, ResourceRef, Srt2D, Srt3D, Vector
 
 _XSI_TYPE = "{http://www.w3.org/2001/XMLSchema-instance}type"
 _XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
@@ -147,8 +147,10 @@ class _Importer:
         if not name:
             return None
         type_name = _DATA_TYPES.get(_text(_find(el, "dataTypeEnum")) or "", "string")
-        attrs = {"type": type_name}
         default = _find(el, "defaultValue")
+        if type_name == "item" and default is not None and _text(_find(default, "ContentType")) == "TEXT":
+            type_name = "string"      # a Text property type: its values are texts written in place
+        attrs = {"type": type_name}
         if default is not None and default.get(_XSI_NIL) != "true" and type_name != "enum":
             value, _ = self.value(default)
             if (value is not None and not isinstance(value, str)) or type_name == "string":
@@ -157,6 +159,9 @@ class _Importer:
             b = _find(el, bound)
             if b is not None and len(b) == 0 and _text(b):
                 attrs[attr] = _text(b)
+        options = _enum_options(_find(el, "options"))
+        if type_name == "enum" and options:
+            attrs["enum"] = " ".join(options)
         display = _text(_find(el, "displayName"))
         if display:
             attrs["doc"] = display
@@ -172,11 +177,26 @@ class _Importer:
             kind = _xsi_type(child)
             if kind == "BindingItem":
                 item.bindings.append(self.binding(item, child))
-            else:
-                sub = Item(kind or "ProjectItem", _text(_find(child, "SerializedName")) or "",
-                           span=self.src.element_span(child), element=child)
-                item.add_child(sub)
-                self.fill(sub, child)
+                continue
+            if kind == "ResourceDictionaryItem":
+                self.aliases(item, child)
+            sub = Item(kind or "ProjectItem", _text(_find(child, "SerializedName")) or "",
+                       span=self.src.element_span(child), element=child)
+            item.add_child(sub)
+            self.fill(sub, child)
+
+    def aliases(self, item: Item, dictionary) -> None:
+        """The NODE entries of a node's resource dictionary are its aliases: `{#RootPage/...}`
+        in the node or below it names the entry's node (Kanzi's "Using aliases"; RESOURCE
+        entries are resources that `acquire()` loads)."""
+        entries = _find(dictionary, "entries")
+        for entry in (entries if entries is not None else ()):
+            if not isinstance(entry.tag, str) or _text(_find(entry, "entryType")) != "NODE":
+                continue
+            name, ref = _text(_find(entry, "Key")), _find(entry, "resourceReference")
+            target = _item_path(ref) if ref is not None else None
+            if name and target and name not in item.aliases:
+                item.aliases[name] = Alias(name, target, span=self.src.element_span(entry), element=entry)
 
     def properties_of(self, el) -> dict[str, Property]:
         """The `properties` dictionary of a ProjectItem, in file order."""
@@ -242,7 +262,13 @@ class _Importer:
         except (ValueError, KeyError):
             return text, text                      # keep what is written
         if kind == "ProjectItemReference":
+            content = _text(fields.get("ContentType"))
+            if content == "TEXT":                 # a text written in place (a localisable text)
+                words = _text(fields.get("textContent")) or ""
+                return words, words
             ref = _item_path(el)
+            if content == "RESOURCE_REFERENCE" and ref:
+                return ResourceRef(ref), ref      # a resource ID, not an item path
             return (ItemRef(ref) if ref else None), ref or ""
         if kind == "PropertyTypeReference":
             name = _text(fields.get("propertyTypeName"))
@@ -313,6 +339,21 @@ class _Importer:
 # The field that names what a structured value stands for (ShaderVariableInfo's uniform,
 # ProjectItemReference's path, PropertyTypeReference's name).
 _VALUE_FIELDS = ("Name", "pathString", "propertyTypeName")
+
+
+def _enum_options(el) -> list[str]:
+    """A custom enum's words in the order of their integer values (Drive 0, Browse 1), when
+    those are 0, 1, 2...: the order the catalog's enum list gives them."""
+    if el is None:
+        return []
+    pairs = []
+    for entry in el:
+        if isinstance(entry.tag, str):
+            key, value = _text(_find(entry, "Key")), _text(_find(entry, "Value"))
+            if key and value and value.lstrip("-").isdigit() and " " not in key:
+                pairs.append((int(value), key))
+    pairs.sort()
+    return [w for _, w in pairs] if [v for v, _ in pairs] == list(range(len(pairs))) else []
 
 
 def _text(el) -> str | None:

@@ -188,6 +188,8 @@ class Item:
         project = self.project
         if project is not None and item.type in ("PropertyType", "MaterialType"):
             project._catalog = False          # the project's catalog is built again on next use
+        if project is not None:
+            project._prefab_instances = None  # placeholders are found again on next use
         return item
 
     def __repr__(self) -> str:
@@ -268,6 +270,7 @@ class Project:
     document: Any = field(default=None, repr=False, compare=False)  # lxml tree(s) for saving
     changed: list = field(default_factory=list, repr=False, compare=False)  # Properties set since load
     _catalog: Any = field(default=False, repr=False, compare=False)
+    _prefab_instances: Any = field(default=None, repr=False, compare=False)   # kzplayer.project.prefabs
 
     def __post_init__(self) -> None:
         self.root._project = self
