@@ -8,7 +8,10 @@
   Otherwise `binding.source-mismatch`, pointing at both (the stale-path problem).
 * PushTarget (default: the owner) receives the value; Target names the property and
   TargetPropertyAttribute one field of it. TWO_WAY also writes a change of the target back
-  to its single source reference; TO_SOURCE only does that.
+  to its single source reference. TO_SOURCE (Kanzi's "to-source binding") writes its
+  expression's value into the push target's property as that item's own value, which other
+  inputs (the user toggling a button) may change again: to kzplayer's graph it runs as
+  ONE_WAY does, with any expression.
 """
 from __future__ import annotations
 
@@ -38,7 +41,7 @@ class CompiledBinding:
     program: object | None = None   # what runs: RawCode, else the expression
     shown: object | None = None     # the SourceExpression's program where RawCode runs (compared)
     inputs: dict[tuple, Input] = field(default_factory=dict)   # Reference.key -> what it reads
-    back: Input | None = None       # the single source reference that TWO_WAY/TO_SOURCE write
+    back: Input | None = None       # the single source reference that TWO_WAY writes back
     ok: bool = True                 # False: a problem keeps it from running (reported)
     mismatched: bool = False        # SourceExpression and RawCode read different properties (reported)
 
@@ -48,14 +51,10 @@ class CompiledBinding:
 
     @property
     def reads(self) -> set[tuple]:
-        if self.mode == TO_SOURCE:
-            return {self.target}
         return {i.node for i in self.inputs.values()}
 
     @property
     def writes(self) -> tuple | None:
-        if self.mode == TO_SOURCE:
-            return self.back.node if self.back else None
         return self.target
 
     @property
@@ -141,13 +140,12 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         fail(d)
     for d in _check(cb, project):
         fail(d)
-    if cb.mode in (TWO_WAY, TO_SOURCE):
+    if cb.mode == TWO_WAY:
         ref = single_reference(cb.program)
         if ref is None:
             fail(problem("binding.mode", f"a {cb.mode} binding writes back to its source, so its "
                          "expression must be one plain reference", span or binding.span,
-                         severity=Severity.ERROR if cb.mode == TO_SOURCE else Severity.WARNING,
-                         hint="this binding works one way only" if cb.mode == TWO_WAY else None))
+                         severity=Severity.WARNING, hint="this binding works one way only"))
         else:
             cb.back = cb.inputs.get(ref.key)
     return cb, diags
@@ -189,7 +187,7 @@ def _check(cb: CompiledBinding, project) -> list[Diagnostic]:
     result, found = infer(cb.program, ref_type, target_type=target)
     # a constant 1/0 or int("x") is a problem only if the run reaches it (`false && 1/0`)
     found = [d for d in found if d.rule not in _RUNTIME]
-    if cb.ok and result and target and cb.mode != TO_SOURCE and not any(d.severity is Severity.ERROR for d in found):
+    if cb.ok and result and target and not any(d.severity is Severity.ERROR for d in found):
         try:
             coerce(sample(result), target)
         except ConversionError as exc:

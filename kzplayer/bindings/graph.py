@@ -12,7 +12,7 @@ import dataclasses
 import heapq
 from collections import defaultdict
 
-from kzplayer.bindings.binding import TO_SOURCE, TWO_WAY, CompiledBinding, compile_binding
+from kzplayer.bindings.binding import TWO_WAY, CompiledBinding, compile_binding
 from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.sources import CONSUMERS, OUTPUTS, data_context_key, node_label, node_type, output_value
@@ -235,8 +235,6 @@ class BindingGraph:
         if any(n[0] is None and (data_context_key(n[1]) or n[1]) not in self._data for n in b.reads):
             return False     # waits for its DataContext input (reported by _missing_data)
         self.evaluations += 1
-        if b.mode == TO_SOURCE:
-            return self._write(b, b.back.node, read_field(self.value(*b.target), b.field), b.back.field)
         from kzplayer.expr import ExprError, evaluate
         try:
             result = evaluate(b.program, _Env(self, b))
