@@ -39,6 +39,10 @@ _DATA_TYPES = {"BOOLEAN": "bool", "INT": "int", "INT32": "int", "INTEGER": "int"
                "STRING": "string", "COLOR": "color4", "VECTOR2D": "vector2", "VECTOR3D": "vector3",
                "VECTOR4D": "vector4", "SRT2D": "srt2d", "SRT3D": "srt3d", "MATRIX2D": "matrix3",
                "MATRIX3D": "matrix4", "PROJECT_ITEM_REFERENCE": "item", "ENUM": "enum"}
+# A material uniform's KzbDataTypeEnum -> catalog type (RESOURCE_ID: a texture, no value type)
+_UNIFORM_TYPES = {"BOOLEAN": "bool", "INT": "int", "FLOAT": "float", "VECTOR2D": "vector2",
+                  "VECTOR3D": "vector3", "VECTOR4D": "vector4", "COLOR": "color4",
+                  "MATRIX3x3": "matrix3", "MATRIX4x4": "matrix4"}
 _PRIMITIVES = {"string": str, "dateTime": str, "boolean": lambda t: t.strip() == "true",
                "float": float, "double": float, "decimal": float,
                "int": int, "long": int, "short": int, "unsignedInt": int, "unsignedByte": int}
@@ -302,6 +306,7 @@ class _Importer:
         for child in (children if children is not None else ()):
             if _local(child.tag) == "ProjectItem" and _xsi_type(child) == "BindingSourceItem":
                 sources.append(self.binding_source(child))
+        self.uniform(owner, props.get("BindingItem.Target"))
         return Binding(
             target=str(target), expression=str(expression), name=_text(_find(el, "SerializedName")),
             # 3.9 files often hold a property-type reference here, not an item: no push target
@@ -313,6 +318,25 @@ class _Importer:
             raw_code_span=raw_span, owner=owner, element=el,
             expression_anchors=self.text_anchors(props.get("BindingItem.DisplayCodeForMerge")),
             raw_code_anchors=self.text_anchors(props.get("BindingItem.RawCode")))
+
+    def uniform(self, owner: Item, target: Property | None) -> None:
+        """A material type binding targets a shader uniform: its type and array length go into
+        the material type's `uniforms` attribute (`PointLightColor:color4[2] kzWorldMatrix:matrix4`),
+        which tells what the binding fills (kzplayer.bindings.lights)."""
+        holder = _find(target.element, "Value") if target is not None else None
+        info = _find(holder, "value") if holder is not None else None
+        if info is None or _xsi_type(info) != "ShaderVariableInfo":
+            return
+        fields = {_local(c.tag): c for c in info if isinstance(c.tag, str)}
+        name = _text(fields.get("Name"))
+        kind = _UNIFORM_TYPES.get(_text(fields.get("KzbDataTypeEnum")) or "")
+        if not name or kind is None:
+            return
+        count = _text(fields.get("ArrayElementCount"))
+        entry = f"{name}:{kind}" + (f"[{count}]" if count and count.isdigit() and count != "1" else "")
+        have = owner.attributes.get("uniforms", "").split()
+        if not any(e.split(":")[0] == name for e in have):
+            owner.attributes["uniforms"] = " ".join([*have, entry])
 
     def text_anchors(self, prop: Property | None) -> tuple:
         """SourceFile.anchors of a string property's value (`{0} &lt; 25` in RawCode)."""

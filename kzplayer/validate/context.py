@@ -79,6 +79,7 @@ class Context:
     @cached_property
     def expression_diagnostics(self) -> list[Diagnostic]:
         """Every problem inside every binding's text: syntax, types, functions, fields."""
+        from kzplayer.bindings import lights
         from kzplayer.expr import check
         found = []
         for owner, b in self.bindings:
@@ -87,6 +88,9 @@ class Context:
                 if program is None:
                     continue
                 try:
+                    if on_material(owner):    # a uniform binding: the light lists and the uniform's type
+                        found.extend(lights.check(self.project, owner, b, program))
+                        continue
                     found.extend(check(program, self._ref_type(owner, b), target_type=target and target.type))
                 except Exception as exc:    # a bug in the checker must not hide the other problems
                     found.append(internal_error("checking this expression", exc, program.span or b.span))
