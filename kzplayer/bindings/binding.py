@@ -284,9 +284,12 @@ def source_mismatch(cb: CompiledBinding, project, lost: dict) -> list[Diagnostic
     shown = cb.shown = parse_program(b, "expression")
     if shown.diagnostics:
         return []            # the expression's own errors are reported by the expression rules
-    def source_field(ref):
-        src = cb.inputs.get(ref.key) if ref.kind == "index" else None
-        return src.field if src is not None else None
+    def source_field(ref):          # as the BindingSourceItem says, whether or not its Item resolves
+        src = next((s for s in b.sources if s.name == str(ref.index)), None) if ref.kind == "index" else None
+        try:
+            return normalize_field(src.field) if src is not None else None
+        except ConversionError:
+            return None
     if _shape(shown) != _shape(cb.program, source_field):
         return [problem("binding.source-mismatch", f"SourceExpression {b.expression.strip()!r} and "
                         f"RawCode {b.raw_code.strip()!r} are different programs",

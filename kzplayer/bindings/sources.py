@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kzplayer.bindings.problems import problem
-from kzplayer.diagnostics import Diagnostic, Severity, Span
+from kzplayer.diagnostics import Diagnostic, Span
 from kzplayer.values import BufferHandle, type_name
 
 EVENT_BUFFER, DATA_BUFFER = "ParticleEmitter.EventBuffer", "ParticleEmitter.ParticleDataBuffer"
@@ -127,10 +127,7 @@ def resolve_reference(project, ref, owner) -> Input:
     """The node a (non-index) expression reference reads; raises Unresolved."""
     if ref.kind == "datacontext":
         return Input((None, ref.property or ""), None, ref.span)
-    if ref.kind == "template":
-        raise Unresolved(problem("path.unresolved", f"{ref.spelling}: prefab template references "
-                                 "are not evaluated by kzplayer", ref.span, severity=Severity.NOTE))
-    item = find_item(project, ref.path, owner)
+    item = find_item(project, ref.path, owner)      # ##Template: the root of the owner's prefab
     if not item:
         raise Unresolved(unresolved(item, ref.span, ref.spelling))
     check_property(project, item, ref.property, ref.span, ref.spelling)
