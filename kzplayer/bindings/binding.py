@@ -73,8 +73,9 @@ class CompiledBinding:
 def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list[Diagnostic]]:
     owner = binding.owner
     diags: list[Diagnostic] = []
-    cb = CompiledBinding(binding, owner, owner, binding.target, None, ONE_WAY,
-                         bool(binding.enabled), index)
+    cat = project.catalog
+    target = cat.canonical(binding.target) if cat is not None and binding.target else binding.target
+    cb = CompiledBinding(binding, owner, owner, target, None, ONE_WAY, bool(binding.enabled), index)
 
     def fail(d: Diagnostic) -> None:
         diags.append(d)
@@ -212,6 +213,11 @@ def parse_program(binding, which: str):
     return parse(text, span=span, position=position)
 
 
+def _canonical(project, name: str) -> str:
+    cat = project.catalog
+    return cat.canonical(name) if cat is not None and name else name
+
+
 def fold_source_fields(program, sources):
     """RawCode with `{N}.field` read as `{N}` where BindingSourceItem N already takes that field.
 
@@ -268,7 +274,7 @@ def _source_input(binding, ref, project, owner) -> Input:
         fld = normalize_field(src.field)
     except ConversionError as exc:
         raise Unresolved(problem("binding.type-mismatch", f"BindingSourceItem {src.name}: {exc}", src.span))
-    return Input((item, src.source), fld, src.span)
+    return Input((item, _canonical(project, src.source)), fld, src.span)
 
 
 # -- SourceExpression versus RawCode + sources ----------------------------------------------

@@ -46,8 +46,11 @@ class BindingGraph:
     # -- the interface ----------------------------------------------------------------------
 
     def value(self, item, name: str):
-        """The value after bindings; the item's own value (or catalog default) if unbound."""
-        node = (item, name)
+        """The value after bindings; the item's own value (or catalog default) if unbound.
+        A property is one node under any of its names (`ParticlesOverLife.ColorStart` is
+        `ColorOverLife.StartColor`)."""
+        node = self._key(item, name)
+        name = node[1]
         if node in self._values:
             return self._values[node]
         if item is None:
@@ -56,7 +59,7 @@ class BindingGraph:
         return out if out is not None else item.get(name)
 
     def is_bound(self, item, name: str) -> bool:
-        return bool(self._writers.get((item, name)))
+        return bool(self._writers.get(self._key(item, name)))
 
     def is_set(self, item, name: str) -> bool:
         """Whether the property has a value of its own: written in the file, written by a
@@ -70,7 +73,7 @@ class BindingGraph:
             return True
         if item is None:
             return node[1] in self._data
-        prop = item.properties.get(name)
+        prop = item.own_property(name)
         return (prop is not None and prop.value is not None) or output_value(item, name) is not None
 
     def is_evaluated(self, item, name: str) -> bool:
@@ -299,9 +302,11 @@ class BindingGraph:
                                        hint=f"give one with --set 'DataContext.{key}=VALUE'")
         return list(out.values())
 
-    @staticmethod
-    def _key(item, name: str) -> tuple:
-        return (None, data_context_key(name) or name) if item is None else (item, name)
+    def _key(self, item, name: str) -> tuple:
+        if item is None:
+            return (None, data_context_key(name) or name)
+        cat = self.project.catalog
+        return (item, cat.canonical(name) if cat is not None else name)
 
 
 class _Env:

@@ -113,7 +113,7 @@ def check_property(project, item, name: str | None, span: Span | None, what: str
         raise Unresolved(problem(
             "path.unresolved", f"{what}: {item.path} is a {item.type}; only a ParticleEmitter has "
             f"the output {name}", span, hint="point the path at the source emitter"))
-    if name and (name in item.properties or project.property_spec(name) is not None
+    if name and (item.own_property(name) is not None or project.property_spec(name) is not None
                  or output_value(item, name) is not None):
         return
     near = project.catalog.suggest_property(name) if name and project.catalog is not None else None
@@ -131,4 +131,6 @@ def resolve_reference(project, ref, owner) -> Input:
     if not item:
         raise Unresolved(unresolved(item, ref.span, ref.spelling))
     check_property(project, item, ref.property, ref.span, ref.spelling)
-    return Input((item, ref.property), None, ref.span)
+    cat = project.catalog
+    name = cat.canonical(ref.property) if cat is not None and ref.property else ref.property
+    return Input((item, name), None, ref.span)

@@ -186,8 +186,10 @@ class _Reader:
                 raise LiteralError(f"expected ',' or ')', found {sep.text!r}", sep.start, sep.end)
 
 
-def parse_literal(text: str | None, type_name: str | None = None, *, enum: tuple[str, ...] | None = None):
-    """Parse a property value. `type_name` is the catalog type (None: infer from the text).
+def parse_literal(text: str | None, type_name: str | None = None, *, enum: tuple[str, ...] | None = None,
+                  enum_aliases: tuple[tuple[str, str], ...] = ()):
+    """Parse a property value. `type_name` is the catalog type (None: infer from the text);
+    `enum` its words, `enum_aliases` other words read as one of them (`None` for `Identity`).
 
     Empty text gives None (a declared property that only a binding fills). Raises
     LiteralError with the offsets of the problem.
@@ -197,13 +199,13 @@ def parse_literal(text: str | None, type_name: str | None = None, *, enum: tuple
     lead = len(text) - len(text.lstrip())
     body = text.strip()
     try:
-        value = _parse(body, type_name, enum)
+        value = _parse(body, type_name, enum, dict(enum_aliases))
     except LiteralError as e:
         raise LiteralError(e.message, e.start + lead, e.end + lead, e.mismatch) from None
     return value
 
 
-def _parse(text: str, type_name: str | None, enum) -> object:
+def _parse(text: str, type_name: str | None, enum, aliases=None) -> object:
     t = type_name
     if t is None or t == "float" or t == "int":      # the common case, without the tokenizer
         if _INT.fullmatch(text):
@@ -238,7 +240,7 @@ def _parse(text: str, type_name: str | None, enum) -> object:
     if t == "enum" or (t is None and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text)
                         and text not in ("true", "false", "inf", "nan")
                         and text.lower() not in _CONSTRUCTORS):
-        return _enum(text, enum)
+        return _enum(aliases.get(text, text) if aliases else text, enum)
 
     r = _Reader(text)
     value, kind, start, end = _value(r)
@@ -421,7 +423,8 @@ def check_value(value, spec, name: str = ""):
         return None
     if isinstance(value, str) and want != "string":
         try:
-            return check_value(parse_literal(value, want, enum=spec.enum or None), spec, name)
+            return check_value(parse_literal(value, want, enum=spec.enum or None,
+                                             enum_aliases=getattr(spec, "enum_aliases", ())), spec, name)
         except LiteralError as e:
             raise ValueError(e.about(name, want, value)) from None
     if want == "item" and hasattr(value, "path") and hasattr(value, "children"):
