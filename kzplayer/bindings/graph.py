@@ -42,6 +42,7 @@ class BindingGraph:
         self._rank: dict[CompiledBinding, int] = {}
         self._compile()
         self._sort()
+        self._preview_data(set(self._data))
 
     # -- the interface ----------------------------------------------------------------------
 
@@ -137,6 +138,18 @@ class BindingGraph:
         return changed
 
     # -- building -----------------------------------------------------------------------------
+
+    def _preview_data(self, given: set) -> None:
+        """Start each `{DataContext.x}` the caller did not give from the project's own data
+        objects, where it holds them (kzplayer.bindings.datasources)."""
+        from kzplayer.bindings.datasources import preview_value
+        for b in self.bindings:
+            for i in b.inputs.values():
+                key = i.node[1]
+                if i.node[0] is None and key not in given and key not in self._data:
+                    value = preview_value(self.project, b.owner, key)
+                    if value is not None:
+                        self._data[key] = value
 
     def _compile(self) -> None:
         for item in self.project.walk():

@@ -28,7 +28,7 @@ FILES = kanzi39_files()
 ALLOWED = {
     # material type bindings: Kanzi runs them per node drawn; kzplayer checks them, evaluates light ones
     ("expr.not-evaluable", "note"),
-    # {DataContext.x} whose value a data source plugin gives at runtime: the binding waits
+    # {DataContext.x} of a list item or a plugin, which the project holds no data object for: it waits
     ("binding.data-context", "warning"),
 }
 
@@ -120,11 +120,28 @@ def test_alias_from_a_resource_dictionary_and_a_rotation_field(kanzi39):
     root = project.find("Screens/Screen/RootPage")
     dial = project.find("Screens/Screen/RootPage/Viewport 2D/Scene/Dial")
     before = graph.value(dial, "Node3D.RenderTransformation")
-    graph.set_data_context("compass.direction", 60)
-    assert graph.value(root, "Interpolate.Direction") == 60
-    assert graph.value(dial, "Interpolate.Interpolator") == 60
+    assert before.rotation == (0, 0, 60)        # the data source's preview value, direction 60
+    graph.set_data_context("compass.direction", 75)
+    assert graph.value(root, "Interpolate.Direction") == 75
+    assert graph.value(dial, "Interpolate.Interpolator") == 75
     after = graph.value(dial, "Node3D.RenderTransformation")
-    assert after.rotation == (0, 0, 60) and (after.scale, after.translation) == (before.scale, before.translation)
+    assert after.rotation == (0, 0, 75) and (after.scale, after.translation) == (before.scale, before.translation)
+
+
+def test_data_context_starts_from_the_projects_data_objects(kanzi39):
+    # RootPage's DataContext.DataContext is the XML data source; its Root/compass objects
+    # hold Kanzi Studio's preview values, and {DataContext.compass.x} reads them
+    project = kzplayer.load(kanzi39 / "demos" / "Interpolate.kzproj")
+    root = project.find("Screens/Screen/RootPage")
+    source = project.find("Data Sources/XML data source/Root/compass")
+    destination = int(source.child("destination").get("DataObjectValue"))
+    direction = int(source.child("direction").get("DataObjectValue"))
+    graph = resolve(project)
+    assert graph.value(root, "Interpolate.Destination") == destination == 30
+    assert graph.value(root, "Interpolate.RelativeBearing") == abs((destination - direction) % 360)
+    # a value given for the input wins
+    graph = resolve(project, {"compass.destination": 100})
+    assert graph.value(root, "Interpolate.Destination") == 100
 
 
 def test_field_read_after_a_reference_is_read_once(kanzi39):
