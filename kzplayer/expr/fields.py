@@ -3,7 +3,7 @@
 Field names are matched without regard to case (`translationy` works), like function names.
 An Srt3D's `rotation` field is its whole rotation (Kanzi's quaternion; TargetPropertyAttribute
 ROTATION): kzplayer has no quaternion type, so it is the rotation-only Srt3D that
-`createRotation*` gives, and assigning one (or a vector3 of Euler degrees) replaces it.
+`createRotation*` gives, and assigning one replaces the rotation.
 """
 from __future__ import annotations
 
@@ -114,10 +114,8 @@ def set_field(value, name: str, new):
 def _rotation(new, name: str) -> tuple[float, float, float]:
     if isinstance(new, Srt3D):
         return new.rotation
-    if isinstance(new, Vector) and len(new) == 3:
-        return tuple(new)
-    raise TypeMismatch(f"field '{name}' takes a rotation (an Srt3D from createRotation, or a vector3 "
-                       f"of degrees), not {type_name(new)}")
+    raise TypeMismatch(f"field '{name}' takes a rotation (createRotation(x, y, z), createRotationZ(a), "
+                       f"another transformation's .rotation), not {type_name(new)}")
 
 
 def _no_field(value, name: str) -> Exception:
