@@ -85,12 +85,12 @@ def emitters(buf, n: int):
     files = lambda name: ASSETS / name        # noqa: E731
     return {
         "billboard": EmitterDraw("b", buf, n, stock_material(cat, "ParticlesDefault"), values({})),
-        "sorted alpha": EmitterDraw("s", buf, n, stock_material(cat, "ParticlesOverLife"), values({
+        "sorted alpha": EmitterDraw("s", buf, n, stock_material(cat, "ParticlesColorOverLife"), values({
             "Particle.Texture": "textures/smoke_sheet.png", "Particle.TextureGrid": (4, 4),
             "Particle.Size": 0.1}), files=files, blend="Alpha", sorting="Depth"),
-        "mesh": EmitterDraw("m", buf, n, stock_material(cat, "ParticlesOverLife"), values({
-            "Particle.ReceiveLight": True, "ParticlesOverLife.OpacityEnd": 1.0, "ParticlesOverLife.ScaleStart": 0.05,
-            "ParticlesOverLife.ScaleEnd": 0.05}), mesh=rock, blend="Opaque"),
+        "mesh": EmitterDraw("m", buf, n, stock_material(cat, "ParticlesColorOverLife"), values({
+            "Particle.ReceiveLight": True, "ParticlesOverLife.OpacityEnd": 1.0, "ParticlesOverLife.ScaleStart": (0.05, 0.05, 0.05),
+            "ParticlesOverLife.ScaleEnd": (0.05, 0.05, 0.05)}), mesh=rock, blend="Opaque"),
     }
 
 

@@ -48,7 +48,8 @@ CODES: dict[str, str] = {
     "property.unknown": "KZ301",
     "property.type": "KZ302",
     "property.range": "KZ303",
-    "property.deprecated": "KZ304",
+    "property.alias": "KZ311",
+    "property.deprecated": "KZ312",
     # materials
     "material.unknown": "KZ401",
     "material.slot": "KZ402",

@@ -36,6 +36,19 @@ def render_markdown(cat: Catalog) -> str:
     for m in cat.legacy_materials:
         preset = ", ".join(f"`{k}` = {v!r}" for k, v in m.preset.items()) or "-"
         out.append(f"| `{m.name}` | `{m.replacement}` | {preset} | {m.doc} |")
+    out += ["", "## Other names", "",
+            "One catalog entry under two names (`[alias.*]`). Kanzi Particles 3.0 (Kanzi 4.1) names",
+            "are read as the entry they name with a `property.alias` note; words of an earlier",
+            "kzplayer catalog with a `property.deprecated` warning. Kanzi Particles 3.0 names",
+            "confirmed on docs.kanzi.com/particles/4.0/3.0.0: `Affector_Gravity` (\"Authoring compute",
+            "shaders for performance\"), `ParticlesOverLife.ColorStart` / `ColorEnd` (\"Rendering",
+            "materials: ParticlesOverLife\"), the SortingType words (\"Particle rendering materials\");",
+            "the other `Affector_*` names follow the same prefix and are not confirmed one by one.", "",
+            "| name | stands for | kind | whose name |", "|---|---|---|---|"]
+    whose = {"kanzi": "Kanzi Particles 3.0 (note)", "earlier": "earlier kzplayer (warning)"}
+    for a in cat.aliases:
+        kind = f"word of `{a.property}`" if a.kind == "enum" else a.kind
+        out.append(f"| `{a.name}` | `{a.of}` | {kind} | {whose[a.origin]} |")
     out += ["", "## Properties", "",
             "| property | type | default | range | carried by | read by | doc |",
             "|---|---|---|---|---|---|---|"]
@@ -44,13 +57,9 @@ def render_markdown(cat: Catalog) -> str:
         if p.min is not None or p.max is not None:
             rng = f"[{'' if p.min is None else f'{p.min:g}'}, {'' if p.max is None else f'{p.max:g}'}]"
             rng += " clamped" if p.clamped else ""
-        kind = p.type + (f" ({' | '.join(p.words)})" if p.enum else "") + (f", {p.unit}" if p.unit else "")
+        kind = p.type + (f" ({' | '.join(p.enum)})" if p.enum else "") + (f", {p.unit}" if p.unit else "")
         default = "-" if p.default is None else f"`{p.default!r}`"
         doc = p.doc
-        if p.aliases:
-            doc += f" Earlier name: `{'`, `'.join(p.aliases)}`."
-        if p.enum_aliases:
-            doc += " Earlier words: " + ", ".join(f"`{a}` = `{b}`" for a, b in p.enum_aliases.items()) + "."
         out.append(f"| `{p.name}` | {kind} | {default} | {rng} | {', '.join(sorted(p.item_types))} | "
                    f"{', '.join(p.materials)} | {doc} |")
     out += ["", "## Item types", "",

@@ -8,10 +8,11 @@ the way (a mesh that cannot be read, a texture outside the project, a custom ren
 material without a shader pair) are Diagnostics in `Frame.problems`, not exceptions: the
 rest of the frame still draws.
 
-Property values come through `RenderValues`: after bindings, with legacy presets and the
-catalog's clamps (kzplayer.gpu.properties), an earlier property name standing in for its new
-one (ColorOverLife.StartColor for ParticlesOverLife.ColorStart) and earlier enum words read
-as the new ones (SortingType BackToFront as Depth).
+Property values are read after bindings, with legacy presets and the catalog's clamps
+(kzplayer.gpu.properties.PropertyReader); another name of a property (Kanzi's
+ParticlesOverLife.ColorStart for ColorOverLife.StartColor) and an earlier enum word
+(SortingType BackToFront for Depth) are the catalog's aliases, read as the entry they name
+by the loader and the binding graph.
 """
 from __future__ import annotations
 
@@ -27,20 +28,6 @@ from kzplayer.render.lights import SceneLights, scene_lights
 
 BLENDS = ("Additive", "Alpha", "Opaque")
 SORTINGS = ("Identity", "Depth", "ReverseDepth", "Unsorted")
-
-
-class RenderValues(PropertyReader):
-    """Property values as the renderer reads them (see the module docstring)."""
-
-    def value(self, item, name: str):
-        if item is not None and not self.authored(item, name):
-            spec = self.catalog.property(name)
-            for alias in (spec.aliases if spec is not None else ()):
-                if self.authored(item, alias):
-                    return super().value(item, alias)
-        found = super().value(item, name)
-        spec = self.catalog.property(name)
-        return spec.canonical(found) if spec is not None else found
 
 
 @dataclass(eq=False)
@@ -118,7 +105,7 @@ class FrameBuilder:
     def __init__(self, project, graph, catalog=None):
         self.project = project
         self.catalog = catalog or project.catalog
-        self.values = RenderValues(graph, self.catalog)
+        self.values = PropertyReader(graph, self.catalog)
         self.problems: list[Diagnostic] = []
         self._order = {id(item): n for n, item in enumerate(project.walk())}
         self._materials: dict = {}

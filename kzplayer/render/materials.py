@@ -23,8 +23,8 @@ from kzplayer.render.shaders import ShaderFile
 
 DEFAULT = "ParticlesDefault"
 # How a stock material colours its particles, for CastLight (render/cast_light.glsl)
-LIGHT_COLOR = {"ParticlesDefault": 1, "ParticlesOverLife": 2, "ParticlesColorOverLife": 2,
-               "ColorOverLife_ImageUV": 2, "ParticlesOverLife_ThreeStop": 3}
+LIGHT_COLOR = {"ParticlesDefault": 1, "ParticlesColorOverLife": 2, "ColorOverLife_ImageUV": 2,
+               "ParticlesColorOverLife3Stop": 3}
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 // a camera-facing quad from where the particle is back to where it was Streak.Length
 // seconds ago along its velocity, Streak.Width wide: the motion blur a camera would see.
 // It reads the particle through the accessors and colours it over its life exactly as the
-// stock ParticlesOverLife does (both included from the shader library).
+// stock ParticlesColorOverLife does (both included from the shader library).
 #include "render/particle_vertex.glsl"
 #include "render/over_life.glsl"
 
@@ -21,7 +21,7 @@ void main() {
     vec3 tail = head - velocity * Streak_Length;
     vec3 along = head - tail;
     float half_width = 0.5 * Streak_Width * max(getParticleScale(i).x, 0.0)
-                     * kzOverLifeScale(getParticleNormalizedAge(i));
+                     * kzOverLifeScale(getParticleNormalizedAge(i)).x;
     if (length(along) < half_width) {           // barely moving: a short round dab
         along = vec3(0.0, 2.0 * half_width, 0.0);
         tail = head - along;

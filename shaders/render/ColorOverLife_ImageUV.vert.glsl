@@ -1,6 +1,7 @@
 #version 430
-// ColorOverLife_ImageUV, vertex stage: drawn as ParticlesOverLife (the seed pages' name; the earlier
-// ColorOverLife.StartColor / EndColor reach it as ColorStart / ColorEnd, aliases).
+// ColorOverLife_ImageUV, vertex stage: colour, scale and opacity over the particle's life
+// (render/over_life.glsl); Kanzi Particles calls its base ParticlesOverLife.
+// Particle.Texture is mapped over the billboard.
 #include "render/particle_access.glsl"
 #include "render/color.glsl"
 #include "render/over_life.glsl"

@@ -1,6 +1,6 @@
 #version 430
-// ParticlesColorOverLife, vertex stage: drawn as ParticlesOverLife (the seed pages' name; the earlier
-// ColorOverLife.StartColor / EndColor reach it as ColorStart / ColorEnd, aliases).
+// ParticlesColorOverLife, vertex stage: colour, scale and opacity over the particle's life
+// (render/over_life.glsl); Kanzi Particles calls this material ParticlesOverLife.
 #include "render/particle_access.glsl"
 #include "render/color.glsl"
 #include "render/over_life.glsl"

@@ -6,5 +6,5 @@
 #include "render/color.glsl"
 #include "render/default_look.glsl"
 #define KZ_STOCK_COLOR(i) kzDefaultColor(i)
-#define KZ_STOCK_SCALE(i) 1.0
+#define KZ_STOCK_SCALE(i) vec3(1.0)
 #include "render/stock_vertex.glsl"

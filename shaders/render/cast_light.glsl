@@ -1,5 +1,5 @@
 // The light a particle casts (ParticleEmitter.CastLight): its colour as its material draws
-// it (KZ_LIGHT_COLOR 1: ParticlesDefault's ramp; 2: over life; 3: over life, three stops;
+// it (KZ_LIGHT_COLOR 1: ParticlesDefault's ramp; 2: over life; 3: over life, 3 stops;
 // 0: a custom material: the particle's colour x Particle.Color), times its opacity and
 // Particle.LightIntensity; w = Particle.LightRange.
 #include "render/color.glsl"

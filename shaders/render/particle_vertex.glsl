@@ -59,7 +59,8 @@ mat3 kzEulerMatrix(vec3 r) {
 }
 
 // Where a billboard is on screen: its centre in clip space, its half width and height in
-// clip units (Particle.Size x the particle's scale x `scale`, never under kz_minPixels), and
+// clip units (Particle.Size x the larger of the particle's scale x `scale` in x and y,
+// never under kz_minPixels), and
 // the cosine and sine of its spin about the view axis (the particle's Z rotation).
 struct KzBillboardClip {
     vec4 centre;
@@ -68,10 +69,10 @@ struct KzBillboardClip {
     float half_size;        // world units
 };
 
-KzBillboardClip kzBillboardClip(uint i, float size, float scale) {
+KzBillboardClip kzBillboardClip(uint i, float size, vec3 scale) {
     KzBillboardClip b;
-    vec3 sc = getParticleScale(i);
-    b.half_size = 0.5 * size * scale * max(abs(sc.x), abs(sc.y));
+    vec3 sc = getParticleScale(i) * scale;
+    b.half_size = 0.5 * size * max(abs(sc.x), abs(sc.y));
     vec3 world = (kz_model * vec4(getParticlePosition(i), 1.0)).xyz;
     b.centre = kz_projection * (kz_view * vec4(world, 1.0));
     vec2 half_clip = b.half_size * vec2(kz_projection[0][0], kz_projection[1][1]);
@@ -83,7 +84,7 @@ KzBillboardClip kzBillboardClip(uint i, float size, float scale) {
 }
 
 // The geometry of a billboard at one of its corners (-1..1).
-KzGeometry kzBillboardGeometry(uint i, float size, float scale, vec2 corner) {
+KzGeometry kzBillboardGeometry(uint i, float size, vec3 scale, vec2 corner) {
     KzGeometry g;
     KzBillboardClip b = kzBillboardClip(i, size, scale);
     g.worldCentre = (kz_model * vec4(getParticlePosition(i), 1.0)).xyz;
@@ -101,8 +102,8 @@ KzGeometry kzBillboardGeometry(uint i, float size, float scale, vec2 corner) {
 
 #if !defined(KZ_PREPARE_PASS)
 // The geometry of particle i at this vertex. `size` is the billboard's world width at
-// scale 1 (Particle.Size); `scale` multiplies the particle's own scale (over life).
-KzGeometry kzParticleGeometry(uint i, float size, float scale) {
+// scale 1 (Particle.Size); `scale` multiplies the particle's own scale, per axis (over life).
+KzGeometry kzParticleGeometry(uint i, float size, vec3 scale) {
 #ifdef KZ_MESH
     KzGeometry g;
     vec3 p = getParticlePosition(i);

@@ -1,5 +1,5 @@
 // The vertex stage every stock rendering material shares: the material's file defines
-// KZ_STOCK_COLOR(i) (linear RGB, alpha) and KZ_STOCK_SCALE(i), then includes this. It
+// KZ_STOCK_COLOR(i) (linear RGB, alpha) and KZ_STOCK_SCALE(i) (a vec3), then includes this. It
 // compiles three ways (docs/rendering.md, "The stock materials' per-particle pass"):
 //   KZ_PREPARE_PASS  a compute shader, one invocation per live particle in draw order: all
 //                    the per-particle work (accessors, colour over life, the flipbook
@@ -43,7 +43,7 @@ void main() {
     }
     kzInstance = k;
     uint i = kzParticleIndex();
-    float scale = KZ_STOCK_SCALE(i);
+    vec3 scale = KZ_STOCK_SCALE(i);
     KzBillboardClip clip = kzBillboardClip(i, Particle_Size, scale);
     KzBillboard b;
     b.centre = clip.centre;

@@ -76,17 +76,13 @@ def test_every_property_is_carried_by_some_item_type(cat):
             assert cat.item_type(t).is_node or t in ("BindingItem", "BindingSourceItem", "Mesh")
 
 
-def test_aliases_are_earlier_names_of_the_same_type_and_enum_words_map_onto_the_enum(cat):
-    assert cat.alias_of("ColorOverLife.StartColor") == "ParticlesOverLife.ColorStart"
-    assert cat.alias_of("ColorOverLife.EndColor") == "ParticlesOverLife.ColorEnd"
-    assert cat.alias_of("ParticlesOverLife.ColorStart") is None
+def test_kanzis_rendering_names_are_aliases_of_the_seeds(cat):
+    assert cat.canonical("ParticlesOverLife.ColorStart") == "ColorOverLife.StartColor"
+    assert cat.canonical("ParticlesOverLife.ColorEnd") == "ColorOverLife.EndColor"
+    assert cat.material("ParticlesOverLife").name == "ParticlesColorOverLife"
     sorting = cat.property("ParticleEmitter.SortingType")
-    assert sorting.words == ("Identity", "Depth", "ReverseDepth", "Unsorted")
-    assert sorting.default.word == "Identity"
-    assert {old: str(sorting.canonical(V.EnumValue(old))) for old in ("None", "BackToFront", "FrontToBack")} \
-        == {"None": "Identity", "BackToFront": "Depth", "FrontToBack": "ReverseDepth"}
-    # the earlier words still load (the enum accepts them), the new ones stay as they are
-    assert "BackToFront" in sorting.enum and str(sorting.canonical(V.EnumValue("Depth"))) == "Depth"
+    assert sorting.enum == ("Identity", "Depth", "ReverseDepth", "Unsorted") and sorting.default.word == "Identity"
+    assert [sorting.enum_word(w) for w in ("None", "BackToFront", "FrontToBack")] == ["Identity", "Depth", "ReverseDepth"]
 
 
 def test_rendering_materials_are_shader_pairs_that_exist(cat):

@@ -48,11 +48,11 @@ def test_width_is_particle_size_times_scale_through_the_lens(renderer, ctx, size
 
 
 def test_colour_over_life_goes_from_start_to_end_in_linear_light(renderer, ctx):
-    over = {"ParticlesOverLife.ColorStart": (0, 0, 1, 1), "ParticlesOverLife.ColorEnd": (1, 0, 0, 1),
+    over = {"ColorOverLife.StartColor": (0, 0, 1, 1), "ColorOverLife.EndColor": (1, 0, 0, 1),
             "ParticlesOverLife.OpacityEnd": 1.0}
-    young = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0), material="ParticlesOverLife",
+    young = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0), material="ParticlesColorOverLife",
                  values=over, linear=True).sum(axis=(0, 1))
-    old = draw(renderer, ctx, particles([(0, 0, 0)], age=1.5), material="ParticlesOverLife",
+    old = draw(renderer, ctx, particles([(0, 0, 0)], age=1.5), material="ParticlesColorOverLife",
                values=over, linear=True).sum(axis=(0, 1))
     assert young[0] == 0 and young[1] == 0 and young[2] > 0
     # 3/4 of the way, mixed in linear light (as Kanzi's ColorOverLife material mixes in

@@ -26,7 +26,7 @@ MATERIAL = """<?xml version="1.0" encoding="utf-8"?>
   </ParticleSystem></Scene></Screen></Screens>
   <Materials>
     <MaterialType name="Streak" slot="Particle" vertex="shaders/{vertex}" fragment="shaders/{fragment}"
-                  geometry="billboard" reads="ParticlesOverLife.ColorStart ParticlesOverLife.ColorEnd">
+                  geometry="billboard" reads="ColorOverLife.StartColor ColorOverLife.EndColor">
       <PropertyType name="Streak.Length" type="float" default="0.03" min="0"/>
       <PropertyType name="Streak.Width" type="float" default="0.025" min="0"/>
     </MaterialType>
@@ -47,7 +47,7 @@ def test_a_custom_material_is_its_vertex_and_fragment_pair(tmp_path):
     mat = resolve_render_material(project, project.catalog, "Materials/Streak", "here")
     assert mat.custom and mat.geometry == ("billboard",)
     assert mat.vertex.path == (tmp_path / "shaders" / "spark_streak.vert.glsl").resolve()
-    assert {"Streak.Length", "Streak.Width", "ParticlesOverLife.ColorStart"} <= set(mat.reads)
+    assert {"Streak.Length", "Streak.Width", "ColorOverLife.StartColor"} <= set(mat.reads)
 
 
 @pytest.mark.parametrize("length", [0.05, 0.1])
@@ -59,7 +59,7 @@ def test_its_properties_are_its_uniforms(ctx, tmp_path, length):
     r = Renderer(ctx, (W, H))
     try:
         img = draw(r, ctx, records, material=mat, values={"Streak.Length": length, "Streak.Width": 0.2,
-                                                           "ParticlesOverLife.OpacityEnd": 1.0})
+                                                           "ParticlesOverLife.OpacityEnd": 1.0, "ColorOverLife.EndColor": (1, 1, 1, 1)})
     finally:
         r.release()
     cols = np.flatnonzero(img.max(axis=(0, 2)) > 0)

@@ -57,24 +57,28 @@ def test_blend_mode_and_sorting_come_from_the_binding_graph_with_catalog_default
     assert (e["Bound"].blend, e["Bound"].sorting) == ("Alpha", "Depth")
 
 
-def test_earlier_names_and_words_are_read_as_the_new_ones(tmp_path):
+def test_kanzi_names_and_earlier_words_are_read_as_the_catalogs(tmp_path):
+    """The catalog's aliases (issue 9's mechanism): Kanzi's ParticlesOverLife material and
+    ColorStart are the seed's ParticlesColorOverLife and ColorOverLife.StartColor; the
+    earlier SortingType words are Kanzi's."""
     proj, builder = project(tmp_path, """
-      <ParticleEmitter name="Old">
-        <Property name="ParticleEmitter.ParticleMaterial">ParticlesColorOverLife</Property>
-        <Property name="ColorOverLife.StartColor">Color4(1, 0, 0, 1)</Property>
+      <ParticleEmitter name="Kanzi">
+        <Property name="ParticleEmitter.ParticleMaterial">ParticlesOverLife</Property>
+        <Property name="ParticlesOverLife.ColorStart">Color4(1, 0, 0, 1)</Property>
         <Property name="ParticleEmitter.SortingType">BackToFront</Property>
       </ParticleEmitter>
-      <ParticleEmitter name="Both">
-        <Property name="ColorOverLife.StartColor">Color4(1, 0, 0, 1)</Property>
-        <Property name="ParticlesOverLife.ColorStart">Color4(0, 1, 0, 1)</Property>
+      <ParticleEmitter name="Seed">
+        <Property name="ParticleEmitter.ParticleMaterial">ParticlesColorOverLife</Property>
+        <Property name="ColorOverLife.StartColor">Color4(0, 1, 0, 1)</Property>
         <Property name="ParticleEmitter.SortingType">FrontToBack</Property>
       </ParticleEmitter>
       <ParticleEmitter name="Neither"><Property name="ParticleEmitter.SortingType">None</Property></ParticleEmitter>""")
     e = by_name(builder.build(fake_sim(proj)))
-    assert tuple(e["Old"].values("ParticlesOverLife.ColorStart")) == (1, 0, 0, 1) and e["Old"].sorting == "Depth"
-    assert tuple(e["Both"].values("ParticlesOverLife.ColorStart")) == (0, 1, 0, 1)     # the new name wins
-    assert e["Both"].sorting == "ReverseDepth" and e["Neither"].sorting == "Identity"
-    assert tuple(e["Neither"].values("ParticlesOverLife.ColorStart")) == (1, 1, 1, 1)   # the default
+    assert e["Kanzi"].material.name == e["Seed"].material.name == "ParticlesColorOverLife"
+    assert tuple(e["Kanzi"].values("ColorOverLife.StartColor")) == (1, 0, 0, 1) and e["Kanzi"].sorting == "Depth"
+    assert tuple(e["Seed"].values("ColorOverLife.StartColor")) == (0, 1, 0, 1)
+    assert e["Seed"].sorting == "ReverseDepth" and e["Neither"].sorting == "Identity"
+    assert tuple(e["Neither"].values("ColorOverLife.StartColor")) == (1, 1, 1, 1)   # the default
 
 
 def test_hidden_emitters_are_left_out_and_opacity_multiplies_down_the_tree(tmp_path):

@@ -78,13 +78,14 @@ def a_life(n=9, lifetime=2.0, spread=8.0, scale=1.0):
 
 MATERIALS = {
     "ParticlesDefault": {},
-    "ParticlesOverLife": {"ParticlesOverLife.ColorStart": (1, 0.9, 0.3, 1), "ParticlesOverLife.ColorEnd": (0.2, 0.4, 1, 1),
-                          "ParticlesOverLife.ScaleStart": 0.5, "ParticlesOverLife.ScaleEnd": 1.5},
-    "ParticlesOverLife_ThreeStop": {"ParticlesOverLife.ColorStart": (1, 1, 0.8, 1), "ParticlesOverLife.ColorMid": (1, 0.45, 0.05, 1),
-                                    "ParticlesOverLife.ColorMidPoint": 0.3, "ParticlesOverLife.ColorEnd": (0.4, 0.0, 0.1, 1),
-                                    "ParticlesOverLife.OpacityEnd": 0.3},
-    "ParticlesColorOverLife": {"ParticlesOverLife.ColorStart": (0.3, 1, 0.6, 1), "ParticlesOverLife.ColorEnd": (1, 0.2, 0.6, 1)},
-    "ColorOverLife_ImageUV": {"ParticlesOverLife.ColorStart": (1, 0.8, 0.6, 1), "ParticlesOverLife.ColorEnd": (0.5, 0.5, 0.6, 1),
+    "ParticlesColorOverLife": {"ColorOverLife.StartColor": (1, 0.9, 0.3, 1), "ColorOverLife.EndColor": (0.2, 0.4, 1, 1),
+                               "ParticlesOverLife.ScaleStart": (0.5, 0.5, 0.5), "ParticlesOverLife.ScaleEnd": (1.5, 1.5, 1.5)},
+    "ParticlesColorOverLife3Stop": {"ColorOverLife.StartColor": (1, 1, 0.8, 1), "ParticlesOverLife.ColorMid": (1, 0.45, 0.05, 1),
+                                    "ParticlesOverLife.ColorMidPoint": 0.3, "ColorOverLife.EndColor": (0.4, 0.0, 0.1, 1),
+                                    "ParticlesOverLife.ScaleStart": (0.4, 0.4, 0.4), "ParticlesOverLife.ScaleMid": (1.4, 1.4, 1.4),
+                                    "ParticlesOverLife.ScaleMidPoint": 0.3, "ParticlesOverLife.ScaleEnd": (0.8, 0.8, 0.8),
+                                    "ParticlesOverLife.OpacityMid": 1.0, "ParticlesOverLife.OpacityEnd": 0.3},
+    "ColorOverLife_ImageUV": {"ColorOverLife.StartColor": (1, 0.8, 0.6, 1), "ColorOverLife.EndColor": (0.5, 0.5, 0.6, 1),
                               "Particle.Texture": "textures/smoke_sheet.png", "Particle.TextureGrid": (4, 4)},
 }
 
@@ -113,8 +114,8 @@ def stack():
 def test_each_sorting_type(renderer, ctx, sorting, tmp_path):
     from PIL import Image
     Image.fromarray(np.full((8, 8, 4), 255, np.uint8), "RGBA").save(tmp_path / "white.png")
-    look = dict(material="ParticlesOverLife", sorting=sorting, blend="Alpha", files=lambda name: tmp_path / name,
-                values={"Particle.Size": 1.0, "Particle.Texture": "white.png", "ParticlesOverLife.OpacityEnd": 1.0})
+    look = dict(material="ParticlesColorOverLife", sorting=sorting, blend="Alpha", files=lambda name: tmp_path / name,
+                values={"Particle.Size": 1.0, "Particle.Texture": "white.png", "ParticlesOverLife.OpacityEnd": 1.0, "ColorOverLife.EndColor": (1, 1, 1, 1)})
     draw_frame(renderer, ctx, [(stack(), look)], camera(distance=8.0, yaw_deg=-145.0, pitch_deg=-25.0))
     check(renderer, f"sorting_{sorting}")
 
@@ -127,9 +128,9 @@ def test_mesh_particles(renderer, ctx):
     records["scale"] *= rng.uniform(0.6, 1.3, (8, 1))
     lights = SceneLights(directional=[(np.array([0.5, -0.7, -0.5]) / np.linalg.norm([0.5, -0.7, -0.5]),
                                        np.array([1.0, 0.95, 0.85]))])
-    look = dict(material="ParticlesOverLife", mesh=rock, blend="Opaque",
-                values={"Particle.ReceiveLight": True, "ParticlesOverLife.ColorStart": (0.7, 0.62, 0.52, 1),
-                        "ParticlesOverLife.ColorEnd": (0.7, 0.62, 0.52, 1), "ParticlesOverLife.OpacityEnd": 1.0})
+    look = dict(material="ParticlesColorOverLife", mesh=rock, blend="Opaque",
+                values={"Particle.ReceiveLight": True, "ColorOverLife.StartColor": (0.7, 0.62, 0.52, 1),
+                        "ColorOverLife.EndColor": (0.7, 0.62, 0.52, 1), "ParticlesOverLife.OpacityEnd": 1.0})
     draw_frame(renderer, ctx, [(records, look)], camera(distance=6.0, pitch_deg=-15.0), lights=lights)
     check(renderer, "mesh_particles")
 
@@ -155,7 +156,7 @@ def test_a_lit_scene(renderer, ctx):
     smoke["age"] = 1.0
     sparks = particles([(x, 0.12, 1.2 + 0.4 * math.cos(3 * x)) for x in np.linspace(-2.5, 2.5, 6)], scale=0.3)
     sparks["color"][:, :3] = (1.0, 0.6, 0.2)
-    looks = [(smoke, dict(material="ParticlesOverLife", sorting="Depth", blend="Alpha", files=assets,
+    looks = [(smoke, dict(material="ParticlesColorOverLife", sorting="Depth", blend="Alpha", files=assets,
                           values={"Particle.Texture": "textures/smoke_sheet.png", "Particle.TextureGrid": (4, 4),
                                   "Particle.ReceiveLight": True, "Particle.AmbientColor": (0.05, 0.05, 0.06, 1),
                                   "ParticlesOverLife.OpacityEnd": 0.5})),

@@ -34,9 +34,9 @@ def centre(img):
     return img[H // 2, W // 2]
 
 
-OVER_LIFE = {"ParticlesOverLife.ColorStart": (1, 0, 0, 1), "ParticlesOverLife.ColorEnd": (0, 0, 1, 1),
+OVER_LIFE = {"ColorOverLife.StartColor": (1, 0, 0, 1), "ColorOverLife.EndColor": (0, 0, 1, 1),
              "ParticlesOverLife.OpacityStart": 1.0, "ParticlesOverLife.OpacityEnd": 0.2,
-             "ParticlesOverLife.ScaleStart": 1.0, "ParticlesOverLife.ScaleEnd": 3.0}
+             "ParticlesOverLife.ScaleStart": (1.0, 1.0, 1.0), "ParticlesOverLife.ScaleEnd": (3.0, 3.0, 3.0)}
 
 
 @pytest.mark.parametrize("material", ["ParticlesOverLife", "ParticlesColorOverLife", "ColorOverLife_ImageUV"])
@@ -53,10 +53,10 @@ def test_over_life_colour_scale_and_opacity_at_age_0_half_and_1(renderer, ctx, f
 
 
 def test_over_life_colours_mix_in_linear_light_not_in_srgb(renderer, ctx, flat):
-    grey = {"ParticlesOverLife.ColorStart": (1, 1, 1, 1), "ParticlesOverLife.ColorEnd": (0, 0, 0, 1),
+    grey = {"ColorOverLife.StartColor": (1, 1, 1, 1), "ColorOverLife.EndColor": (0, 0, 0, 1),
             "ParticlesOverLife.OpacityEnd": 1.0}
     half = draw(renderer, ctx, particles([(0, 0, 0)], age=0.5 * LIFETIME, lifetime=LIFETIME, scale=1.0),
-                material="ParticlesOverLife", **flat(grey))
+                material="ParticlesColorOverLife", **flat(grey))
     # half-way from white to black is 50 % linear light: sRGB 188, not 128
     assert centre(half) == pytest.approx((188, 188, 188), abs=1)
 
@@ -64,11 +64,11 @@ def test_over_life_colours_mix_in_linear_light_not_in_srgb(renderer, ctx, flat):
 @pytest.mark.parametrize("t, rgb", [(0.0, (1, 0, 0)), (0.125, (0.5, 0.5, 0)), (0.25, (0, 1, 0)),
                                     (0.625, (0, 0.5, 0.5)), (1.0, (0, 0, 1))])
 def test_three_stops_pass_through_the_mid_colour_at_its_point(renderer, ctx, flat, t, rgb):
-    stops = {"ParticlesOverLife.ColorStart": (1, 0, 0, 1), "ParticlesOverLife.ColorMid": (0, 1, 0, 1),
-             "ParticlesOverLife.ColorMidPoint": 0.25, "ParticlesOverLife.ColorEnd": (0, 0, 1, 1),
+    stops = {"ColorOverLife.StartColor": (1, 0, 0, 1), "ParticlesOverLife.ColorMid": (0, 1, 0, 1),
+             "ParticlesOverLife.ColorMidPoint": 0.25, "ColorOverLife.EndColor": (0, 0, 1, 1),
              "ParticlesOverLife.OpacityEnd": 1.0}
     img = draw(renderer, ctx, particles([(0, 0, 0)], age=t * LIFETIME, lifetime=LIFETIME, scale=1.0),
-               material="ParticlesOverLife_ThreeStop", linear=True, **flat(stops))
+               material="ParticlesColorOverLife3Stop", linear=True, **flat(stops))
     assert np.allclose(centre(img), rgb, atol=2e-3)
 
 
@@ -87,7 +87,7 @@ def sheet(tmp_path):
         img[row * 16:(row + 1) * 16, col * 16:(col + 1) * 16] = (*rgb, 255)
     Image.fromarray(img, "RGBA").save(tmp_path / "sheet.png")
     return lambda extra: dict(values={"Particle.Texture": "sheet.png", "Particle.TextureGrid": (4, 2), **extra},
-                              blend="Alpha", material="ParticlesOverLife",
+                              blend="Alpha", material="ParticlesColorOverLife",
                               files=lambda name: tmp_path / name)
 
 
@@ -99,7 +99,7 @@ def frame_shown(img) -> int:
 @pytest.mark.parametrize("t, frame", [(0.0, 0), (0.124, 0), (0.126, 1), (0.4, 3), (0.5, 4), (0.8, 6), (0.999, 7),
                                       (1.0, 7)])
 def test_a_flipbook_plays_once_over_the_particles_life(renderer, ctx, sheet, t, frame):
-    look = sheet({"ParticlesOverLife.OpacityEnd": 1.0})
+    look = sheet({"ParticlesOverLife.OpacityEnd": 1.0, "ColorOverLife.EndColor": (1, 1, 1, 1)})
     img = draw(renderer, ctx, particles([(0, 0, 0)], age=t * LIFETIME, lifetime=LIFETIME, scale=2.0), **look)
     assert frame_shown(img) == frame
     assert np.abs(centre(img) - np.array(SHEET[frame])).max() <= 2      # the frame itself, unblended
@@ -107,7 +107,7 @@ def test_a_flipbook_plays_once_over_the_particles_life(renderer, ctx, sheet, t, 
 
 @pytest.mark.parametrize("age, frame", [(0.0, 0), (0.19, 0), (0.21, 1), (1.0, 5), (1.61, 0), (1.85, 1)])
 def test_a_frame_rate_plays_the_sheet_from_birth_and_loops(renderer, ctx, sheet, age, frame):
-    look = sheet({"Particle.FrameRate": 5.0, "ParticlesOverLife.OpacityEnd": 1.0})
+    look = sheet({"Particle.FrameRate": 5.0, "ParticlesOverLife.OpacityEnd": 1.0, "ColorOverLife.EndColor": (1, 1, 1, 1)})
     img = draw(renderer, ctx, particles([(0, 0, 0)], age=age, lifetime=10.0, scale=2.0), **look)
     assert frame_shown(img) == frame
 
@@ -116,7 +116,7 @@ def test_sheet_frames_do_not_bleed_into_their_neighbours(renderer, ctx, sheet):
     """Each frame is sampled inside its own cell: the sprite's edge column shows the frame's
     colour, not the next frame's (mipmaps are built per sheet, so only the frame borders
     blend at a distance)."""
-    look = sheet({"ParticlesOverLife.OpacityEnd": 1.0})
+    look = sheet({"ParticlesOverLife.OpacityEnd": 1.0, "ColorOverLife.EndColor": (1, 1, 1, 1)})
     img = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0, scale=2.0), **look)
     lit = np.flatnonzero(img.sum(axis=(0, 2)) > 0)
     inner = img[H // 2, lit[0] + 1:lit[-1]]
@@ -126,19 +126,19 @@ def test_sheet_frames_do_not_bleed_into_their_neighbours(renderer, ctx, sheet):
 # -- tint, blending, opacity ----------------------------------------------------------------
 
 def test_particle_colour_is_an_srgb_tint(renderer, ctx, flat):
-    img = draw(renderer, ctx, particles([(0, 0, 0)]), material="ParticlesOverLife",
+    img = draw(renderer, ctx, particles([(0, 0, 0)]), material="ParticlesColorOverLife",
                **flat({"Particle.Color": (0.5, 1.0, 0.25, 1.0)}))
     assert centre(img) == pytest.approx((128, 255, 64), abs=1)       # as written, sRGB in, sRGB out
 
 
 def test_node_opacity_fades_alpha_and_additive_alike(renderer, ctx, flat):
     look = flat({})
-    full = draw(renderer, ctx, particles([(0, 0, 0)]), material="ParticlesOverLife", linear=True, **look)
-    half = draw(renderer, ctx, particles([(0, 0, 0)]), material="ParticlesOverLife", linear=True, opacity=0.5, **look)
+    full = draw(renderer, ctx, particles([(0, 0, 0)]), material="ParticlesColorOverLife", linear=True, **look)
+    half = draw(renderer, ctx, particles([(0, 0, 0)]), material="ParticlesColorOverLife", linear=True, opacity=0.5, **look)
     assert np.allclose(centre(half), centre(full) * 0.5, atol=1e-4)
     look["blend"] = "Additive"
-    full = draw(renderer, ctx, particles([(0, 0, 0)]), material="ParticlesOverLife", linear=True, **look)
-    half = draw(renderer, ctx, particles([(0, 0, 0)]), material="ParticlesOverLife", linear=True, opacity=0.5, **look)
+    full = draw(renderer, ctx, particles([(0, 0, 0)]), material="ParticlesColorOverLife", linear=True, **look)
+    half = draw(renderer, ctx, particles([(0, 0, 0)]), material="ParticlesColorOverLife", linear=True, opacity=0.5, **look)
     assert np.allclose(centre(half), centre(full) * 0.5, atol=1e-4)
 
 

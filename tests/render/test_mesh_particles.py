@@ -72,14 +72,14 @@ def test_a_lit_mesh_is_shaded_by_its_own_normals(renderer, ctx, bar):
     lights = SceneLights(directional=[(np.array([0.0, -1.0, 0.0]), np.array([1.0, 1.0, 1.0]))])
     records = particles([(0, 0, 0)], scale=2.0)
     cam = camera(distance=6.0, pitch_deg=-35.0)                # from above: top and front faces
-    values = {"Particle.ReceiveLight": True, "Particle.AmbientColor": (0, 0, 0, 1), "ParticlesOverLife.OpacityEnd": 1.0}
+    values = {"Particle.ReceiveLight": True, "Particle.AmbientColor": (0, 0, 0, 1), "ParticlesOverLife.OpacityEnd": 1.0, "ColorOverLife.EndColor": (1, 1, 1, 1)}
 
     def shot(lit):
         from kzplayer.render.frame import Frame
         from tests.render.helpers import emitter
         buf = ctx.buffer(records.tobytes())
         try:
-            renderer.draw(Frame(emitters=[emitter(buf, 1, material="ParticlesOverLife", mesh=bar, blend="Opaque",
+            renderer.draw(Frame(emitters=[emitter(buf, 1, material="ParticlesColorOverLife", mesh=bar, blend="Opaque",
                                                   values={**values, "Particle.ReceiveLight": lit})],
                                 lights=lights), cam)
             return renderer.read_linear()

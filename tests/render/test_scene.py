@@ -169,10 +169,10 @@ def test_a_lit_particle_takes_the_lights_colour_an_unlit_one_does_not(ctx, rende
         for lit in (False, True):
             def add(frame, lit=lit):
                 frame.models = []
-                frame.emitters = [emitter(buf, 1, material="ParticlesOverLife",
+                frame.emitters = [emitter(buf, 1, material="ParticlesColorOverLife",
                                           values={"Particle.ReceiveLight": lit,
                                                   "Particle.AmbientColor": (0, 0, 0, 1),
-                                                  "ParticlesOverLife.OpacityEnd": 1.0})]
+                                                  "ParticlesOverLife.OpacityEnd": 1.0, "ColorOverLife.EndColor": (1, 1, 1, 1)})]
             looks[lit], _ = shot(renderer, builder, cam=cam, edit=add)
     finally:
         buf.release()
@@ -194,9 +194,9 @@ def test_light_casting_particles_light_the_floor_brightest_first_capped(ctx, ren
     buf = ctx.buffer(records.tobytes())
     try:
         def add(frame):
-            frame.emitters = [emitter(buf, n, material="ParticlesOverLife", cast_light=True,
+            frame.emitters = [emitter(buf, n, material="ParticlesColorOverLife", cast_light=True,
                                       values={"Particle.LightRange": 0.6, "Particle.Size": 0.01,
-                                              "ParticlesOverLife.OpacityEnd": 1.0})]
+                                              "ParticlesOverLife.OpacityEnd": 1.0, "ColorOverLife.EndColor": (1, 1, 1, 1)})]
         img, frame = shot(renderer, builder, cam=top_down(height=13.0), edit=add)
     finally:
         buf.release()

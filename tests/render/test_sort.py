@@ -142,7 +142,7 @@ def stack(ctx, tmp_path):
     r = Renderer(ctx, (33, 33))
     # ParticlesOverLife at age 0 with its default white ColorStart: exactly the particle's colour
     yield records, r, dict(values={"Particle.Texture": "white.png", "Particle.Size": 1.0}, blend="Alpha",
-                            material="ParticlesOverLife", files=lambda name: tmp_path / name)
+                            material="ParticlesColorOverLife", files=lambda name: tmp_path / name)
     r.release()
 
 

@@ -21,7 +21,7 @@ void main() {
     vec3 tail = head - velocity * Streak_Length;
     vec3 along = head - tail;
     float half_width = 0.5 * Streak_Width * max(getParticleScale(i).x, 0.0)
-                     * kzOverLifeScale(getParticleNormalizedAge(i));
+                     * kzOverLifeScale(getParticleNormalizedAge(i)).x;
     if (length(along) < half_width) {           // barely moving: a short round dab
         along = vec3(0.0, 2.0 * half_width, 0.0);
         tail = head - along;

@@ -1,6 +1,6 @@
 #version 430
-// ParticlesOverLife_ThreeStop, vertex stage: ParticlesOverLife with a third colour,
-// ColorStart -> ColorMid at ColorMidPoint -> ColorEnd.
+// ParticlesColorOverLife3Stop (Kanzi Particles 3.0's 3-stop ParticlesOverLife), vertex
+// stage: colour, scale and opacity each pass through their Mid value at their MidPoint.
 #define OVER_LIFE_THREE_STOP 1
 #include "render/particle_access.glsl"
 #include "render/color.glsl"

@@ -1,3 +1,0 @@
-#version 430
-// ParticlesOverLife_ThreeStop, fragment stage: the sprite times the particle's colour (render/stock_fragment.glsl).
-#include "render/stock_fragment.glsl"
