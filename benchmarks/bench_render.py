@@ -34,7 +34,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kzplayer.commands.play import load_for_play, play_offline, reader  # noqa: E402
+from kzplayer.commands.play import load_for_play, play_offline  # noqa: E402
 from kzplayer.gpu.context import create_context, describe  # noqa: E402
 from kzplayer.gpu.layout import FLAG_ALIVE, PARTICLE_DTYPE  # noqa: E402
 from kzplayer.meshes import load_mesh  # noqa: E402
@@ -199,7 +199,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for ext in ("mp4", "gif"):
             t = time.perf_counter()
-            play_offline(project, graph, reader(graph), SIZE, n_frames=300, fps=60.0,
+            play_offline(project, graph, SIZE, n_frames=300, fps=60.0,
                          output=str(Path(tmp) / f"demo.{ext}"), ctx=ctx)
             print(f"demo, 300 frames at {SIZE[0]}x{SIZE[1]} to .{ext}: {time.perf_counter() - t:.2f} s")
 

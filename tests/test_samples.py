@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import kzplayer
-from kzplayer.commands.play import load_for_play, play_offline, reader
+from kzplayer.commands.play import load_for_play, play_offline
 from kzplayer.diagnostics import Severity
 from kzplayer.resources import samples_dir
 
@@ -67,7 +67,7 @@ def test_sample_loads_without_problems_and_says_what_it_shows(name):
 def render(ctx, name, tmp_path, frames) -> np.ndarray:
     project, graph = load_for_play(str(samples_dir() / f"{name}.kzm"))
     out = tmp_path / f"{name}.png"
-    play_offline(project, graph, reader(graph), SIZE, n_frames=frames, fps=60.0, output=str(out), ctx=ctx)
+    play_offline(project, graph, SIZE, n_frames=frames, fps=60.0, output=str(out), ctx=ctx)
     return iio.imread(out)
 
 
