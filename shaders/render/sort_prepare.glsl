@@ -43,6 +43,12 @@ void main() {
     uint block_groups = (blocks + KZ_BLOCKS_PER_GROUP - 1u) / KZ_BLOCKS_PER_GROUP;
     uint half_groups = (p / 2u + uint(WORKGROUP_SIZE) - 1u) / uint(WORKGROUP_SIZE);
     uint s = 0u;
+#ifdef KZ_RADIX
+    // the radix sort's count and scatter passes: a chunk of KZ_RADIX_CHUNK pairs an invocation
+    uint chunks = (n + KZ_RADIX_CHUNK - 1u) / KZ_RADIX_CHUNK;
+    setStage(s++, (chunks + uint(WORKGROUP_SIZE) - 1u) / uint(WORKGROUP_SIZE));
+    return;
+#endif
     setStage(s++, block_groups);
     for (uint k = KZ_SORT_BLOCK * 2u; k <= kz_maxSize; k <<= 1u) {
         for (uint j = k >> 1u; j >= KZ_SORT_BLOCK; j >>= 1u) {
