@@ -185,8 +185,12 @@ class Renderer:
                 if hasattr(thing, "particles"):
                     self._draw_emitter(thing)
                 else:
+                    # a see-through model shows its front faces only: drawing its back faces
+                    # too would composite it twice over itself
                     ctx.blend_func = (ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA)
+                    ctx.enable(ctx.CULL_FACE)
                     self._draw_model(thing)
+                    ctx.disable(ctx.CULL_FACE)
         finally:
             ctx.disable(ctx.BLEND | ctx.DEPTH_TEST | ctx.CULL_FACE)
             self.fbo.depth_mask = True

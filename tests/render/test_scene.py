@@ -211,3 +211,44 @@ def test_light_casting_particles_light_the_floor_brightest_first_capped(ctx, ren
             assert value == 0.0, slot
         else:
             assert value > 0.05, slot
+
+
+def test_soft_particles_fade_where_they_meet_the_scene(ctx, renderer, tmp_path):
+    """A puff 0.3 m in front of a wall: with Particle.SoftDepth 0.8 its light over the wall
+    is 0.3 / 0.8 of what it is without (a linear fade over the depth); 3 m in front, no fade."""
+    wall = ('<Model3D name="Wall"><Property name="Model3D.Mesh">Meshes/Wall</Property>'
+            '<Property name="Model3D.AmbientColor">Color4(0, 0, 0, 1)</Property></Model3D>')
+    _, builder = scene(tmp_path, wall)
+    cam = Camera(np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 10.0], [0, 0, 0, 1]]))
+
+    def puff(z, soft):
+        records = particles([(0, 0, z)], scale=1.5)
+        buf = ctx.buffer(records.tobytes())
+        try:
+            def add(frame):
+                frame.models = [m for m in frame.models if m.key.endswith("Wall")]
+                frame.emitters = [emitter(buf, 1, material="ParticlesColorOverLife", blend="Additive",
+                                          values={"Particle.SoftDepth": soft})]
+            img, _ = shot(renderer, builder, cam=cam, edit=add)
+            return img[32, 32].sum()
+        finally:
+            buf.release()
+    # the wall's front face is at z = 0.1 (a 0.2 m thick slab), unlit: black
+    assert puff(0.4, 0.8) / puff(0.4, 0.0) == pytest.approx(0.3 / 0.8, abs=0.02)
+    assert puff(3.0, 0.8) / puff(3.0, 0.0) == pytest.approx(1.0, abs=1e-4)
+
+
+def test_a_model_with_node_opacity_composites_as_alpha(ctx, renderer, tmp_path):
+    wall = ('<Model3D name="Wall"><Property name="Model3D.Mesh">Meshes/Wall</Property>'
+            '<Property name="Model3D.Color">Color4(1, 0, 0, 1)</Property>'
+            '<Property name="Model3D.AmbientColor">Color4(1, 1, 1, 1)</Property>'
+            '<Property name="Node.Opacity">0.25</Property></Model3D>')
+    _, builder = scene(tmp_path, wall)
+    cam = Camera(np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 10.0], [0, 0, 0, 1]]))
+
+    def only_wall(frame):
+        frame.models = [m for m in frame.models if m.key.endswith("Wall")]
+    img, frame = shot(renderer, builder, cam=cam, edit=only_wall)
+    assert not frame.models[0].opaque
+    # red, ambient 1: a quarter of it over black
+    assert np.allclose(img[32, 32], (0.25, 0.0, 0.0), atol=2e-3)
