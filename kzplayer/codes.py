@@ -68,6 +68,10 @@ CODES: dict[str, str] = {
     "emitter.outside-system": "KZ509",
     # shaders
     "shader.compile": "KZ601",
+    # the scene and its assets
+    "mesh.unreadable": "KZ701",
+    "texture.unreadable": "KZ702",
+    "light.limit": "KZ703",
     # command line and machine
     "gpu.context": "KZ901",
     "play.window": "KZ902",

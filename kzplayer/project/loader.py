@@ -308,7 +308,11 @@ class _Loader:
         return self.item(parent, top, sub)
 
     def check_shader(self, item: Item, el, src: SourceFile) -> None:
-        shader = el.get("shader")
+        for attribute in ("shader", "vertex", "fragment"):     # a rendering material has a pair
+            self._check_shader_file(item, el, src, attribute)
+
+    def _check_shader_file(self, item: Item, el, src: SourceFile, attribute: str) -> None:
+        shader = el.get(attribute)
         if not shader:
             return
         p = shader.replace("\\", "/")
@@ -321,7 +325,7 @@ class _Loader:
         if why:
             self.diagnostics.append(_diag(OUTSIDE, f"refused: the shader of material '{item.name}' is "
                                           f"{why} ({shader}); it must lie inside the project folder",
-                                          src.attribute_span(el, "shader")))
+                                          src.attribute_span(el, attribute)))
 
     # ---- properties, bindings, aliases
     def property(self, item: Item, el, src: SourceFile) -> None:
