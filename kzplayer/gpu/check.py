@@ -4,13 +4,15 @@
     diagnostics = check_material_shaders(project)          # [] when every shader compiles
 
 Each custom MaterialType of a slot the simulation runs is compiled into the programs a
-system with it in that slot generates (kzplayer.gpu.generate), exactly as the player will; the driver's errors come back as `shader.compile` Diagnostics
-at the line and column of the material's own file (or of a file it includes), the file
+system with it in that slot generates (kzplayer.gpu.generate), exactly as the player
+will; the driver's errors come back as `shader.compile` Diagnostics at the line and column of the material's own file (or of a file it includes), the file
 named by its absolute path. A missing shader file is not reported here (the loader's
 `material.unknown`). Needs an OpenGL 4.3 context: pass one, or one is made and released;
 where none can be had, create_context's KzError propagates.
 """
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 from kzplayer.diagnostics import Diagnostic, KzError
 
@@ -51,17 +53,20 @@ def check_material_shaders(project, ctx=None) -> list[Diagnostic]:
     return found
 
 
+class _Emitter(SimpleNamespace):
+    """A stand-in emitter node, hashed by identity as the generator keys its instances."""
+    __hash__ = object.__hash__
+
+
 def _sources(material):
     """The programs of a one-emitter system with `material` in its slot."""
-    from types import SimpleNamespace
-
     import numpy as np
 
     from kzplayer.gpu.generate import Generator
 
     item = SimpleNamespace(path=f"<{material.name}>")
     node = SimpleNamespace(item=item, material=material, transform=np.eye(4), visible=True)
-    emitter = SimpleNamespace(item=item, level=0, count=None, emission=None, self_affect=None, events=None)
+    emitter = _Emitter(item=item, level=0, count=None, emission=None, self_affect=None, events=None)
     affectors, colliders = [], []
     if material.slot == "Affector":
         affectors.append(node)

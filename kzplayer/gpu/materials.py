@@ -107,6 +107,42 @@ def property_of(uniform: str, material: Material, known) -> str | None:
     return None
 
 
+def uniform_values(program_entry, material: Material, read, known=lambda name: False) -> list[tuple[str, object]]:
+    """(uniform, value) pairs for the plain uniforms of a program that is not generated (the
+    renderer's materials): those the material declares, and any other uniform named after a
+    known property (`known(name)`). `read(name)` is the value after bindings, None when
+    neither node nor catalog has one; the uniform's initializer is used then."""
+    program, initial = program_entry
+    pairs = []
+    for uname in initial:
+        prop = property_of(uname, material, known)
+        if prop is None:
+            continue
+        value = read(prop)
+        converted = _to_uniform(value, program[uname]) if value is not None else None
+        pairs.append((uname, initial[uname] if converted is None else converted))
+    return pairs
+
+
+def _to_uniform(value, uniform: moderngl.Uniform):
+    """A property value in the shape moderngl wants for this uniform, None if it cannot."""
+    if isinstance(value, V.EnumValue):
+        return None
+    if isinstance(value, V.Srt3D) and uniform.dimension == 16:
+        from kzplayer.transforms import srt_matrix
+        return tuple(float(c) for c in srt_matrix(value).T.reshape(-1))     # column-major
+    if isinstance(value, V.Matrix):
+        return value.values if len(value.values) == uniform.dimension else None
+    if isinstance(value, (V.Vector, V.Color4, tuple, list)):
+        comps = tuple(float(c) for c in value)
+        return comps if len(comps) == uniform.dimension else None
+    if isinstance(value, (bool, int, float)):
+        if uniform.gl_type in (0x1404, 0x1405, 0x8B56):     # int, uint, bool
+            return int(value)
+        return float(value)
+    return None
+
+
 def param_words(value, glsl_type: str):
     """A property value as the words of a parameter of this GLSL type (floats, ints, uints
     and bools as 32-bit words, matrices column-major); None when it does not fit."""

@@ -132,7 +132,8 @@ class _Preprocessor:
             if len(chain) >= MAX_DEPTH:
                 raise _error(f"#include nested deeper than {MAX_DEPTH} files", where)
             if target in self.included:
-                self.out.append(f"// {_quoted(line)} (already included)")
+                # not "#include" in the comment: moderngl expands includes of its own, comments too
+                self.out.append(f'// "{m.group(1)}" is already included')
                 continue
             self.included.add(target)
             tid = self._file_id(target, _library_name(target))
@@ -148,12 +149,6 @@ class _Preprocessor:
             if candidate.is_file():
                 return candidate
         raise _error(f'#include "{name}": no such file beside {where.file} or in the shader library', where)
-
-
-def _quoted(include_line: str) -> str:
-    """An `#include` line as a comment moderngl leaves alone (it expands `#include "x"`
-    wherever it appears, comments included)."""
-    return include_line.strip().lstrip("#").strip()
 
 
 def _library_name(path: Path) -> str:
@@ -312,7 +307,7 @@ class ProgramBuilder:
             inner = self._find(m.group(1), target.parent, where)
             self._check_chain(inner, chain, where)
             if inner in self.included:
-                out.append(f"// {_quoted(line)} (already included)")
+                out.append(f'// "{m.group(1)}" is already included')
                 continue
             self._shared(inner, section, [*chain, inner])
             out.append(line_directive(number + 1, fid))
@@ -376,7 +371,7 @@ class ProgramBuilder:
                 self._emit_node_file(inner, files, scans, renames, emitted)
                 out.append(line_directive(number + 1, fid))
             else:
-                out.append(f"// {_quoted(lines[number - 1])} (a library file: included once, above)")
+                out.append(f'// "{m.group(1)}" is a library file, included once above')
 
     @staticmethod
     def _check_chain(target: Path, chain: list[Path], where: Span) -> None:

@@ -334,6 +334,7 @@ class ParticleData:
 
     def __init__(self, storage: SystemStorage, e: int):
         self._storage, self._e = storage, e
+        self.live = None                    # the emitter's LiveList
         r = storage.layout.ranges[e]
         self.first = r.first
         self.capacity = r.capacity
@@ -407,6 +408,7 @@ class EmitterBuffers:
         self.capacity = r.capacity
         self.particles = ParticleData(storage, e)
         self.live = LiveList(storage, e)
+        self.particles.live = self.live           # what a renderer draws from (kzplayer.render.live_list)
         self.state = Slice(storage, "control", e * L.EMITTER_STATE_DTYPE.itemsize, L.EMITTER_STATE_DTYPE.itemsize)
         self.events = _EventBufferView(storage, e)
         self.free_list = Slice(storage, "slots", (storage.stack_base + r.first) * 4, r.capacity * 4)
