@@ -48,6 +48,8 @@ CODES: dict[str, str] = {
     "property.unknown": "KZ301",
     "property.type": "KZ302",
     "property.range": "KZ303",
+    "property.alias": "KZ311",
+    "property.deprecated": "KZ312",
     # materials
     "material.unknown": "KZ401",
     "material.slot": "KZ402",
@@ -66,6 +68,10 @@ CODES: dict[str, str] = {
     "emitter.outside-system": "KZ509",
     # shaders
     "shader.compile": "KZ601",
+    # the scene and its assets
+    "mesh.unreadable": "KZ701",
+    "texture.unreadable": "KZ702",
+    "light.limit": "KZ703",
     # command line and machine
     "gpu.context": "KZ901",
     "play.window": "KZ902",

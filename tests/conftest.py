@@ -14,6 +14,19 @@ SHARED = Path(os.environ.get("KZPLAYER_SHARED") or REPO.parent / "shared")
 KANZI39 = Path(os.environ.get("KZPLAYER_KANZI39") or SHARED / "kanzi39")
 
 
+KANZI39_FOLDERS = ("", "demos")          # the real files: the top folder and demos/
+
+
+def kanzi39_files() -> list[str]:
+    """Every .kzproj and .kzmat of the real Kanzi files (top folder and demos/), as names
+    relative to KANZI39, for parametrizing tests. A missing folder gives one placeholder
+    name: the test still runs and fails through the `kanzi39` fixture, never skips."""
+    names = [str((KANZI39 / sub / f.name).relative_to(KANZI39)) for sub in KANZI39_FOLDERS
+             if (KANZI39 / sub).is_dir() for f in sorted((KANZI39 / sub).iterdir())
+             if f.suffix in (".kzproj", ".kzmat")]
+    return names or ["(the kanzi39 folder is missing)"]
+
+
 def require_dir(path: Path, what: str, variable: str) -> Path:
     """`path` when it is a folder; else the test FAILS (a skipped check of the real files
     would pass silently on a machine that lacks them)."""

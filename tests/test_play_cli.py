@@ -214,9 +214,12 @@ def test_hidden_nodes_are_not_drawn_and_opacity_dims(tmp_path, where):
     full = shot("full")
     assert shot("hidden", ("Node.Visible", "false")).max() == 0
     half = shot("half", ("Node.Opacity", "0.5"))
-    # Additive: half the opacity is half the light, up to 8-bit rounding where unsaturated.
+    # Additive: half the opacity is half the light (in linear light; the image is sRGB), up
+    # to 8-bit rounding where unsaturated.
+    from kzplayer.render.textures import srgb_to_linear
     unsaturated = full.max(axis=2) < 200
-    assert np.abs(half[unsaturated] - full[unsaturated] / 2).max() <= 1.0
+    full_light, half_light = srgb_to_linear(full / 255.0), srgb_to_linear(half / 255.0)
+    assert np.abs(half_light[unsaturated] - full_light[unsaturated] / 2).max() <= 0.008
 
 
 # -- stats and dumps -------------------------------------------------------------------------
@@ -416,3 +419,17 @@ def test_a_material_set_on_the_command_line_is_not_blamed_on_the_file():
     assert result.exit_code == 1
     assert result.output.startswith(f"error: {NOZZLE}: ParticleEmitter.EmissionMaterial: 'Gravity' is an "
                                      "Affector material, not an Emission one [material.slot]")
+
+
+def test_a_broken_custom_rendering_material_is_reported_at_its_own_file_and_line(tmp_path):
+    import shutil
+    shutil.copytree(samples_dir() / "assets", tmp_path / "assets")
+    shutil.copytree(samples_dir() / "shaders", tmp_path / "shaders")
+    vert = tmp_path / "shaders" / "spark_streak.vert.glsl"
+    text = vert.read_text().replace("vec3 side = normalize(cross(along, p));", "vec3 side = normalize(cross(alng, p));")
+    vert.write_text(text)
+    shutil.copy(samples_dir() / "02_sparks_spray.kzm", tmp_path / "sparks.kzm")
+    result = play(tmp_path / "sparks.kzm", "--frames", 2, "--output", tmp_path / "x.png", ok=False)
+    assert result.exit_code == 1
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "alng" in t)
+    assert f"{vert.resolve()}:{line}:" in result.output and "[shader.compile]" in result.output

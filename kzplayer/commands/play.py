@@ -1,10 +1,10 @@
-"""`kzplayer play`: simulate a project on the GPU and show it, or render it to files.
+"""`kzplayer play`: turn the command line into a call of the player (kzplayer.render.player).
 
 Contract: shared/design/cli.md (`play`); behaviour decided here is in docs/play.md.
 Order of work: check every option that can be checked without the project (exit 2), load
 (the loader's diagnostics, exit 1 or 2), bindings and --set overrides (exit 1 or 2), then
-the GPU. Offline, the simulation advances one output frame (1/--fps s) at a time; the
-simulation itself steps at ParticleSystem.Framerate inside kzplayer.gpu.
+the GPU: a window (render/window.py) or an offline render (render/player.py), which own the
+frame loop; this module prints what they report and the summary line.
 """
 from __future__ import annotations
 
@@ -75,11 +75,10 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         if frames is not None or seconds is not None:
             click.echo("note: a window plays until it is closed; --frames and --seconds apply to "
                        "a --headless run", err=True)
-        play_in_window(proj, graph, value, (width, height), fps=fps, seed=seed)
+        play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings)
         return
-    summary = play_offline(proj, graph, value, (width, height), n_frames=n_frames, fps=fps, seed=seed,
-                           output=output, stats=stats, dump=dump)
-    click.echo(summary)
+    click.echo(play_offline(proj, graph, (width, height), n_frames=n_frames, fps=fps, seed=seed,
+                            output=output, stats=stats, dump=dump))
 
 
 def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
@@ -158,163 +157,31 @@ def viewport_size(project, value) -> tuple[int, int]:
     return DEFAULT_SIZE
 
 
-def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=None, stats=None,
-                 dump=None, ctx=None) -> str:
-    """Simulate n_frames output frames headless, writing what was asked; returns the summary
-    line. `ctx` lets tests share their context; otherwise a standalone one is made."""
-    from kzplayer.gpu import Simulation
-    from kzplayer.gpu.context import create_context
-    from kzplayer.render.billboard import Renderer
-    from kzplayer.render.camera import choose_camera
-    from kzplayer.render.stats import StatsRecorder
-    from kzplayer.render.writers import needs_every_frame, open_writer
-
-    own_ctx = ctx is None
-    ctx = ctx or create_context(headless=True)
-    sim = renderer = writer = None
-    try:
-        sim = Simulation(ctx, proj, graph, seed=seed)
-        print_warnings(sim.diagnostics)
-        camera = how = None
-        if output:
-            renderer = Renderer(ctx, size)
-            camera, how = choose_camera(proj, value, size[0] / size[1],
-                                        seen=content_probe(ctx, proj, graph, seed, n_frames / fps))
-            writer = open_writer(output, fps, size)
-        recorder = StatsRecorder(sim) if stats else None
-        every = bool(output) and needs_every_frame(output)
-        dt = 1.0 / fps
-        with _progress(n_frames, enabled=bool(output)) as advance:
-            shortfall = Shortfall()
-            for frame in range(n_frames):
-                sim.step_frame(dt)
-                shortfall.add(sim.stats)
-                if recorder:
-                    recorder.record(frame, (frame + 1) * dt)
-                if writer and (every or frame == n_frames - 1):
-                    renderer.draw(draw_list(sim, proj, value), camera)
-                    writer.write(renderer.read())
-                advance()
-        if writer:
-            writer.close()
-        if recorder:
-            recorder.save(stats)
-        if dump:
-            save_dump(sim, dump)
-        shortfall.report(sim, value)
-        alive = sum(int(n) for n in alive_counts(sim).values())
-        emitters = (f"{len(sim.emitters)} emitter{'s' if len(sim.emitters) != 1 else ''}"
-                    if sim.emitters else
-                    "0 emitters (nothing to play: the project has no ParticleEmitter under a ParticleSystem)")
-        parts = [f"{proj.name}: {n_frames} frames ({n_frames * dt:.2f} s at {fps:g} fps)",
-                 emitters, f"{alive} particles alive at the end"]
-        wrote = [p for p in (output, stats, dump) if p]
-        if wrote:
-            parts.append("wrote " + ", ".join(wrote))
-        else:   # a headless run that keeps nothing: say how to keep something
-            parts.append("nothing written (add --output FILE.mp4, .gif, .png or a folder "
-                         "to see it; --stats FILE.csv for the figures)")
-        if how:
-            parts.append(f"{size[0]}x{size[1]}, {how}")
-        return "; ".join(parts)
-    finally:
-        if writer:
-            writer.close()
-        if renderer:
-            renderer.release()
-        if sim is not None and hasattr(sim, "release"):
-            sim.release()
-        if own_ctx:
-            ctx.release()
+def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,
+                 ctx=None) -> str:
+    """Render n_frames headless (kzplayer.render.player.render_offline), writing what was
+    asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs."""
+    from kzplayer.render.player import render_offline
+    with _progress(n_frames, enabled=bool(output)) as advance:
+        result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,
+                                stats=stats, dump=dump, ctx=ctx, warn=print_warnings, progress=advance)
+    return summary(proj, result)
 
 
-class Shortfall:
-    """Particles a full pool refused, per emitter, over the run: an effect that looks thin
-    for this reason should say so (--stats has the per-frame figures)."""
-
-    def __init__(self):
-        self.stalled: dict[str, int] = {}
-        self.frames: dict[str, int] = {}
-
-    def add(self, stats) -> None:
-        for path, s in stats.items():
-            self.stalled[path] = self.stalled.get(path, 0) + int(s.stalled)
-            self.frames[path] = self.frames.get(path, 0) + (s.stalled > 0)
-
-    def report(self, sim, value) -> None:
-        for em in sim.emitters:
-            if self.stalled.get(em.path):
-                pool = value(em.item, "ParticleEmitter.MaximumAmount")
-                click.echo(f"warning: {em.path}: its pool (ParticleEmitter.MaximumAmount = {pool}) was full "
-                           f"on {self.frames[em.path]} frame(s): {self.stalled[em.path]} particle(s) not emitted\n"
-                           "    hint: raise MaximumAmount, or bind it to the emission rate x lifetime "
-                           "(emission page, Sizing MaximumAmount); --stats shows when", err=True)
-
-
-def draw_list(sim, proj, value):
-    """What the renderer draws: each visible emitter's pool, its simulation-to-world matrix
-    and its Look (the Particle* properties of the emitter node, faded by Node.Opacity)."""
-    from dataclasses import replace
-    from types import SimpleNamespace
-
-    from kzplayer.render.billboard import look_for
-    base = project_dir(proj)
-    out = []
-    for em in sim.emitters:
-        opacity = node_opacity(em.item, value)
-        if opacity <= 0.0:
-            continue
-        look = look_for(em.item, value, base)
-        if opacity < 1.0:
-            look = replace(look, tint=(*look.tint[:3], look.tint[3] * opacity))
-        out.append(SimpleNamespace(particles=em.particles, capacity=em.capacity,
-                                   model=em.simulation_to_world, look=look))
-    return out
-
-
-def node_opacity(item, value) -> float:
-    """Node.Opacity multiplied down the tree; 0 where the node or an ancestor has
-    Node.Visible = false (catalog: a hidden node and everything below it is not drawn)."""
-    opacity = 1.0
-    node = item
-    while node is not None:
-        if value(node, "Node.Visible") is False:
-            return 0.0
-        o = value(node, "Node.Opacity")
-        if isinstance(o, (int, float)) and not isinstance(o, bool):
-            opacity *= min(max(float(o), 0.0), 1.0)
-        node = node.parent
-    return opacity
-
-
-def content_probe(ctx, proj, graph, seed, seconds):
-    """Where the particles go, for a fit-to-content camera; None when the project has a
-    Camera (nothing to probe)."""
-    from kzplayer.render.camera import find_camera_item
-    from kzplayer.render.probe import probe_positions
-    if find_camera_item(proj) is not None:
-        return None
-    return probe_positions(ctx, proj, graph, seed, seconds)
-
-
-def project_dir(proj) -> Path:
-    """The folder that relative file names of the project (textures) are relative to."""
-    path = Path(proj.path or ".")
-    return path if path.is_dir() else path.parent
-
-
-def alive_counts(sim) -> dict[str, int]:
-    """Live particles per emitter path at the end of the last frame."""
-    return {path: int(stats.alive) for path, stats in sim.stats.items()}
-
-
-def save_dump(sim, path: str) -> None:
-    """The --dump .npz (cli.md keys: `<emitter path>/position` and so on)."""
-    import numpy as np
-    arrays = sim.dump()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:   # np.savez(path) would append .npz to other names
-        np.savez(fh, **arrays)
+def summary(proj, r) -> str:
+    """`Fountain: 300 frames (5.00 s at 60 fps); 1 emitter; 645 particles alive at the end; ...`"""
+    emitters = (f"{r.emitters} emitter{'s' if r.emitters != 1 else ''}" if r.emitters else
+                "0 emitters (nothing to play: the project has no ParticleEmitter under a ParticleSystem)")
+    parts = [f"{proj.name}: {r.frames} frames ({r.seconds:.2f} s at {r.fps:g} fps)", emitters,
+             f"{r.alive} particles alive at the end"]
+    if r.wrote:
+        parts.append("wrote " + ", ".join(r.wrote))
+    else:   # a headless run that keeps nothing: say how to keep something
+        parts.append("nothing written (add --output FILE.mp4, .gif, .png or a folder "
+                     "to see it; --stats FILE.csv for the figures)")
+    if r.camera:
+        parts.append(f"{r.size[0]}x{r.size[1]}, {r.camera}")
+    return "; ".join(parts)
 
 
 class _progress:

@@ -15,8 +15,8 @@ def render_markdown(cat: Catalog) -> str:
            "edit the TOML, not this page. Stock materials live at",
            f"`{cat.asset_prefix}<Name>`; the shader of a stock material is",
            "`shaders/<Name>.glsl` (exactly the material name, e.g. `Emitter_Box.glsl`); a legacy",
-           "name uses its replacement's shader; the rendering (Particle) materials are variants",
-           "of the billboard shaders under `shaders/render/`.", ""]
+           "name uses its replacement's shader; a rendering (Particle) material is a vertex and a",
+           "fragment shader under `shaders/render/` (docs/rendering.md).", ""]
     if cat.notes:
         out += ["## Decisions", ""] + [f"* {n}" for n in cat.notes] + [""]
     for slot in SLOTS:
@@ -25,7 +25,8 @@ def render_markdown(cat: Catalog) -> str:
         for m in cat.materials_for_slot(slot):
             also = f" (also `{'`, `'.join(m.aliases)}`)" if m.aliases else ""
             reads = ", ".join(f"`{p}`" for p in m.properties) or "-"
-            out.append(f"| `{m.name}`{also} | `{m.shader}` | {reads} | "
+            shader = f"`{m.vertex}`, `{m.fragment}`" if m.vertex else f"`{m.shader}`"
+            out.append(f"| `{m.name}`{also} | {shader} | {reads} | "
                        f"{'yes' if m.event_driven else ''} | {m.doc} |")
         out.append("")
     out += _closed_forms(cat)
@@ -36,6 +37,19 @@ def render_markdown(cat: Catalog) -> str:
     for m in cat.legacy_materials:
         preset = ", ".join(f"`{k}` = {v!r}" for k, v in m.preset.items()) or "-"
         out.append(f"| `{m.name}` | `{m.replacement}` | {preset} | {m.doc} |")
+    out += ["", "## Other names", "",
+            "One catalog entry under two names (`[alias.*]`). Kanzi Particles 3.0 (Kanzi 4.1) names",
+            "are read as the entry they name with a `property.alias` note; words of an earlier",
+            "kzplayer catalog with a `property.deprecated` warning. Kanzi Particles 3.0 names",
+            "confirmed on docs.kanzi.com/particles/4.0/3.0.0: `Affector_Gravity` (\"Authoring compute",
+            "shaders for performance\"), `ParticlesOverLife.ColorStart` / `ColorEnd` (\"Rendering",
+            "materials: ParticlesOverLife\"), the SortingType words (\"Particle rendering materials\");",
+            "the other `Affector_*` names follow the same prefix and are not confirmed one by one.", "",
+            "| name | stands for | kind | whose name |", "|---|---|---|---|"]
+    whose = {"kanzi": "Kanzi Particles 3.0 (note)", "earlier": "earlier kzplayer (warning)"}
+    for a in cat.aliases:
+        kind = f"word of `{a.property}`" if a.kind == "enum" else a.kind
+        out.append(f"| `{a.name}` | `{a.of}` | {kind} | {whose[a.origin]} |")
     out += ["", "## Properties", "",
             "| property | type | default | range | carried by | read by | doc |",
             "|---|---|---|---|---|---|---|"]
@@ -46,8 +60,9 @@ def render_markdown(cat: Catalog) -> str:
             rng += " clamped" if p.clamped else ""
         kind = p.type + (f" ({' | '.join(p.enum)})" if p.enum else "") + (f", {p.unit}" if p.unit else "")
         default = "-" if p.default is None else f"`{p.default!r}`"
+        doc = p.doc
         out.append(f"| `{p.name}` | {kind} | {default} | {rng} | {', '.join(sorted(p.item_types))} | "
-                   f"{', '.join(p.materials)} | {p.doc} |")
+                   f"{', '.join(p.materials)} | {doc} |")
     out += ["", "## Item types", "",
             "Kanzi's families: Kanzi's own property families on the type, known but not played",
             "beyond the properties above; an unknown name in them is no `property.unknown` error",

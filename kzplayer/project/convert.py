@@ -50,8 +50,8 @@ def custom_shaders(project: Project, folder: str) -> list[tuple[str, str]]:
     overwrite a different file of the same name."""
     base = os.path.dirname(os.path.abspath(project.path))
     out = {}
-    for item in project.items("MaterialType"):
-        rel = os.path.normpath((item.attributes.get("shader") or "").replace("\\", "/"))
+    for item, attribute in ((i, a) for i in project.items("MaterialType") for a in ("shader", "vertex", "fragment")):
+        rel = os.path.normpath((item.attributes.get(attribute) or "").replace("\\", "/"))
         if rel in (".", "") or os.path.isabs(rel) or rel.split(os.sep)[0] == "..":
             continue
         source, target = os.path.join(base, rel), os.path.join(folder, rel)

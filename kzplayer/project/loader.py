@@ -308,7 +308,11 @@ class _Loader:
         return self.item(parent, top, sub)
 
     def check_shader(self, item: Item, el, src: SourceFile) -> None:
-        shader = el.get("shader")
+        for attribute in ("shader", "vertex", "fragment"):     # a rendering material has a pair
+            self._check_shader_file(item, el, src, attribute)
+
+    def _check_shader_file(self, item: Item, el, src: SourceFile, attribute: str) -> None:
+        shader = el.get(attribute)
         if not shader:
             return
         p = shader.replace("\\", "/")
@@ -321,7 +325,7 @@ class _Loader:
         if why:
             self.diagnostics.append(_diag(OUTSIDE, f"refused: the shader of material '{item.name}' is "
                                           f"{why} ({shader}); it must lie inside the project folder",
-                                          src.attribute_span(el, "shader")))
+                                          src.attribute_span(el, attribute)))
 
     # ---- properties, bindings, aliases
     def property(self, item: Item, el, src: SourceFile) -> None:
@@ -361,11 +365,12 @@ class _Loader:
         for prop, src, start in self.pending:
             spec = cat.property(prop.name) if cat is not None else None
             type_name, enum = (spec.type, spec.enum or None) if spec else (None, None)
-            key = (prop.text, type_name, enum)
+            aliases = spec.enum_aliases if spec else ()
+            key = (prop.text, type_name, enum, aliases)
             value = read.get(key, read)
             if value is read:
                 try:
-                    value = parse_literal(prop.text, type_name, enum=enum)
+                    value = parse_literal(prop.text, type_name, enum=enum, enum_aliases=aliases)
                 except LiteralError as e:
                     value = e
                 read[key] = value

@@ -17,14 +17,18 @@ COUNTS = COLUMNS[3:]
 
 
 class StatsRecorder:
-    """Collects rows from `sim.stats` after each step_frame; `save(path)` writes them."""
+    """Collects rows of per-frame stats (`add`, from Simulation.take_stats, or `record`,
+    from sim.stats after a step_frame); `save(path)` writes them."""
 
     def __init__(self, sim):
         self.sim = sim
         self.rows: list[dict] = []
 
     def record(self, frame: int, time: float) -> None:
-        for path, figures in _per_emitter(self.sim.stats):
+        self.add(frame, time, self.sim.stats)
+
+    def add(self, frame: int, time: float, stats) -> None:
+        for path, figures in _per_emitter(stats):
             row = {"frame": frame, "time": round(time, 9), "emitter": path}
             row.update({k: int(figures.get(k, 0)) for k in COUNTS})
             self.rows.append(row)

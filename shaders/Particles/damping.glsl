@@ -8,7 +8,7 @@
 // so the velocity relaxes toward its terminal value v_ref + A / rate, reached exactly (to
 // float round-off) at any step. Without damping phi = 1, psi = 1/2: the plain schemes.
 //
-// pass_integrate.glsl applies the mean acceleration phi A in place of A, and for Verlet:
+// kz_integrate (Particles/stage_step.glsl) applies the mean acceleration phi A in place of A, and for Verlet:
 //   first step     x' = x + v h + r (phi A) h^2            r = psi / phi   (1/2 undamped)
 //                  v' = (x' - x) / h + (1 - r) (phi A) h  (= v + phi A h, exact)
 //   later steps    x' = 2x - x_prev + (phi A) h^2         the chord relaxes by e^-x, exactly

@@ -1,5 +1,5 @@
 // Velocity-aware affectors (Drag, Wind, VelocityClamp, the NeL forces) act on the velocity
-// the integrator (Particles/pass_integrate.glsl) carries forward, with h = kz_dt * timeScale:
+// the integrator (kz_integrate, Particles/stage_step.glsl) carries forward, with h = kz_dt * timeScale:
 //   Euler, and Verlet's first step: the stored velocity v;   v_next = v + phi a h
 //   Verlet after that: the chord u = (x - x_prev) / h;        u_next = u + phi a h
 // and Verlet reports v_next = u + (1 + kappa) phi a h. phi and kappa come from the step's
