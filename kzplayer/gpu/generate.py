@@ -30,7 +30,7 @@ from kzplayer.gpu.materials import Material
 from kzplayer.gpu.preprocessor import ProgramBuilder
 
 # What each kind of node calls in its material, and what is inlined before the material.
-HOOKS = {"self": "affectParticle", "affector": "affectParticle", "collider": "collide",
+HOOKS = {"self": "affectParticle", "affector": "affectParticle", "collider": "sweep",
          "events": "generateEvents", "count": "emissionCount", "emission": "emitParticle"}
 MATERIAL_HOOK = {"self": "affectParticle", "affector": "affectParticle", "collider": "colliderCross",
                  "events": "generateEvents", "count": "emissionCount", "emission": "emitParticle"}
@@ -251,6 +251,8 @@ class Generator:
         builder.include("prelude", "Particles/common.glsl")
         builder.include("prelude", stage)
         builder.include("prelude", "Particles/affector_falloff.glsl")
+        if key[0] == "step":
+            builder.include("prelude", "Particles/collider_resolve.glsl")
         for v in variants:
             self._node(builder, v)
             builder.text("nodes", self._loaders(v), f"<generated: parameters of {v.material.display}>")
@@ -321,15 +323,6 @@ class Generator:
                               f"    kz_affectorTransform = kz_paramMat4({b + 1}u);",
                               *("    " + s for s in self._call(inst.variant, f"{b}u", f"{inst.derived_base}u")),
                               "}"]
-        colliders = []
-        for inst in code.instances:
-            if inst.variant.kind == "collider":
-                b = inst.param_base
-                after = "true" if colliders else "false"
-                colliders += [f"if (kz_param({b}u) != 0u) {{    // {inst.owner.item.path}",
-                              *("    " + s for s in self._call(inst.variant, f"{b}u", f"{inst.derived_base}u",
-                                                                hook_args=f"kz_self, {after}")),
-                              "}"]
         events = self._switch(code, "events", "E_EVENTS", "kz_table(kz_e, E_EVENTS_PARAMS)",
                               "kz_table(kz_e, E_EVENTS_DERIVED)", before=["kz_eventsBegin();"],
                               after=["kz_eventsEnd();"])
@@ -338,12 +331,7 @@ class Generator:
             "void kz_selfAffect() {", *_indent(self_affect), "}",
             "// 4. the system's affectors, in tree order",
             "void kz_affectors() {", *_indent(affectors), "}",
-            "// 6. the system's colliders, all of them here, in tree order: each resolves its own hits",
-            "// on the path the ones before it left (its `sweep` finds the first crossing, `bounce` and",
-            "// KillOnHit respond). An earliest-hit resolution would replace these calls by a loop that",
-            "// asks every collider's sweep for its crossing of the remaining path, responds with the",
-            "// earliest one's bounce, and repeats from the hit point.",
-            "void kz_colliders() {", *_indent(colliders), "}",
+            *self._collider_stage(code),
             "// 7. the emitter's GenerateEventsMaterial",
             "void kz_events() {", *_indent(events), "}",
             "",
@@ -373,6 +361,42 @@ class Generator:
             "    kz_end();",
             "}",
         ])
+
+    def _collider_stage(self, code: SystemCode) -> list[str]:
+        """Stage 6: `kz_sweepAll`, the earliest crossing of a path over every enabled collider
+        of the system (in tree order, so a tie goes to the first), and `kz_colliders`, the
+        resolver of Particles/collider_resolve.glsl when the system has any."""
+        sweeps = []
+        for inst in code.instances:
+            if inst.variant.kind == "collider":
+                b, p = inst.param_base, inst.variant.prefix
+                sweeps += [f"if (kz_param({b}u) != 0u) {{    // {inst.owner.item.path}",
+                           f"    {p}load({b + inst.variant.common_words}u);",
+                           *(["    " + f"{p}loadStep({inst.derived_base}u);"] if inst.variant.per_step else []),
+                           f"    if ({p}sweep(a, b, s, m) && s < t) {{",
+                           "        t = s;",
+                           "        n = m;",
+                           f"        r = {p}response();",
+                           "        found = true;",
+                           "    }",
+                           "}"]
+        return [
+            "// 6. the system's colliders, resolved together: a sequence of earliest hits over all of",
+            "// them (Particles/collider_resolve.glsl asks this function for each sub-path)",
+            "bool kz_sweepAll(vec3 a, vec3 b, out float t, out vec3 n, out KzResponse r) {",
+            "    bool found = false;",
+            "    float s;",
+            "    vec3 m;",
+            "    t = 2.0;",
+            "    n = vec3(0.0);",
+            "    r = KzResponse(0.0, 0.0, false);",
+            *_indent(sweeps),
+            "    return found;",
+            "}",
+            "void kz_colliders() {",
+            *(["    kz_collide();"] if sweeps else []),
+            "}",
+        ]
 
     def _children_main(self, code: SystemCode, events: list[Variant]) -> str:
         switch = self._switch(code, "events", "E_EVENTS", "kz_table(kz_e, E_EVENTS_PARAMS)",

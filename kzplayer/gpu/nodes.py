@@ -21,6 +21,7 @@ class EmitterStats:
     events_written: int = 0
     events_dropped: int = 0
     stalled: int = 0
+    hits: int = 0                 # particle-steps with a collider hit (one per particle and step)
 
 
 @dataclass(eq=False)
@@ -47,6 +48,8 @@ class Emitter:
     totals: np.ndarray | None = None                  # emitter state at the last frame's end
     event_totals: tuple = (0, 0)                      # Event Buffer running totals then
     visible: bool = True                              # Node.Visible of it and its ancestors
+    ignore_colliders: bool = False                    # NeL's located flags: "don't collide"
+    destroy_on_collision: bool = False                #   and "destroyed on collision"
 
     @property
     def path(self) -> str:

@@ -23,6 +23,7 @@ E_FIELDS = {"first": 0, "capacity": 1, "seed": 2, "number": 3, "flags": 4, "leve
             "self": 13, "events": 14, "count": 15, "emission": 16, "self_params": 17, "events_params": 18,
             "count_params": 19, "emission_params": 20, "self_derived": 21, "events_derived": 22, "transform": 24}
 EF_RUNS, EF_SOURCE_EVENTS, EF_SOURCE_PARTICLES, EF_EVENTS = 1, 2, 4, 8
+EF_NO_COLLIDE, EF_DIE_ON_HIT = 16, 32
 NONE = 0xFFFFFFFF
 FRAME_WORDS = 36
 
@@ -48,6 +49,10 @@ def table_words(emitters, layout, code, runs) -> np.ndarray:
             flags |= EF_SOURCE_PARTICLES
         if em.events is not None:
             flags |= EF_EVENTS
+        if em.ignore_colliders:
+            flags |= EF_NO_COLLIDE
+        if em.destroy_on_collision:
+            flags |= EF_DIE_ON_HIT
         values = {"first": r.first, "capacity": r.capacity, "seed": em.seed & 0xFFFFFFFF, "number": em.index,
                   "flags": flags, "level": em.level,
                   "source": index.get(id(em.source), NONE) if em.source is not None else NONE,

@@ -264,6 +264,8 @@ class Simulation:
         em.seed = int(self.seed if self.seed is not None else (self.values.value(item, "Emission.Seed") or 0))
         em.transform = to_sim @ world_matrix(item, self.values.value)
         em.visible = self._visible(item)
+        em.ignore_colliders = self.values.value(item, "ParticleEmitter.IgnoreColliders") is True
+        em.destroy_on_collision = self.values.value(item, "ParticleEmitter.DestroyOnCollision") is True
 
     def _pool_size(self, item) -> int:
         """MaximumAmount, at most what the driver allows (`max_pool`; a warning says so)."""
@@ -354,6 +356,7 @@ def _figures(path: str, state, header, before, event_before) -> EmitterStats:
         events_written=(int(header["total_written"]) - int(event_before[0])) & 0xFFFFFFFF,
         events_dropped=(int(header["total_dropped"]) - int(event_before[1])) & 0xFFFFFFFF,
         stalled=(int(state["total_stalled"]) - int(before["total_stalled"])) & 0xFFFFFFFF,
+        hits=(int(state["total_hits"]) - int(before["total_hits"])) & 0xFFFFFFFF,
     )
 
 

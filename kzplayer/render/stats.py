@@ -1,9 +1,11 @@
 """The `play --stats` file: one row per output frame and emitter (cli.md), as CSV or JSON.
 
 Columns: frame, time, emitter, alive, emitted, died, events_written, events_dropped,
-stalled. `frame` counts output frames from 0, `time` is the simulated time at the end of
+stalled, hits. `frame` counts output frames from 0, `time` is the simulated time at the end of
 that frame in seconds, `emitter` the emitter's ProjectItemPath; the counts are for that
-output frame (the sum over the simulation steps it contained), `alive` is at its end.
+output frame (the sum over the simulation steps it contained), `alive` is at its end;
+`hits` counts particle-steps in which a collider hit the particle (one per particle and
+step, however many surfaces it met in the step).
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import json
 from pathlib import Path
 
 COLUMNS = ("frame", "time", "emitter", "alive", "emitted", "died", "events_written",
-           "events_dropped", "stalled")
+           "events_dropped", "stalled", "hits")
 COUNTS = COLUMNS[3:]
 
 

@@ -114,6 +114,8 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
 #define EF_SOURCE_EVENTS   2u   // Emission.SourceEventBuffer holds a handle of a running emitter
 #define EF_SOURCE_PARTICLES 4u  // Emission.SourceParticleDataBuffer likewise
 #define EF_EVENTS          8u   // has a GenerateEventsMaterial (its records are ordered)
+#define EF_NO_COLLIDE     16u   // ParticleEmitter.IgnoreColliders: its particles skip the colliders
+#define EF_DIE_ON_HIT     32u   // ParticleEmitter.DestroyOnCollision: any hit kills the particle
 
 #ifdef KZ_WORDS_IN_SSBO
 // A system whose table or parameters outgrow a uniform block (hundreds of emitters): both in

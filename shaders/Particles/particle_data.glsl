@@ -80,8 +80,8 @@ struct EmitterState {           // 96 bytes
     uint  step;                 // 44
     uint  cycle;                // 48
     uint  started;              // 52
-    uint  _pad0;                // 56
-    uint  _pad1;                // 60
+    uint  totalHits;            // 56   particle-steps with a collider hit
+    uint  _pad0;                // 60
     double carry;               // 64
     double cycleTimer;          // 72
     vec4  user;                 // 80
