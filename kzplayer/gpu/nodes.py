@@ -97,7 +97,8 @@ class System:
     order), clock."""
     item: object
     emitters: list[Emitter] = field(default_factory=list)
-    affectors: list[Affector] = field(default_factory=list)
+    affectors: list[Affector] = field(default_factory=list)       # its own and the global ones
+    own_affectors: set = field(default_factory=set)                 # ids of its member affector items
     colliders: list[Collider] = field(default_factory=list)
     framerate: float = 60.0
     verlet: bool = False

@@ -192,6 +192,7 @@ class Simulation:
 
     def _build(self) -> None:
         number = 0
+        self._affector_items = [item for item in self.project.walk() if item.type == "ParticleAffector"]
         for item in self.project.walk():
             if item.type != "ParticleSystem":
                 continue
@@ -202,13 +203,30 @@ class Simulation:
                     emitters.append(Emitter(node, number, system))
                     number += 1
                 elif node.type == "ParticleAffector":
-                    system.affectors.append(Affector(node))
+                    system.own_affectors.add(id(node))
                 elif node.type == "ParticleCollider":
                     system.colliders.append(Collider(node))
             system.emitters = emitters
             self.systems.append(system)
             self.runners.append(SystemRunner(self, system))
             self.emitters.extend(emitters)
+
+    def _affectors_of(self, system: System) -> list[Affector]:
+        """The affectors that act on a system, in tree order over the project: its own, and,
+        when it accepts global forces (ParticleSystem.AcceptGlobalForces), every affector of
+        its scene flagged ParticleAffector.Global, wherever it sits in the scene (inside
+        another system, or at the scene's level). One record per system and affector node:
+        a global force acts in each system's space."""
+        accepts = self.values.value(system.item, "ParticleSystem.AcceptGlobalForces") is not False
+        scene = _scene_of(system.item)
+        chosen = []
+        for item in self._affector_items:
+            if id(item) in system.own_affectors:
+                chosen.append(item)
+            elif accepts and self.values.value(item, "ParticleAffector.Global") is True and _scene_of(item) is scene:
+                chosen.append(item)
+        records = {id(a.item): a for a in system.affectors}
+        return [records.get(id(item)) or Affector(item) for item in chosen]
 
     def _order_emitters(self) -> None:
         """Each subemitter's event source (same system only), every system's emitters in
@@ -241,6 +259,7 @@ class Simulation:
             system.world_to_simulation = to_sim
             for em in system.emitters:
                 self._refresh_emitter(em, to_sim)
+            system.affectors = self._affectors_of(system)
             for aff in system.affectors:
                 aff.material = self._material(aff.item, "ParticleAffector.AffectorMaterial", "Affector")
                 aff.transform = to_sim @ world_matrix(aff.item, self.values.value)
@@ -385,6 +404,14 @@ def system_limit(ctx, image_io: bool) -> int:
         block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
         per_buffer = block // (2 * L.EVENT_RECORD_DTYPE.itemsize)
     return min(groups * L.WORKGROUP_SIZE, per_buffer)
+
+
+def _scene_of(item):
+    """The Scene a node is in (the project's root when it is in none)."""
+    node = item
+    while node.parent is not None and node.type != "Scene":
+        node = node.parent
+    return node
 
 
 def _members(system_item):
