@@ -433,3 +433,50 @@ def test_a_broken_custom_rendering_material_is_reported_at_its_own_file_and_line
     assert result.exit_code == 1
     line = next(n for n, t in enumerate(text.splitlines(), 1) if "alng" in t)
     assert f"{vert.resolve()}:{line}:" in result.output and "[shader.compile]" in result.output
+
+
+# -- --events --------------------------------------------------------------------------------
+
+def test_the_event_stream_of_a_sample_is_the_births_deaths_and_hits_of_its_stats(tmp_path):
+    """07_death_sparks: shells rise and die, each death bursts into sparks that bounce on the
+    floor and die. Frame by frame and emitter by emitter, the --events file has as many
+    births, deaths and hits as --stats counts; a frame of several steps (30 fps) included."""
+    sample = samples_dir() / "07_death_sparks.kzm"
+    for fps in (60, 30):
+        play(sample, "--frames", 4 * fps, "--fps", fps, "--stats", tmp_path / "s.csv", "--events", tmp_path / "e.jsonl")
+        stats = read_csv(tmp_path / "s.csv")
+        lines = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines()]
+        assert not (tmp_path / "e.jsonl.part").exists()
+        counted = {}
+        for e in lines:
+            assert e["kind"] in ("birth", "death", "hit"), e
+            key = (e["frame"], e["emitter"], e["kind"])
+            counted[key] = counted.get(key, 0) + 1
+            assert e["time"] <= (e["frame"] + 1) / fps + 1e-6 and e["time"] >= 0
+        totals = {"birth": 0, "death": 0, "hit": 0}
+        for row in stats:
+            f, path = int(row["frame"]), row["emitter"]
+            for kind, column in (("birth", "emitted"), ("death", "died"), ("hit", "hits")):
+                assert counted.get((f, path, kind), 0) == int(row[column]), (fps, f, path, kind)
+                totals[kind] += int(row[column])
+        assert len(lines) == sum(totals.values())
+        assert min(totals.values()) >= 10           # shells die, sparks are born and bounce
+        assert [e["time"] for e in lines] == sorted(e["time"] for e in lines)
+
+
+def test_events_cap_keeps_the_cap_and_says_what_it_dropped(tmp_path):
+    play(DEMO, "--frames", 20, "--events", tmp_path / "e.jsonl", "--events-cap", 3, "--stats", tmp_path / "s.csv")
+    lines = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines()]
+    emitted = {int(r["frame"]): int(r["emitted"]) for r in read_csv(tmp_path / "s.csv")}
+    per_frame = {}
+    for e in lines:
+        per_frame.setdefault(e["frame"], []).append(e)
+    assert sorted(per_frame) == list(range(20))
+    for f, events in per_frame.items():       # the demo's 400/s is 6-7 births a frame
+        births = [e for e in events if e["kind"] == "birth"]
+        [dropped] = [e for e in events if e["kind"] == "dropped"]
+        assert len(births) == 3 and dropped["count"] == emitted[f] - 3 and dropped is events[-1]
+    bad = play(DEMO, "--frames", 2, "--events", tmp_path / "e.csv", ok=False)
+    assert bad.exit_code == 2 and "--events" in bad.output
+    bad = play(DEMO, "--frames", 2, "--events-cap", 5, ok=False)
+    assert bad.exit_code == 2 and "--events FILE.jsonl" in bad.output

@@ -47,16 +47,19 @@ def frame_count(frames: int | None, seconds: float | None, fps: float) -> int:
 
 
 def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
-        window=None, stats=None, dump=None, overrides=()) -> None:
+        window=None, stats=None, dump=None, events=None, events_cap=None, overrides=()) -> None:
     from kzplayer.render.writers import check_output
 
     n_frames = frame_count(frames, seconds, fps)
     requested_size = parse_size(size) if size is not None else None
     _check_suffix(stats, (".csv", ".json"), "--stats")
     _check_suffix(dump, (".npz",), "--dump")
-    files_wanted = bool(output or stats or dump)
+    _check_suffix(events, (".jsonl",), "--events")
+    if events_cap is not None and not events:
+        raise click.UsageError("--events-cap sets how many events --events keeps per frame: give --events FILE.jsonl")
+    files_wanted = bool(output or stats or dump or events)
     if window and files_wanted:
-        raise click.UsageError("--window plays interactively; --output, --stats and --dump are "
+        raise click.UsageError("--window plays interactively; --output, --stats, --events and --dump are "
                                "written by a --headless run")
     if output and requested_size and (problem := check_output(output, requested_size)):
         raise click.BadParameter(problem, param_hint="--output")
@@ -78,7 +81,7 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings)
         return
     click.echo(play_offline(proj, graph, (width, height), n_frames=n_frames, fps=fps, seed=seed,
-                            output=output, stats=stats, dump=dump))
+                            output=output, stats=stats, dump=dump, events=events, events_cap=events_cap))
 
 
 def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
@@ -158,13 +161,14 @@ def viewport_size(project, value) -> tuple[int, int]:
 
 
 def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,
-                 ctx=None) -> str:
+                 events=None, events_cap=None, ctx=None) -> str:
     """Render n_frames headless (kzplayer.render.player.render_offline), writing what was
     asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs."""
     from kzplayer.render.player import render_offline
     with _progress(n_frames, enabled=bool(output)) as advance:
         result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,
-                                stats=stats, dump=dump, ctx=ctx, warn=print_warnings, progress=advance)
+                                stats=stats, dump=dump, events=events, events_cap=events_cap, ctx=ctx,
+                                warn=print_warnings, progress=advance)
     return summary(proj, result)
 
 

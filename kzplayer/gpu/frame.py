@@ -17,7 +17,7 @@ import moderngl
 
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.generate import Generator, zero_bakes
-from kzplayer.gpu.params import frame_words, parameter_words, table_words
+from kzplayer.gpu.params import FRAME_WORDS, frame_words, parameter_words, table_words
 from kzplayer.gpu.storage import EmitterBuffers, Layout, SystemStorage
 
 # The next pass reads what this one wrote as storage, as images, as indirect arguments and
@@ -51,10 +51,11 @@ class SystemRunner:
         self._generator = None
         self._bakes = None
         self.programs = {}
-        self.frame = self.ctx.buffer(reserve=36 * 4)
+        self.frame = self.ctx.buffer(reserve=FRAME_WORDS * 4)
         self.table = None
         self.params = None
         self.image_io = False
+        self.host_events = 0
 
     # -- building ------------------------------------------------------------------------
 
@@ -62,16 +63,19 @@ class SystemRunner:
         """Bring programs, storage and parameter blocks up to date with the node records."""
         system = self.system
         sim = self.sim
+        # host event records per frame: the cap when the host listens to one of its emitters
+        self.host_events = sim.events_cap if any(em.host_kinds for em in system.emitters) else 0
         key = (tuple((id(em), _m(em.count), _m(em.emission), _m(em.self_affect), _m(em.events), em.level)
                      for em in system.emitters),
                tuple(_m(a.material) for a in system.affectors), tuple(_m(c.material) for c in system.colliders),
-               system.verlet, sim.image_io, sim.walk_full_pool)
+               system.verlet, sim.image_io, sim.walk_full_pool, self.host_events > 0)
         if key != self._code_key:
             kept_time_scales = self.code is not None and self.code.time_scale
             self._generator = Generator(system.emitters, system.affectors, system.colliders, verlet=system.verlet,
                                         image_io=sim.image_io, table_vec4s=sim.table_vec4s,
                                         params_limit_vec4s=sim.uniform_block_vec4s,
-                                        system_name=f"'{system.item.path}'", full_walk=sim.walk_full_pool)
+                                        system_name=f"'{system.item.path}'", full_walk=sim.walk_full_pool,
+                                        host_events=self.host_events > 0)
             self.code = self._generator.layout()
             self._code_key, self._bakes = key, None
             if kept_time_scales and not self.code.time_scale and self.storage is not None:
@@ -85,7 +89,7 @@ class SystemRunner:
             self.programs = {k: sim.programs.compile(src) for k, src in self.code.sources.items()}
             self._bakes = bakes
         self.image_io = sim.image_io and not self.code.raw_programs
-        layout = Layout(pool_sizes, self.code.derived_words)
+        layout = Layout(pool_sizes, self.code.derived_words, host_events=self.host_events)
         if layout.schedule_words > 4 * sim.uniform_block_vec4s:
             from kzplayer.diagnostics import Diagnostic, KzError, Severity
             raise KzError(Diagnostic(

@@ -117,10 +117,12 @@ class Generator:
     .self_affect, .events materials and .level); `affectors` and `colliders` in tree order."""
 
     def __init__(self, emitters, affectors, colliders, *, verlet: bool, image_io: bool,
-                 table_vec4s: int, params_limit_vec4s: int, system_name: str = "system", full_walk: bool = False):
+                 table_vec4s: int, params_limit_vec4s: int, system_name: str = "system", full_walk: bool = False,
+                 host_events: bool = False):
         self.emitters, self.affectors, self.colliders = emitters, affectors, colliders
         self.verlet, self.image_io = verlet, image_io
         self.full_walk = full_walk
+        self.host_events = host_events      # some emitter's births, deaths or hits go to the host
         self.table_vec4s = table_vec4s
         self.params_limit = params_limit_vec4s
         self.name = system_name
@@ -205,7 +207,7 @@ class Generator:
     def _defines(self, code: SystemCode, level: int, raw: bool) -> dict:
         defines = {"KZ_IMAGE_IO": 1 if (self.image_io and not raw) else 0, "KZ_VERLET": 1 if self.verlet else 0,
                    "KZ_TIME_SCALE": 1 if code.time_scale else 0, "KZ_LEVEL": level,
-                   "KZ_FULL_WALK": 1 if self.full_walk else 0,
+                   "KZ_FULL_WALK": 1 if self.full_walk else 0, "KZ_HOST_EVENTS": 1 if self.host_events else 0,
                    "KZ_TABLE_VEC4S": self.table_vec4s, "KZ_SCHEDULE_VEC4S": self.table_vec4s}
         if self.words_in_ssbo(code):
             defines["KZ_WORDS_IN_SSBO"] = 1

@@ -50,6 +50,7 @@ class Emitter:
     visible: bool = True                              # Node.Visible of it and its ancestors
     ignore_colliders: bool = False                    # NeL's located flags: "don't collide"
     destroy_on_collision: bool = False                #   and "destroyed on collision"
+    host_kinds: frozenset = frozenset()               # "birth", "death", "hit": the host listens
 
     @property
     def path(self) -> str:

@@ -24,8 +24,9 @@ E_FIELDS = {"first": 0, "capacity": 1, "seed": 2, "number": 3, "flags": 4, "leve
             "count_params": 19, "emission_params": 20, "self_derived": 21, "events_derived": 22, "transform": 24}
 EF_RUNS, EF_SOURCE_EVENTS, EF_SOURCE_PARTICLES, EF_EVENTS = 1, 2, 4, 8
 EF_NO_COLLIDE, EF_DIE_ON_HIT = 16, 32
+EF_HOST = {"birth": 64, "death": 128, "hit": 256}   # the host listens to these (kzplayer.gpu.host_events)
 NONE = 0xFFFFFFFF
-FRAME_WORDS = 36
+FRAME_WORDS = 40
 
 
 def _matrix_words(m) -> list[int]:
@@ -53,6 +54,8 @@ def table_words(emitters, layout, code, runs) -> np.ndarray:
             flags |= EF_NO_COLLIDE
         if em.destroy_on_collision:
             flags |= EF_DIE_ON_HIT
+        for kind in em.host_kinds:
+            flags |= EF_HOST[kind]
         values = {"first": r.first, "capacity": r.capacity, "seed": em.seed & 0xFFFFFFFF, "number": em.index,
                   "flags": flags, "level": em.level,
                   "source": index.get(id(em.source), NONE) if em.source is not None else NONE,
@@ -115,7 +118,8 @@ def _special(kind: str, owner) -> dict:
 
 
 def frame_words(layout, *, dt: float, time: float, step: int, world_to_simulation) -> bytes:
-    """KzFrame (std140: 22 scalars, then, 16-aligned, a mat3 as three 16-byte columns)."""
+    """KzFrame (std140: 22 scalars, then, 16-aligned, a mat3 as three 16-byte columns, then
+    the host events' count word, first record and capacity)."""
     w, s = layout.words, layout.schedule
     words = np.zeros(FRAME_WORDS, np.uint32)
     words[0:2] = np.asarray([dt, time], np.float32).view(np.uint32)
@@ -126,4 +130,5 @@ def frame_words(layout, *, dt: float, time: float, step: int, world_to_simulatio
     m = np.asarray(world_to_simulation, np.float32)[:3, :3]
     for c in range(3):
         words[24 + 4 * c:27 + 4 * c] = m[:, c].view(np.uint32)
+    words[36:39] = [w["host"], layout.host_base, layout.host_events]
     return words.tobytes()

@@ -24,6 +24,7 @@ from kzplayer.gpu import gl
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.events import dependency_order, event_source
 from kzplayer.gpu.frame import PASSES, SystemRunner, runs
+from kzplayer.gpu.host_events import DEFAULT_CAP, HostEvents, Listener
 from kzplayer.gpu.materials import Material, ProgramCache, resolve_material
 from kzplayer.gpu.nodes import Affector, Collider, Emitter, EmitterStats, System
 from kzplayer.gpu.properties import PropertyReader
@@ -43,7 +44,7 @@ class Simulation:
     way, kept to test that both give the same particles)."""
 
     def __init__(self, ctx: moderngl.Context, project, graph=None, seed: int | None = None, io: str | None = None,
-                 walk: str = "live"):
+                 walk: str = "live", events_cap: int = DEFAULT_CAP):
         if graph is None:
             from kzplayer.bindings import resolve
             graph = resolve(project)
@@ -65,6 +66,8 @@ class Simulation:
         self.diagnostics: list[Diagnostic] = []   # warnings: slots skipped, pools capped
         self.frames = 0
         self.walk_full_pool = walk == "pool"
+        self.events_cap = max(int(events_cap), 1)   # host event records per system and frame
+        self.host_events = HostEvents()
         self._ring = StatsRing(ctx)
         self._last_stats: dict[str, EmitterStats] | None = {}
         self._folded = None
@@ -131,7 +134,9 @@ class Simulation:
 
     def _take(self, flush: bool = False, keep: int = 0, fold: bool = False) -> list:
         out = []
-        for frame, systems in self._ring.ready(self.frames - 1, flush, keep):
+        for frame, systems, hosts in self._ring.ready(self.frames - 1, flush, keep):
+            if hosts or self.host_events.listeners:
+                self.host_events.deliver(frame, hosts)
             befores = []
             for emitters, states, headers in systems:
                 written = headers["total_written"].tolist()
@@ -150,6 +155,45 @@ class Simulation:
             self._last_stats = figures
             out.append((frame, figures))
         return out
+
+    def listen(self, emitter, callback, kinds=("birth", "death", "hit"), batch: bool = False) -> Listener:
+        """Call `callback` for the births, deaths and hits of an emitter (an Emitter of
+        `emitters` or its ProjectItemPath; None: every emitter): with one HostEvent each, or
+        (batch=True) with one HostEventBatch per frame. Delivered after the frame, when its stats are read (the
+        frame loop's take_stats, a couple of frames late; flush with take_stats(flush=True)),
+        never by waiting for the GPU. At most `events_cap` records per system and frame;
+        the rest are dropped and counted (`host_events.dropped`, the batch's `dropped`)."""
+        em = None if emitter is None else self._emitter(emitter)
+        kinds = frozenset((kinds,) if isinstance(kinds, str) else kinds)
+        unknown = kinds - {"birth", "death", "hit"}
+        if unknown or not kinds:
+            raise ValueError(f"kinds are 'birth', 'death' and 'hit', not {sorted(unknown) or 'none'}")
+        listener = Listener(em, callback, kinds, batch)
+        self.take_stats(flush=True)     # the frames so far have nothing for it
+        self.host_events.listeners.append(listener)
+        self._listening_changed()
+        return listener
+
+    def unlisten(self, listener: Listener) -> None:
+        """Stop calling a listener (events of frames already stepped are still delivered)."""
+        self.take_stats(flush=True)
+        if listener in self.host_events.listeners:
+            self.host_events.listeners.remove(listener)
+            self._listening_changed()
+
+    def _listening_changed(self) -> None:
+        for em in self.emitters:
+            em.host_kinds = self.host_events.kinds_of(em)
+        self._refresh()
+
+    def _emitter(self, emitter) -> Emitter:
+        if isinstance(emitter, Emitter):
+            return emitter
+        for em in self.emitters:
+            if em.path == str(emitter) or em.path == str(emitter).strip("/"):
+                return em
+        raise KeyError(f"no ParticleEmitter '{emitter}' in this project "
+                       f"(emitters: {', '.join(em.path for em in self.emitters) or 'none'})")
 
     def read_particles(self, emitter: Emitter) -> np.ndarray:
         """The live particles of an emitter (PARTICLE_DTYPE, simulation space), in spawn order."""

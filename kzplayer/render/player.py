@@ -38,8 +38,8 @@ class Player:
     """Simulation + camera + renderer of one project at one image size."""
 
     def __init__(self, ctx, project, graph, size: tuple[int, int], *, seed: int | None = None,
-                 warn: Callable[[list[Diagnostic]], None] = _quiet, probe_seconds: float = PROBE_SECONDS):
-        from kzplayer.gpu import Simulation
+                 warn: Callable[[list[Diagnostic]], None] = _quiet, probe_seconds: float = PROBE_SECONDS,
+                 events_cap: int | None = None):
         from kzplayer.render.frame import FrameBuilder
         self.ctx = ctx
         self.project = project
@@ -48,7 +48,8 @@ class Player:
         self.size = (int(size[0]), int(size[1]))
         self.warn = warn
         self.probe_seconds = probe_seconds
-        self.sim = Simulation(ctx, project, graph, seed=seed)
+        self.events_cap = events_cap
+        self.sim = self._simulation()
         self.frames = FrameBuilder(project, graph)
         self.renderer = None
         self.time = 0.0
@@ -56,7 +57,19 @@ class Player:
         self._seen = None                 # the probe's box, once (a restart keeps it)
         self.stalled = Shortfall()
         self.on_stats = None              # on_stats(frame, {path: EmitterStats}), each frame once
+        self._listening = []              # (args, kwargs) of listen(): a restart listens again
         self._say(self.sim.diagnostics)
+
+    def _simulation(self):
+        from kzplayer.gpu import Simulation
+        from kzplayer.gpu.host_events import DEFAULT_CAP
+        return Simulation(self.ctx, self.project, self.graph, seed=self.seed,
+                          events_cap=self.events_cap or DEFAULT_CAP)
+
+    def listen(self, emitter, callback, **kwargs):
+        """The simulation's host events (Simulation.listen), kept across a restart."""
+        self._listening.append((emitter, callback, kwargs))
+        return self.sim.listen(emitter, callback, **kwargs)
 
     # -- time ------------------------------------------------------------------------------
 
@@ -81,7 +94,9 @@ class Player:
         """The effect from its first frame, with the same seed (the window's R key)."""
         from kzplayer.gpu import Simulation
         self.sim.release()
-        self.sim = Simulation(self.ctx, self.project, self.graph, seed=self.seed)
+        self.sim = self._simulation()
+        for emitter, callback, kwargs in self._listening:
+            self.sim.listen(emitter, callback, **kwargs)
         self.time = 0.0
 
     # -- the picture -------------------------------------------------------------------------
@@ -182,7 +197,7 @@ class Result:
 
 
 def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None, output=None, stats=None,
-                   dump=None, ctx=None, warn=_quiet, progress=None) -> Result:
+                   dump=None, events=None, events_cap=None, ctx=None, warn=_quiet, progress=None) -> Result:
     """Simulate n_frames output frames headless, writing what was asked. `ctx` lets tests
     share their context (otherwise a standalone one is made and released); `progress()` is
     called once per frame (a progress bar)."""
@@ -192,10 +207,10 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
 
     own_ctx = ctx is None
     ctx = ctx or create_context(headless=True)
-    player = writer = None
+    player = writer = log = None
     try:
         player = Player(ctx, project, graph, size, seed=seed, warn=warn,
-                        probe_seconds=min(n_frames / fps, PROBE_SECONDS))
+                        probe_seconds=min(n_frames / fps, PROBE_SECONDS), events_cap=events_cap)
         camera = how = None
         if output:
             camera, how = player.camera(size[0] / size[1])
@@ -205,6 +220,9 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
                 player.renderer.draw(player.frames.build(player.sim, 0.0), camera)
             writer = open_writer(output, fps, size)
         recorder = StatsRecorder(player.sim) if stats else None
+        if events:
+            from kzplayer.render.event_log import EventLog
+            log = EventLog(player.sim, events)
         every = bool(output) and needs_every_frame(output)
         dt = 1.0 / fps
         if recorder:
@@ -221,14 +239,18 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
             writer.close()
         if recorder:
             recorder.save(stats)
+        if log:
+            log.close()
         if dump:
             save_dump(player.sim, dump)
         player._say(player.stalled.diagnostics(player.sim, player.frames.value))
         sim = player.sim
         return Result(frames=n_frames, seconds=n_frames * dt, fps=fps, emitters=len(sim.emitters),
                       alive=sum(int(s.alive) for s in sim.stats.values()),
-                      wrote=[str(p) for p in (output, stats, dump) if p], camera=how, size=tuple(size))
+                      wrote=[str(p) for p in (output, stats, events, dump) if p], camera=how, size=tuple(size))
     finally:
+        if log:
+            log.abandon()           # a failed run leaves no half file (a finished one is in place)
         if writer:
             writer.close()
         if player is not None:

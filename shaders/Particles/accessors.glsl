@@ -164,11 +164,16 @@ bool diesThisStep(uint i) {
     return getParticleAge(i) >= getParticleLifetime(i) || (getParticleFlags(i) & FLAG_KILL) != 0u;
 }
 
+#include "Particles/host_events.glsl"
+
 // Stage 8 (and a child born dead). A particle past its lifetime, or marked by a KillZone or a collider, dies at the end
 // of the step: its bit in the death mask; the end passes free its slot (in slot order).
 void kz_deathTest() {
     if (diesThisStep(kz_self)) {
         kz_atomicOrWord(kz_deathWords + (kz_self >> 5u), 1u << (kz_self & 31u));
+        if ((kz_flags & EF_HOST_DEATH) != 0u) {
+            kz_notify(HOST_DEATH, 1.0, kz_p.position, kz_p.velocity, vec3(0.0));
+        }
     }
 }
 

@@ -42,7 +42,8 @@ void kz_countHit() {
 void kz_toSystemSpace(inout vec3 a, inout vec3 b, inout vec3 v, inout vec3 acc) {
 }
 
-void kz_fromSystemSpace(inout vec3 b, inout vec3 v, inout vec3 hitPosition, inout vec3 hitNormal) {
+void kz_fromSystemSpace(inout vec3 b, inout vec3 v, inout vec3 hitPosition, inout vec3 hitNormal,
+                        inout vec3 hitVelocity) {
 }
 
 // The velocity leaving a hit with normal n: restitution on the normal part (only a part
@@ -83,8 +84,9 @@ void kz_collide() {
     float remaining = 1.0;      // fraction of the step still to travel after a
     bool hit = false;
     bool killed = false;
-    vec3 hitPosition, hitNormal;
+    vec3 hitPosition, hitNormal, hitVelocity;
     float hitSpeed;
+    float when;                 // the fraction of the step at the last hit
     int k = 0;
     for (; k < KZ_COLLIDER_HITS; ++k) {
         float t;
@@ -100,6 +102,8 @@ void kz_collide() {
         hitPosition = mix(a, b, t);
         hitNormal = n;
         hitSpeed = length(vHit);
+        hitVelocity = vHit;
+        when = 1.0 - remaining * (1.0 - t);
         vec3 next = kz_freeSide(a, b, t, n);
         if (r.kill || sink) {
             a = next;
@@ -124,7 +128,7 @@ void kz_collide() {
             b = kz_freeSide(a, b, t, n);
         }
     }
-    kz_fromSystemSpace(b, v, hitPosition, hitNormal);
+    kz_fromSystemSpace(b, v, hitPosition, hitNormal, hitVelocity);
     kz_setParticleHit(kz_self, hitPosition, hitSpeed, hitNormal);
     kz_p.position = b;
     kz_p.velocity = v;
@@ -135,4 +139,7 @@ void kz_collide() {
     kz_p.flags |= FLAG_HIT | (killed ? FLAG_KILL : 0u);
     kz_hotDirty = bool[4](true, true, true, true);
     kz_countHit();
+    if ((kz_flags & EF_HOST_HIT) != 0u) {
+        kz_notify(HOST_HIT, when, hitPosition, hitVelocity, hitNormal);
+    }
 }

@@ -81,6 +81,9 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
     uint  kz_rebuildWords;      // schedule: E words, the emitter's live list changes at the end of this step
     uint  kz_endArgs;           // schedule: the last end pass's indirect arguments (0 groups: nothing changed)
     mat3  kz_worldToSimulation; // world directions -> simulation space
+    uint  kz_hostWord;          // control word: host event records asked for in this frame
+    uint  kz_hostBase;          // events buffer: the first host event record
+    uint  kz_hostCapacity;      // host event records kept per frame (0: nobody listens)
 };
 
 // The system's emitters, KZ_EMITTER_WORDS words each (kzplayer/gpu/params.py writes them).
@@ -116,6 +119,9 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
 #define EF_EVENTS          8u   // has a GenerateEventsMaterial (its records are ordered)
 #define EF_NO_COLLIDE     16u   // ParticleEmitter.IgnoreColliders: its particles skip the colliders
 #define EF_DIE_ON_HIT     32u   // ParticleEmitter.DestroyOnCollision: any hit kills the particle
+#define EF_HOST_BIRTH     64u   // the host listens to its births (kzplayer.gpu.host_events)
+#define EF_HOST_DEATH    128u   //   ... deaths
+#define EF_HOST_HIT      256u   //   ... hits
 
 #ifdef KZ_WORDS_IN_SSBO
 // A system whose table or parameters outgrow a uniform block (hundreds of emitters): both in
