@@ -31,6 +31,7 @@ END_BARRIER = BARRIER | moderngl.BUFFER_UPDATE_BARRIER_BIT
 PASSES = ("end_runs", "end_emitters", "end_groups", "events_runs", "events_emitters", "events_plan",
           "events_move", "end_emitters_wide", "events_emitters_wide")
 WIDE_RUNS = 64              # an emitter with more runs is scanned by a workgroup, not an invocation
+MESH_UNIT = 8               # the texture unit of the mesh data (Particles/mesh_data.glsl)
 
 
 def runs(em) -> bool:
@@ -56,6 +57,9 @@ class SystemRunner:
         self.params = None
         self.image_io = False
         self.host_events = 0
+        self.mesh_buffer = None             # the system's mesh data (kzplayer.gpu.mesh_data)
+        self.mesh_texels = None
+        self._mesh_bytes = None
 
     # -- building ------------------------------------------------------------------------
 
@@ -80,6 +84,7 @@ class SystemRunner:
             self._code_key, self._bakes = key, None
             if kept_time_scales and not self.code.time_scale and self.storage is not None:
                 self._reset_time_scales()
+        self._upload_meshes()
         params = self._parameters()
         bound = {(id(cb.item), cb.name) for cb in sim.graph.bindings}
         bakes = zero_bakes(self.code, params, lambda owner, u: any(
@@ -100,6 +105,40 @@ class SystemRunner:
         if self.storage is None or self.storage.layout.key != layout.key:
             self._relayout(layout)
         self._write_blocks()
+
+    def _upload_meshes(self) -> None:
+        """The system's mesh data (collision meshes, mesh emitters) in one buffer read as a
+        buffer texture (Particles/mesh_data.glsl); each node's block gets its first texel."""
+        from kzplayer.gpu import mesh_data
+        blocks = [n.mesh_block for n in (*self.system.colliders, *self.system.emitters) if n.mesh_block is not None]
+        texels = mesh_data.pack(blocks)
+        data = texels.tobytes()
+        if self.mesh_buffer is not None and self.mesh_buffer.size == len(data) and self._mesh_bytes == data:
+            return
+        self._release_meshes()
+        if not blocks:
+            return
+        from kzplayer.gpu.gl import TexelBuffer, available
+        limit = int(self.ctx.info.get("GL_MAX_TEXTURE_BUFFER_SIZE", 0) or 0)
+        if not available(self.ctx) or len(texels) > limit:
+            from kzplayer.diagnostics import Diagnostic, KzError, Severity
+            raise KzError(Diagnostic(
+                "KZ804", "emitter.pool-limit", Severity.ERROR,
+                f"{self.system.item.path}: its mesh colliders and emitters need {len(texels):,} texels of mesh "
+                f"data; this OpenGL driver offers {'no buffer textures' if not available(self.ctx) else f'{limit:,}'}",
+                None), exit_code=1)
+        self.mesh_buffer = self.ctx.buffer(data)
+        self.mesh_texels = TexelBuffer(self.mesh_buffer, "rgba32f")
+        self._mesh_bytes = data
+
+    def _release_meshes(self) -> None:
+        if self.mesh_texels is not None:
+            self.mesh_texels.release()
+            self.mesh_texels = None
+        if self.mesh_buffer is not None:
+            self.mesh_buffer.release()
+            self.mesh_buffer = None
+        self._mesh_bytes = None
 
     def _reset_time_scales(self) -> None:
         """No material sets time scales any more: the step treats them as 1 without reading
@@ -225,6 +264,8 @@ class SystemRunner:
         self.table.bind_to_uniform_block(L.UNIFORM_TABLE)
         self.params.bind_to_uniform_block(L.UNIFORM_PARAMS)
         self.params.bind_to_storage_buffer(L.BINDING_PARAMS_SSBO)
+        if self.mesh_texels is not None:
+            self.mesh_texels.bind_texture(MESH_UNIT)
 
     def _run(self, program, groups: int, barrier: int = BARRIER) -> None:
         program.run(max(int(groups), 1))
@@ -235,6 +276,7 @@ class SystemRunner:
         self.ctx.memory_barrier(BARRIER)
 
     def release(self) -> None:
+        self._release_meshes()
         if self.storage is not None:
             self.storage.release()
             self.storage = None

@@ -51,6 +51,7 @@ class Emitter:
     ignore_colliders: bool = False                    # NeL's located flags: "don't collide"
     destroy_on_collision: bool = False                #   and "destroyed on collision"
     host_kinds: frozenset = frozenset()               # "birth", "death", "hit": the host listens
+    mesh_block: object = None                         # Emitter_Mesh: its sampling table (kzplayer.gpu.mesh_data)
 
     @property
     def path(self) -> str:
@@ -90,6 +91,7 @@ class Collider:
     material: Material | None = None
     transform: np.ndarray = field(default_factory=lambda: np.eye(4))
     visible: bool = True
+    mesh_block: object = None                         # Collider_Mesh: its tree (kzplayer.gpu.mesh_data)
 
 
 @dataclass(eq=False)

@@ -108,13 +108,21 @@ def _words(glsl_type: str) -> int:
 
 
 def _special(kind: str, owner) -> dict:
-    """The kz_ uniforms the simulation fills itself (Particles/collider_stage.glsl)."""
+    """The kz_ uniforms the simulation fills itself: a collider's transforms
+    (Particles/collider_stage.glsl), a mesh node's place in the system's mesh data
+    (Particles/mesh_data.glsl: kz_meshBase and the block's counts)."""
+    out = {}
+    block = getattr(owner, "mesh_block", None)
+    if block is not None and kind in ("collider", "emission"):
+        out["kz_meshBase"] = (block.base,)
+        out.update({name: (value,) for name, value in block.words.items()})
     if kind != "collider":
-        return {}
+        return out
     inverse = np.linalg.inv(owner.transform)
     normal = np.asarray(inverse, np.float32)[:3, :3].T      # the inverse transpose, for normals
-    return {"kz_colliderInverse": tuple(np.asarray(inverse, np.float32).T.reshape(-1)),
-            "kz_colliderNormal": tuple(normal.T.reshape(-1))}
+    out.update({"kz_colliderInverse": tuple(np.asarray(inverse, np.float32).T.reshape(-1)),
+                "kz_colliderNormal": tuple(normal.T.reshape(-1))})
+    return out
 
 
 def frame_words(layout, *, dt: float, time: float, step: int, world_to_simulation) -> bytes:

@@ -26,6 +26,7 @@ from kzplayer.gpu.events import dependency_order, event_source
 from kzplayer.gpu.frame import PASSES, SystemRunner, runs
 from kzplayer.gpu.host_events import DEFAULT_CAP, HostEvents, Listener
 from kzplayer.gpu.materials import Material, ProgramCache, resolve_material
+from kzplayer.gpu.mesh_nodes import MeshNodes
 from kzplayer.gpu.nodes import Affector, Collider, Emitter, EmitterStats, System
 from kzplayer.gpu.properties import PropertyReader
 from kzplayer.gpu.stats import DEPTH, StatsRing
@@ -69,6 +70,7 @@ class Simulation:
         self.events_cap = max(int(events_cap), 1)   # host event records per system and frame
         self.host_events = HostEvents()
         self._ring = StatsRing(ctx)
+        self._meshes = MeshNodes(self)
         self._last_stats: dict[str, EmitterStats] | None = {}
         self._folded = None
         self._passes = {}
@@ -312,6 +314,17 @@ class Simulation:
                 col.material = self._material(col.item, "ParticleCollider.ColliderMaterial", "Collider")
                 col.transform = to_sim @ world_matrix(col.item, self.values.value)
                 col.visible = self._visible(col.item)
+                col.mesh_block = None
+                if col.material is not None and col.material.name == "Collider_Mesh":
+                    col.mesh_block = self._meshes.collider(col)
+                    if col.mesh_block is None:
+                        col.material = None         # refused (a warning says why): the collider is left out
+            for em in system.emitters:
+                em.mesh_block = None
+                if em.emission is not None and em.emission.name == "Emitter_Mesh":
+                    em.mesh_block = self._meshes.emitter(em, system.simulation_to_world @ em.transform)
+                    if em.mesh_block is None:
+                        em.emission = None
         self._order_emitters()          # a binding may have moved a buffer handle
         for runner in self.runners:
             sizes = self._system_pools(runner.system)
