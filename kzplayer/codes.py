@@ -44,6 +44,7 @@ CODES: dict[str, str] = {
     "expr.division-by-zero": "KZ209",
     "expr.value": "KZ210",
     "expr.reference": "KZ211",
+    "expr.limit": "KZ212",
     # properties
     "property.unknown": "KZ301",
     "property.type": "KZ302",

@@ -152,7 +152,9 @@ class Program:
     span: Span | None = None
 
     def __eq__(self, other: Any) -> bool:
-        return isinstance(other, Program) and self.statements == other.statements
+        from kzplayer.expr.limits import deep_recursion
+        with deep_recursion():        # trees as deep as the limits allow compare too
+            return isinstance(other, Program) and self.statements == other.statements
 
     @property
     def ok(self) -> bool:
