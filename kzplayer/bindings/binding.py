@@ -199,12 +199,12 @@ def parse_program(binding, which: str):
     """The binding's `expression` or `raw_code` parsed, with positions exact in the file also
     where the file spells characters as entities (`&lt;` is one character of the text)."""
     from kzplayer.expr import parse
-    from kzplayer.project.model import text_position
+    from kzplayer.project.model import text_positions
     text = getattr(binding, which) or ""
     span = getattr(binding, f"{which}_span") or binding.span
     # the loader records where entities sit in both texts (`expression_anchors`, `raw_code_anchors`)
     anchors = getattr(binding, f"{which}_anchors", ())
-    position = (lambda offset: text_position(text, span, anchors, offset)) if anchors and span else None
+    position = text_positions(text, span, anchors) if anchors and span else None
     return parse(text, span=span, position=position)
 
 
@@ -269,6 +269,14 @@ def source_mismatch(cb: CompiledBinding, project, lost: dict) -> list[Diagnostic
         if src is None:
             continue          # `{N}` without a source item: reported as it is
         meant = seen.node[0]
+        if meant is None:     # the expression reads the DataContext, the source item an item
+            out.append(problem(
+                "binding.source-mismatch",
+                f"SourceExpression {shown_ref.spelling} reads the data context, but RawCode "
+                f"{raw_ref.spelling} reads {raw.label if raw else repr(src.item)} through "
+                f"BindingSourceItem {src.name}", shown_ref.span or b.expression_span,
+                related=(src.span,), hint="Kanzi runs RawCode; edit the binding in one place so both agree"))
+            continue
         # the item the source names: it may be found while its Source or field is wrong
         named = raw.node[0] if raw is not None else find_item(project, src.item, cb.owner) or None
         if named is not meant:
