@@ -49,6 +49,7 @@ CODES: dict[str, str] = {
     "property.unknown": "KZ301",
     "property.type": "KZ302",
     "property.range": "KZ303",
+    "property.work-limit": "KZ304",
     # materials
     "material.unknown": "KZ401",
     "material.slot": "KZ402",
