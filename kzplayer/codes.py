@@ -21,6 +21,7 @@ CODES: dict[str, str] = {
     "path.outside-project": "KZ008",
     "file.missing": "KZ009",
     "file.orphan": "KZ010",
+    "texture.missing": "KZ011",
     # paths and bindings
     "path.unresolved": "KZ101",
     "path.stale": "KZ102",

@@ -17,6 +17,7 @@ from kzplayer import values as V
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, a_or_an
 from kzplayer.gpu.preprocessor import preprocess
 from kzplayer.gpu.shader_errors import compile_compute
+from kzplayer.project.files import Outside, inside, project_folder
 from kzplayer.resources import shader_dir
 
 # The slots the simulation runs, and the main each one's material is compiled behind.
@@ -37,6 +38,7 @@ class Material:
     shader: Path
     display: str                    # how messages name the file
     reads: tuple[str, ...] = ()
+    root: Path | None = None        # a custom material's project folder: its includes may read it
 
 
 def uniform_name(property_name: str) -> str:
@@ -56,9 +58,13 @@ def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Mat
     if spec.slot != slot:
         raise _material_error("material.slot", f"{where}: '{spec.name}' is {a_or_an(spec.slot)} material, "
                                                f"not {a_or_an(slot)} one", span)
+    root = None
     if spec.custom:
-        base = Path(project.path).parent if project.path else Path.cwd()
-        shader = (base / spec.shader).resolve()
+        root = project_folder(project).resolve()
+        try:
+            shader = inside(root, spec.shader, [root], f"the shader of material '{spec.name}' ({spec.shader})")
+        except Outside as exc:      # the loader reported it (path.outside-project): never read
+            raise _material_error("path.outside-project", f"{where}: {exc}", span) from None
         display = str(shader)       # absolute: openable from anywhere, whatever the cwd
     else:
         shader = shader_dir() / (spec.shader or f"{spec.name}.glsl")
@@ -69,7 +75,7 @@ def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Mat
             raise _material_error("material.unknown", message, span)
         return Diagnostic("KZ803", "material.unsupported", Severity.WARNING,
                           f"{where}: kzplayer does not run '{spec.name}' yet; the slot is ignored", span)
-    return Material(spec.name, slot, shader, display, tuple(spec.properties))
+    return Material(spec.name, slot, shader, display, tuple(spec.properties), root)
 
 
 def _material_error(rule: str, message: str, span) -> KzError:
@@ -84,18 +90,19 @@ class ProgramCache:
         self._programs: dict[tuple, tuple[moderngl.ComputeShader, dict]] = {}
 
     def material(self, material: Material, defines: dict | None = None):
-        return self._get(material.shader, material.display, SLOT_MAINS[material.slot], defines)
+        roots = (material.root,) if material.root is not None else None
+        return self._get(material.shader, material.display, SLOT_MAINS[material.slot], defines, roots)
 
     def stage(self, file: str, defines: dict | None = None):
         """A built-in pass (Particles/pass_*.glsl)."""
         path = shader_dir() / file
         return self._get(path, f"shaders/{file}", "", defines)
 
-    def _get(self, path: Path, display: str, main: str, defines: dict | None):
+    def _get(self, path: Path, display: str, main: str, defines: dict | None, roots=None):
         key = (str(path), main, tuple(sorted((defines or {}).items())))
         if key not in self._programs:
             prelude = f'#include "{main}"' if main else ""
-            source = preprocess(path, defines, display_name=display, prelude=prelude)
+            source = preprocess(path, defines, display_name=display, prelude=prelude, roots=roots)
             program = compile_compute(self.ctx, source)
             initial = {name: m.value for name, m in program._members.items()
                        if isinstance(m, moderngl.Uniform)}

@@ -16,7 +16,10 @@ Rules:
   in an included file is blanked (the line is kept so numbers do not move).
 * `#define`s given by the caller come right after `#version`.
 * `#include "X"` looks beside the including file first, then in the shader library
-  (`shaders/`, so `#include "Particles/accessors.glsl"` works from anywhere).
+  (`shaders/`, so `#include "Particles/accessors.glsl"` works from anywhere). Only the
+  shader library and the folders the caller allows (a custom material's project folder)
+  are read: an absolute path, a `..` that leaves them or a link that points out is refused
+  before the file is opened (kzplayer.project.files), so no message shows what it holds.
 * A file is included once per program (a second `#include` of it is a no-op, like an
   include guard); an include cycle or a chain deeper than MAX_DEPTH is an error.
 """
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
+from kzplayer.project.files import Outside, inside
 from kzplayer.resources import shader_dir
 
 MAX_DEPTH = 32
@@ -64,17 +68,21 @@ def line_directive(line: int, file_id: int) -> str:
 
 
 def preprocess(path: str | Path, defines: dict[str, object] | None = None,
-               display_name: str | None = None, prelude: str = "") -> Source:
+               display_name: str | None = None, prelude: str = "", roots=None) -> Source:
     """Preprocess the file at `path`. `display_name` is how the file is named in messages
     (a project-relative path for a custom material). `prelude` is GLSL placed after the
     defines, before the file (it may hold #includes; its own number is -1 and it is
-    reported as "<prelude>")."""
-    return _Preprocessor(defines or {}).run(Path(path), display_name, prelude)
+    reported as "<prelude>"). `roots`: the folders besides the shader library that
+    includes may read (a custom material's project folder); by default the folder of
+    `path` and below."""
+    roots = (Path(path).resolve().parent,) if roots is None else tuple(roots)
+    return _Preprocessor(defines or {}, roots).run(Path(path), display_name, prelude)
 
 
 class _Preprocessor:
-    def __init__(self, defines: dict[str, object]):
+    def __init__(self, defines: dict[str, object], roots=()):
         self.defines = defines
+        self.roots = (*roots, shader_dir())
         self.files: dict[int, str] = {}
         self.ids: dict[Path, int] = {}
         self.included: set[Path] = set()
@@ -132,12 +140,18 @@ class _Preprocessor:
             self._lines(self.lines[tid], target, tid, [*chain, target])
             self.out.append(line_directive(number + 1, fid))
 
-    @staticmethod
-    def _find(name: str, here: Path, where: Span) -> Path:
-        for base in (here, shader_dir()):
-            candidate = (base / name).resolve()
+    def _find(self, name: str, here: Path, where: Span) -> Path:
+        refused = None
+        for base, roots in ((here, self.roots), (shader_dir(), (shader_dir(),))):
+            try:
+                candidate = inside(base, name, roots, f'#include "{name}"')
+            except Outside as exc:
+                refused = refused or exc
+                continue
             if candidate.is_file():
                 return candidate
+        if refused is not None:
+            raise _error(f"{refused}, or in kzplayer's shader library", where)
         raise _error(f'#include "{name}": no such file beside {where.file} or in the shader library', where)
 
 

@@ -59,8 +59,22 @@ def look_for(item, value, base_dir: str | Path = ".") -> Look:
         additive=blend == "Additive",
         opaque=blend == "Opaque",
         color_over_life=over_life,
-        texture=str(Path(base_dir) / str(texture)) if texture else None,
+        texture=texture_file(base_dir, texture),
     )
+
+
+def texture_file(base_dir, texture) -> str | None:
+    """The image file of a Particle.Texture value, inside the project folder; None (the
+    round sprite) when empty, missing or outside it (validate reports those:
+    texture.missing, path.outside-project). Nothing outside the project is ever opened."""
+    from kzplayer.project.files import Outside, inside
+    if not texture or not str(texture).strip():
+        return None
+    try:
+        path = inside(base_dir, str(texture).strip(), [base_dir])
+    except Outside:
+        return None
+    return str(path) if path.is_file() else None
 
 
 def _catalog_default(name: str):
