@@ -103,10 +103,13 @@ def inspect(project, as_json, defaults) -> None:
 @main.command(short_help="Single-file project <-> one file per item (a folder).")
 @click.argument("src")
 @click.argument("dst")
-def convert(src, dst) -> None:
-    """Convert between the single-file (DST ending in .kzm) and the folder layout."""
+@click.option("--force", is_flag=True, help="Replace DST when it is an existing .kzm file.")
+def convert(src, dst, force) -> None:
+    """Convert between the single-file (DST ending in .kzm) and the folder layout (a new or
+    empty folder). An existing DST file is replaced only with --force; the project's own
+    files never. XML comments are not carried over (it says so)."""
     from kzplayer.commands.convert import run
-    run(src, dst)
+    run(src, dst, force=force)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ CODES: dict[str, str] = {
     "file.missing": "KZ009",
     "file.orphan": "KZ010",
     "texture.missing": "KZ011",
+    "file.unwritable": "KZ012",
     # paths and bindings
     "path.unresolved": "KZ101",
     "path.stale": "KZ102",
