@@ -21,7 +21,7 @@ CODES: dict[str, str] = {
     "path.outside-project": "KZ008",
     "file.missing": "KZ009",
     "file.orphan": "KZ010",
-    "texture.missing": "KZ011",
+    "file.texture-missing": "KZ011",
     "file.unwritable": "KZ012",
     # paths and bindings
     "path.unresolved": "KZ101",
@@ -76,6 +76,7 @@ CODES: dict[str, str] = {
     "cli.override": "KZ903",
     "cli.option": "KZ904",
     "cli.destination": "KZ905",
+    "play.frame-budget": "KZ906",
 }
 
 

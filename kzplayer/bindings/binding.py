@@ -101,6 +101,8 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
     if cb.name in OUTPUTS:
         fail(problem("binding.output-target", f"{cb.name} is an output of the emitter: "
                      "a binding reads it, it cannot write it", binding.target_span or binding.span))
+    if cb.enabled and (why := undelivered(binding, cb.item, project)):
+        fail(why)
 
     if not cb.enabled:
         return cb, diags   # a disabled binding does nothing; its text is the validator's business
@@ -145,6 +147,35 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         else:
             cb.back = cb.inputs.get(ref.key)
     return cb, diags
+
+
+def undelivered(binding, target, project) -> Diagnostic | None:
+    """Why Kanzi delivers nothing from a binding into a buffer property (the events page's
+    gotchas 1 and 2): a BindingItem without a PushTarget ("load-bearing: without a push
+    target the buffer handle never reaches the GPU-side property"), or a push target that
+    does not declare the property ("the binding has nowhere to write"). The graph then does
+    not run the binding, as Kanzi would not: the one answer to "what runs" that validate
+    (binding.push-target, binding.target-undeclared) and play (the subemitter stays
+    unwired) both read."""
+    spec = project.property_spec(binding.target)
+    if spec is None or spec.type != "buffer" or spec.output:
+        return None
+    owner = binding.owner
+    if not binding.short and not binding.push_target:
+        return problem("binding.push-target", f"this {binding.target} binding has no PushTarget: Kanzi "
+                       "delivers the buffer handle nowhere and the subemitter never fires (kzplayer plays "
+                       "it so)", binding.span, hint=f"set BindingItem.PushTarget to {owner.path}")
+    if target is owner and binding.target not in owner.properties:
+        return problem("binding.target-undeclared", f"{binding.target} is not declared on '{owner.name}': "
+                       "the binding has nowhere to write (kzplayer plays it so)",
+                       binding.target_span or binding.span,
+                       hint=f'add <Property name="{binding.target}"/> to {owner.type} \'{owner.name}\' '
+                            "(empty: the binding fills it)")
+    return None
+
+
+# The problems of `undelivered`: the binding does nothing, as in Kanzi; play plays without it.
+UNDELIVERED = ("binding.push-target", "binding.target-undeclared")
 
 
 def _field_problem(cb: CompiledBinding, project) -> Diagnostic | None:

@@ -2,9 +2,11 @@
 
 Contract: shared/design/cli.md (`play`); behaviour decided here is in docs/play.md.
 Order of work: check every option that can be checked without the project (exit 2), load
-(the loader's diagnostics, exit 1 or 2), bindings and --set overrides (exit 1 or 2), then
-the GPU. Offline, the simulation advances one output frame (1/--fps s) at a time; the
-simulation itself steps at ParticleSystem.Framerate inside kzplayer.gpu.
+(the loader's diagnostics, exit 1 or 2), bindings and --set overrides (exit 1 or 2), every
+destination tried for writing (exit 2), then the GPU. Offline, the simulation advances one
+output frame (1/--fps s) at a time; the simulation itself steps at
+ParticleSystem.Framerate inside kzplayer.gpu. The bounds of a run (option ranges, work
+limits, the per-frame budgets) are in kzplayer/commands/limits.py.
 """
 from __future__ import annotations
 
@@ -19,7 +21,16 @@ from kzplayer.diagnostics import KzError, Severity
 
 DEFAULT_SECONDS = 5.0
 DEFAULT_SIZE = (640, 360)
-MAX_SIZE = 16384
+
+
+def _image_limit() -> int:
+    """The most pixels an image has a side: the catalog's work limit of Node.Width, one
+    number for --size, the Viewport2D's size and validate's property.work-limit."""
+    from kzplayer.project.catalog import catalog
+    return int(catalog().property("Node.Width").work_max)
+
+
+MAX_SIZE = _image_limit()
 DEMO = "demo_fountain.kzm"
 MAX_SHOWN = 10          # validate findings shown before playing; `validate` lists them all
 
@@ -43,13 +54,20 @@ def frame_count(frames: int | None, seconds: float | None, fps: float) -> int:
         raise click.UsageError("give --frames or --seconds, not both")
     if frames is not None:
         return frames
+    if seconds is not None and not (0 < seconds < 1e9):      # NaN and infinity too
+        raise click.BadParameter(f"{seconds!r}: a duration is a number of seconds above 0 "
+                                 "(and below a billion)", param_hint="--seconds")
     return max(1, round((DEFAULT_SECONDS if seconds is None else seconds) * fps))
 
 
 def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
-        window=None, stats=None, dump=None, overrides=()) -> None:
-    from kzplayer.render.writers import check_output
+        window=None, stats=None, dump=None, overrides=(), frame_budget=None) -> None:
+    from kzplayer.commands import limits
+    from kzplayer.render.writers import check_output, output_kind
 
+    fps = limits.check_fps(fps)
+    seed = limits.check_seed(seed)
+    budget = limits.check_frame_budget(frame_budget)
     n_frames = frame_count(frames, seconds, fps)
     requested_size = parse_size(size) if size is not None else None
     _check_suffix(stats, (".csv", ".json"), "--stats")
@@ -66,6 +84,10 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
     width, height = requested_size or viewport_size(proj, value)
     if output and (problem := check_output(output, (width, height))):
         raise click.BadParameter(problem, param_hint="--output")
+    # every destination is tried before anything is simulated
+    limits.check_destination(output, "--output", folder=bool(output) and output_kind(output) == "folder")
+    limits.check_destination(stats, "--stats")
+    limits.check_destination(dump, "--dump")
 
     if window is None:
         from kzplayer.render.window import display_available
@@ -78,7 +100,7 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         play_in_window(proj, graph, value, (width, height), fps=fps, seed=seed)
         return
     summary = play_offline(proj, graph, value, (width, height), n_frames=n_frames, fps=fps, seed=seed,
-                           output=output, stats=stats, dump=dump)
+                           output=output, stats=stats, dump=dump, frame_budget=budget)
     click.echo(summary)
 
 
@@ -90,50 +112,75 @@ def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> N
 
 def load_for_play(project: str | None, overrides=()):
     """The project (the built-in demo when None) and its resolved binding graph, with every
-    --set override applied. Loader and binding errors raise KzError (the CLI shows them)."""
+    --set override applied. Loader and binding errors raise KzError (the CLI shows them):
+    a binding that cannot compute its value stops the run, reported as `validate` reports
+    it (one report for one mistake). A binding that Kanzi would not deliver (no PushTarget,
+    an undeclared consumer: kzplayer.bindings.binding.undelivered) does not stop it: the
+    graph leaves it out, as Kanzi does, and the run shows the effect so."""
     import kzplayer
     from kzplayer.bindings import parse_override, resolve
+    from kzplayer.bindings.binding import UNDELIVERED
     from kzplayer.resources import samples_dir
 
     path = project if project is not None else str(samples_dir() / DEMO)
     proj = kzplayer.load(path)
     graph = resolve(proj)
-    errors = [d for d in graph.diagnostics if d.severity == Severity.ERROR]
-    if errors:
-        print_warnings(proj.diagnostics)
+    findings = validate_findings(proj, graph)
+    stopping = [d for d in graph.diagnostics if d.severity == Severity.ERROR and d.rule not in UNDELIVERED]
+    if stopping:
+        errors = [d for d in findings if d.severity == Severity.ERROR] or stopping
+        print_diagnostics_stderr([d for d in findings if d.severity != Severity.ERROR])
         raise KzError(errors, exit_code=1)
-    print_findings(proj, graph, path)
+    print_findings(proj, findings, path)
     for text in overrides:
         item, name, new_value = parse_override(text, proj)
         graph.set_value(item, name, new_value)
     return proj, graph
 
 
-def print_findings(proj, graph, path: str, limit: int = MAX_SHOWN) -> None:
+def validate_findings(proj, graph) -> list:
+    """What `kzplayer validate` finds in the loaded project (notes left out)."""
+    from kzplayer.validate import validate_project
+    return [d for d in validate_project(proj, proj.diagnostics, graph) if d.severity != Severity.NOTE]
+
+
+def print_diagnostics_stderr(diagnostics) -> None:
+    from kzplayer.commands.report import print_diagnostics
+    if diagnostics:
+        print_diagnostics(diagnostics, stream=sys.stderr)
+
+
+_SHOWN: list = []        # the findings print_findings showed (print_warnings shows the rest)
+
+
+def print_findings(proj, found, path: str, limit: int = MAX_SHOWN) -> None:
     """What `kzplayer validate` finds in the project, on stderr, before it plays: a misspelt
     property plays as its default, and the artist should hear why. The player goes on with
-    what it can read; errors still fail `validate`. At most `limit` are shown."""
-    from kzplayer.commands.report import print_diagnostics
-    from kzplayer.validate import validate_project
-    found = [d for d in validate_project(proj, proj.diagnostics, graph) if d.severity != Severity.NOTE]
+    what it can read (a broken material leaves its slot out); errors still fail `validate`.
+    At most `limit` are shown."""
+    _SHOWN[:] = found
     if not found:
         return
-    print_diagnostics(found[:limit], stream=sys.stderr)
+    print_diagnostics_stderr(found[:limit])
     errors = any(d.severity == Severity.ERROR for d in found)
     if errors or len(found) > limit:
-        what = "playing anyway (what an error names is left out); " if errors else ""
+        what = "playing anyway (what an error names is left out or plays as its default); " if errors else ""
         more = f"{len(found) - limit} more not shown; " if len(found) > limit else ""
         click.echo(f"kzplayer: {what}{more}`kzplayer validate {path}` lists every problem", err=True)
 
 
 def print_warnings(diagnostics) -> None:
-    """Problems the simulation finds on top of what `validate` reported (print_findings)."""
-    from kzplayer.commands.report import print_diagnostics
+    """Problems the simulation finds on top of what `validate` reported (print_findings):
+    what validate said already (the same spot, or a rule it checks and reported) is not
+    shown twice; what only the run sees (a pool the driver caps, a --set material in the
+    wrong slot) is."""
+    from kzplayer.validate.context import spot
     from kzplayer.validate.engine import rule_by_slug
-    shown = [d for d in diagnostics if d.severity != Severity.NOTE
-             and not hasattr(rule_by_slug(d.rule), "check")]
-    if shown:
-        print_diagnostics(shown, stream=sys.stderr)
+    shown = {spot(d) for d in _SHOWN}
+    reported = {d.rule for d in _SHOWN if hasattr(rule_by_slug(d.rule), "check")}
+    rest = [d for d in diagnostics if d.severity != Severity.NOTE and spot(d) not in shown
+            and d.rule not in reported]
+    print_diagnostics_stderr(rest)
 
 
 def reader(graph):
@@ -148,20 +195,37 @@ def reader(graph):
 
 
 def viewport_size(project, value) -> tuple[int, int]:
-    """The first Viewport2D's Node.Width x Node.Height, else 640x360."""
+    """The first Viewport2D's Node.Width x Node.Height, else 640x360; a side past the work
+    limit is clamped to it (validate's property.work-limit warns), a value that is no
+    number (NaN, infinite: property.range) falls back to 640x360."""
+    import math
     for item in project.walk():
         if item.type == "Viewport2D":
             w, h = value(item, "Node.Width"), value(item, "Node.Height")
-            if isinstance(w, (int, float)) and isinstance(h, (int, float)) and w >= 1 and h >= 1:
-                return int(round(w)), int(round(h))
+            sides = (w, h)
+            if all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 1
+                   for v in sides):
+                return tuple(int(round(min(v, MAX_SIZE))) for v in sides)
             break
     return DEFAULT_SIZE
 
 
+def max_image_size(ctx) -> int:
+    """The largest side this driver renders to, within MAX_SIZE."""
+    info = getattr(ctx, "info", {}) or {}
+    limits = [MAX_SIZE, int(info.get("GL_MAX_TEXTURE_SIZE", MAX_SIZE)),
+              int(info.get("GL_MAX_RENDERBUFFER_SIZE", MAX_SIZE))]
+    dims = info.get("GL_MAX_VIEWPORT_DIMS")
+    if dims:
+        limits += [int(d) for d in dims]
+    return min(limits)
+
+
 def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=None, stats=None,
-                 dump=None, ctx=None) -> str:
+                 dump=None, ctx=None, frame_budget=None) -> str:
     """Simulate n_frames output frames headless, writing what was asked; returns the summary
     line. `ctx` lets tests share their context; otherwise a standalone one is made."""
+    from kzplayer.commands.limits import FRAME_BUDGET, FrameWatch, clamp_size, dropped_steps_warning
     from kzplayer.gpu import Simulation
     from kzplayer.gpu.context import create_context
     from kzplayer.render.billboard import Renderer
@@ -171,23 +235,34 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
 
     own_ctx = ctx is None
     ctx = ctx or create_context(headless=True)
-    sim = renderer = writer = None
+    sim = renderer = writer = recorder = None
     try:
-        sim = Simulation(ctx, proj, graph, seed=seed)
+        try:
+            sim = Simulation(ctx, proj, graph, seed=seed, leave_out_broken=True)
+        except KzError:
+            if any(d.severity == Severity.ERROR for d in _SHOWN):     # "playing anyway" was said
+                click.echo("kzplayer: not playing after all: the problem below cannot be left out", err=True)
+            raise
         print_warnings(sim.diagnostics)
         camera = how = None
         if output:
+            size, cut = clamp_size(size, max_image_size(ctx))
+            if cut:
+                click.echo(cut, err=True)
             renderer = Renderer(ctx, size)
             camera, how = choose_camera(proj, value, size[0] / size[1],
                                         seen=content_probe(ctx, proj, graph, seed, n_frames / fps))
             writer = open_writer(output, fps, size)
-        recorder = StatsRecorder(sim) if stats else None
+        recorder = StatsRecorder(sim, stats) if stats else None
         every = bool(output) and needs_every_frame(output)
         dt = 1.0 / fps
+        watch = FrameWatch(sim, FRAME_BUDGET if frame_budget is None else frame_budget)
         with _progress(n_frames, enabled=bool(output)) as advance:
             shortfall = Shortfall()
             for frame in range(n_frames):
+                watch.start()
                 sim.step_frame(dt)
+                watch.stop(frame)
                 shortfall.add(sim.stats)
                 if recorder:
                     recorder.record(frame, (frame + 1) * dt)
@@ -198,10 +273,12 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
         if writer:
             writer.close()
         if recorder:
-            recorder.save(stats)
+            recorder.close()
         if dump:
             save_dump(sim, dump)
         shortfall.report(sim, value)
+        if (dropped := dropped_steps_warning(sim)):
+            click.echo(dropped, err=True)
         alive = sum(int(n) for n in alive_counts(sim).values())
         emitters = (f"{len(sim.emitters)} emitter{'s' if len(sim.emitters) != 1 else ''}"
                     if sim.emitters else
@@ -218,6 +295,8 @@ def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=N
             parts.append(f"{size[0]}x{size[1]}, {how}")
         return "; ".join(parts)
     finally:
+        if recorder:
+            recorder.abandon()       # only when the run stopped: close() put the file in place
         if writer:
             writer.close()
         if renderer:
@@ -245,10 +324,16 @@ class Shortfall:
         for em in sim.emitters:
             if self.stalled.get(em.path):
                 pool = value(em.item, "ParticleEmitter.MaximumAmount")
-                click.echo(f"warning: {em.path}: its pool (ParticleEmitter.MaximumAmount = {pool}) was full "
-                           f"on {self.frames[em.path]} frame(s): {self.stalled[em.path]} particle(s) not emitted\n"
-                           "    hint: raise MaximumAmount, or bind it to the emission rate x lifetime "
-                           "(emission page, Sizing MaximumAmount); --stats shows when", err=True)
+                capped = isinstance(pool, (int, float)) and em.capacity < pool
+                held = f"; this driver caps it at {em.capacity:,}" if capped else ""
+                hint = ("the OpenGL driver, not MaximumAmount, caps this pool (emitter.pool-limit): split the "
+                        "effect over several emitters, or play it on a GPU whose driver allows more"
+                        if capped else
+                        "raise MaximumAmount, or bind it to the emission rate x lifetime "
+                        "(emission page, Sizing MaximumAmount)")
+                click.echo(f"warning: {em.path}: its pool (ParticleEmitter.MaximumAmount = {pool}{held}) was full "
+                           f"on {self.frames[em.path]} frame(s): {self.stalled[em.path]:,} particle(s) not emitted\n"
+                           f"    hint: {hint}; --stats shows when", err=True)
 
 
 def draw_list(sim, proj, value):

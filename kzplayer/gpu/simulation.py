@@ -17,15 +17,23 @@ runs the stages of docs/player.md as compute dispatches:
 
 Particle state stays on the GPU; Python reads back only the tiny emitter-state records once
 per frame for `stats`, and the pools when asked (`read_particles`, `dump`).
+
+Bounds (docs/player.md, "Limits"): a frame runs at most `max_steps` steps per system (steps
+beyond are dropped and counted in `dropped_steps`, as game engines drop them); with
+`timings` set to a dict, each custom material's dispatches are timed into it (play's
+per-frame wall-clock budget names the slow one); with `leave_out_broken`, a material that
+cannot be resolved or compiled leaves its slot out with a diagnostic instead of raising.
 """
 from __future__ import annotations
 
 import math
+import time
+from contextlib import contextmanager
 
 import moderngl
 import numpy as np
 
-from kzplayer.diagnostics import Diagnostic, Severity
+from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.buffers import EmitterBuffers
 from kzplayer.gpu.events import dependency_order, ensure_tracks, event_source
@@ -37,12 +45,14 @@ from kzplayer.transforms import world_matrix
 DUMP_FIELDS = ("position", "velocity", "age", "lifetime", "scale", "mass")
 _BARRIER = moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.COMMAND_BARRIER_BIT
 _STEP_EPSILON = 1e-9     # time that rounds to a whole step counts as one
+MAX_STEPS_PER_FRAME = 1000   # per system; beyond it steps are dropped (Framerate 1e9, --fps 1e-9)
 
 
 class Simulation:
     """`Simulation(ctx, project, graph=None, seed=None)`: `seed` overrides every Emission.Seed."""
 
-    def __init__(self, ctx: moderngl.Context, project, graph=None, seed: int | None = None):
+    def __init__(self, ctx: moderngl.Context, project, graph=None, seed: int | None = None,
+                 leave_out_broken: bool = False):
         if graph is None:
             from kzplayer.bindings import resolve
             graph = resolve(project)
@@ -59,6 +69,10 @@ class Simulation:
         self.stats: dict[str, EmitterStats] = {}
         self.diagnostics: list[Diagnostic] = []   # warnings: slots skipped, pools capped
         self.frames = 0
+        self.max_steps = MAX_STEPS_PER_FRAME
+        self.dropped_steps: dict[str, int] = {}   # system path -> steps dropped over the budget
+        self.timings: dict[str, float] | None = None   # custom material -> seconds, when asked
+        self.leave_out_broken = leave_out_broken
         try:
             self._build()
             self._refresh()
@@ -81,9 +95,14 @@ class Simulation:
             # Counted in steps, not seconds, so a Framerate change applies from now on.
             system.clock += max(float(dt), 0.0) * system.framerate
             due = math.floor(system.clock + _STEP_EPSILON) - system.steps
-            for _ in range(max(due, 0)):
+            run = min(max(due, 0), self.max_steps)
+            for _ in range(run):
                 self._step(system)
-            most = max(most, due)
+            if due > run:               # over budget: the clock moves on, the work does not
+                system.steps += due - run
+                path = system.item.path
+                self.dropped_steps[path] = self.dropped_steps.get(path, 0) + due - run
+            most = max(most, run)
         self.frames += 1
         self._collect_stats()
         return most
@@ -244,8 +263,17 @@ class Simulation:
         ref = self.values.value(item, slot_property)
         if ref is None or str(ref) == "":
             return None
-        found = resolve_material(self.project, self.catalog, ref, slot, f"{item.path}: {slot_property}",
-                                 span=self.values.span(item, slot_property))
+        try:
+            found = resolve_material(self.project, self.catalog, ref, slot, f"{item.path}: {slot_property}",
+                                     span=self.values.span(item, slot_property))
+            if self.leave_out_broken and isinstance(found, Material):
+                self.programs.material(found)       # compiled now: a broken shader leaves its slot out
+        except KzError as exc:
+            if not self.leave_out_broken:
+                raise
+            for d in exc.diagnostics:
+                self._warn(d)
+            return None
         if isinstance(found, Diagnostic):
             self._warn(found)
             return None
@@ -322,8 +350,9 @@ class Simulation:
         self._bind(em)
         self._run(em.count, em, em.uniforms["count"], frame, groups=(1, 1, 1))
         program = self._prepare(em.emission, em, em.uniforms["emission"], frame)
-        program.run_indirect(em.buffers.state, 0)
-        self.ctx.memory_barrier(_BARRIER)
+        with self._timed(em.emission):
+            program.run_indirect(em.buffers.state, 0)
+            self.ctx.memory_barrier(_BARRIER)
 
     def _generate_events(self, em: Emitter, frame: dict) -> None:
         """Stage 7 of one emitter: this step's Event Buffer (count and drops start at 0,
@@ -343,8 +372,25 @@ class Simulation:
 
     def _run(self, material: Material, em: Emitter, uniforms, frame, groups=None, affector=None, collider=None):
         program = self._prepare(material, em, uniforms, frame, affector, collider)
-        program.run(*(groups or _groups(em.capacity)))
-        self.ctx.memory_barrier(_BARRIER)
+        with self._timed(material):
+            program.run(*(groups or _groups(em.capacity)))
+            self.ctx.memory_barrier(_BARRIER)
+
+    @contextmanager
+    def _timed(self, material: Material):
+        """Wall-clock time of a custom material's dispatch into `timings` (when asked): the GPU
+        is drained before and after, so only projects that ask pay for it."""
+        if self.timings is None or material.root is None:
+            yield
+            return
+        self.ctx.finish()
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.ctx.finish()
+            key = f"'{material.name}' ({material.display})"
+            self.timings[key] = self.timings.get(key, 0.0) + time.perf_counter() - start
 
     def _run_single(self, file: str, em: Emitter, frame, defines=None) -> None:
         program, initial = self.programs.stage(file, defines)

@@ -66,7 +66,7 @@ def look_for(item, value, base_dir: str | Path = ".") -> Look:
 def texture_file(base_dir, texture) -> str | None:
     """The image file of a Particle.Texture value, inside the project folder; None (the
     round sprite) when empty, missing or outside it (validate reports those:
-    texture.missing, path.outside-project). Nothing outside the project is ever opened."""
+    file.texture-missing, path.outside-project). Nothing outside the project is ever opened."""
     from kzplayer.project.files import Outside, inside
     if not texture or not str(texture).strip():
         return None

@@ -30,7 +30,7 @@ SEVERITY = Severity.ERROR
 def check(context):
     from kzplayer.project.files import Outside, inside, project_folder
     from kzplayer.validate.engine import Problem
-    from kzplayer.validate.rules.texture_missing import textures
+    from kzplayer.validate.rules.file_texture_missing import textures
     base = project_folder(context.project)
     for item, name, spot in textures(context):
         try:

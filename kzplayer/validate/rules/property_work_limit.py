@@ -5,7 +5,7 @@ Some properties size the work of every frame: `ParticleSystem.Framerate` (simula
 per second), `ParticleEmitter.MaximumAmount` (the pool), a Viewport2D's `Node.Width` and
 `Node.Height` (the image), `Emission.Rate` and the burst and per-event counts. Each has a
 work limit in the catalog (docs/catalog.md, column "work limit"): `Framerate` 1,000 Hz,
-`MaximumAmount` and the rates 10,000,000, the image 16,384 pixels a side. A value past it,
+`MaximumAmount` and the rates 10,000,000, the image 8,192 pixels a side. A value past it,
 written or given by a binding, would make `kzplayer play` hang or run out of memory
 (`Framerate = 1e9` is a billion steps a second), so play clamps it to the limit and says
 so; `Item.set` and `--set` refuse it. This rule warns where the file gives the value.

@@ -20,7 +20,7 @@ from kzplayer.diagnostics import Severity
 from kzplayer.validate.engine import Problem
 
 CODE = "KZ011"
-RULE = "texture.missing"
+RULE = "file.texture-missing"
 SEVERITY = Severity.WARNING
 
 
