@@ -17,6 +17,14 @@ class _Group(click.Group):
     """Turns KzError into its message and exit code; never shows a traceback to users."""
 
     def main(self, *args, prog_name=None, **kwargs):
+        # A name or value with a character the terminal cannot show (a lone surrogate from a
+        # \ud800 escape) is printed escaped, never a UnicodeEncodeError.
+        for stream in (sys.stdout, sys.stderr):
+            if hasattr(stream, "reconfigure"):
+                try:
+                    stream.reconfigure(errors="backslashreplace")
+                except (ValueError, OSError):
+                    pass
         # `python cli.py` and `python -m kzplayer.cli` are the kzplayer command: say so in usage lines
         return super().main(*args, prog_name=prog_name or "kzplayer", **kwargs)
 
@@ -95,11 +103,14 @@ def validate(projects, fmt, strict) -> None:
 @click.option("--defaults", is_flag=True,
               help="Also the unset properties in effect (of the item's type and of the materials "
                    "in its slots), with their catalog default, marked (default).")
-def inspect(project, as_json, defaults) -> None:
+@click.option("--paths", is_flag=True,
+              help="One line per item with its full ProjectItemPath (what --set takes), not a tree.")
+def inspect(project, as_json, defaults, paths) -> None:
     """The item tree with the value, after bindings, of every property set in the files or
-    written by a binding (marked "bound"); with --defaults also those left unset."""
+    written by a binding (marked "bound"); with --defaults also those left unset; with
+    --paths each item by its full path, ready for `play --set 'PATH:Prop=VALUE'`."""
     from kzplayer.commands.inspect import run
-    run(project, as_json=as_json, defaults=defaults)
+    run(project, as_json=as_json, defaults=defaults, paths=paths)
 
 
 @main.command(short_help="Single-file project <-> one file per item (a folder).")

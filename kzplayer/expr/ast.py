@@ -43,7 +43,7 @@ class Reference:
         at = "@" if self.tracked else ""
         if self.kind == "datacontext":
             return f"{{{at}{self.path}{'.' + self.property if self.property else ''}}}"
-        sep = "" if self.path.endswith("/") else "/"
+        sep = "" if self.path == "/" else "/"      # `{a//b}` keeps its empty segment
         return f"{{{at}{self.path}{sep}{self.property}}}"
 
 

@@ -39,6 +39,10 @@ def inside(base: str | os.PathLike, name: str, roots, what: str | None = None) -
     text = str(name)
     if "\x00" in text:
         raise Outside(f"refused: {what} has a NUL character in its name")
+    try:
+        os.fsencode(text)
+    except UnicodeError:
+        raise Outside(f"refused: {what} has a character no file name can hold") from None
     if is_absolute(text):
         raise Outside(f"refused: {what} is an absolute path; it must be a path relative to "
                       "the project file, inside the project folder")

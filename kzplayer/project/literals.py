@@ -95,10 +95,22 @@ _INT = re.compile(r"[+-]?\d+")
 _FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
+_MAX_INT_DIGITS = 40      # far past any int a property holds (32 bits), far below Python's limit
+
+
+def _int_or_float(t: str) -> int | float:
+    """An integer literal as an int; one of more than 40 digits as the float it reads as
+    (infinite past 1e308), which the value check then refuses, instead of an int that no
+    float conversion or printing can take."""
+    if len(t.lstrip("+-").lstrip("0")) > _MAX_INT_DIGITS:
+        return float(t)
+    return int(t)
+
+
 def _number(tok: _Tok) -> int | float:
     t = tok.text
     if _INT.fullmatch(t):
-        return int(t)
+        return _int_or_float(t)
     return float(t)
 
 
@@ -206,7 +218,11 @@ def _parse(text: str, type_name: str | None, enum) -> object:
     t = type_name
     if t is None or t == "float" or t == "int":      # the common case, without the tokenizer
         if _INT.fullmatch(text):
-            return float(text) if t == "float" else int(text)
+            value = float(text) if t == "float" else _int_or_float(text)
+            if t == "int" and isinstance(value, float):
+                raise LiteralError(f"an int of {len(text.lstrip('+-'))} digits; an int property holds "
+                                   "32 bits", 0, len(text))
+            return value
         if t != "int" and _FLOAT.fullmatch(text):
             return float(text)
     if text[0] == "(" and t in _TUPLE_TYPES:           # (0, 1, 0): common, and plain numbers

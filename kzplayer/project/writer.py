@@ -187,9 +187,11 @@ def write_blobs(data: dict[str, bytes]) -> None:
         for temp, real in temps:
             os.replace(temp, real)
         temps = []
-    except OSError as e:
-        where = e.filename or next(iter(data), "")
-        raise KzError(_diag(UNWRITABLE, f"cannot write {where}: {e.strerror or e}; no file was changed"),
+    except (OSError, UnicodeError) as e:        # UnicodeError: a name no file system holds
+        where = getattr(e, "filename", None) or next(iter(data), "")
+        why = getattr(e, "strerror", None) or ("a character no file name can hold"
+                                               if isinstance(e, UnicodeError) else str(e))
+        raise KzError(_diag(UNWRITABLE, f"cannot write {where}: {why}; no file was changed"),
                       exit_code=2) from None
     finally:
         for temp, _ in temps:

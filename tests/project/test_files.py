@@ -44,3 +44,8 @@ def test_a_link_that_points_out_is_refused_and_the_message_never_shows_the_file(
 def test_a_nul_in_a_name_is_refused(project):
     with pytest.raises(Outside):
         inside(project, "a\x00b", [project])
+
+
+def test_a_name_no_file_system_can_hold_is_refused(project):      # a UnicodeEncodeError before
+    with pytest.raises(Outside, match="no file name can hold"):
+        inside(project, "a\ud800.png", [project])
