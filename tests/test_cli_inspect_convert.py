@@ -294,3 +294,13 @@ def test_the_checkout_runner_calls_itself_kzplayer():
                        capture_output=True, text=True, cwd=repo)
     assert r.returncode == 2
     assert "Usage: kzplayer play [OPTIONS] [PROJECT]" in r.stderr and "cli.py" not in r.stderr
+
+
+def test_inspect_paths_prints_every_item_by_the_path_set_takes():
+    r = run("inspect", "--paths", DATA / "fountain.kzm")
+    assert r.exit_code == 0, r.output
+    assert f"{NOZZLE} [ParticleEmitter]" in r.stdout.splitlines()
+    project = kzplayer.load(DATA / "fountain.kzm")
+    paths = [line.rsplit(" [", 1)[0] for line in r.stdout.splitlines()[1:] if not line.startswith(" ")]
+    assert paths == [item.path for item in project.walk()]
+    assert all(project.find(p) is not None for p in paths)

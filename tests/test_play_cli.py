@@ -603,3 +603,27 @@ def test_a_misspelt_push_target_is_one_report_the_one_validate_gives(tmp_path):
     result = play(path, "--frames", 2, ok=False)
     assert result.exit_code == 1
     assert "[path.stale]" in result.output and "[path.unresolved]" not in result.output
+
+
+def test_an_include_outside_the_project_leaves_the_material_out_and_never_shows_the_file(tmp_path):
+    secret = tmp_path / "secret.glsl"
+    secret.write_text("TOP SECRET LINE\n")
+    project_dir = tmp_path / "p"
+    project_dir.mkdir()
+    path = _spin_project(project_dir, '#include "../../secret.glsl"\nvoid affectParticle(uint index) {}\n')
+    result = play(path, "--frames", 2)
+    assert "TOP SECRET" not in result.output
+    assert "leads outside the project folder" in result.stderr and "[shader.compile]" in result.stderr
+    assert result.stdout.startswith("Fountain: 2 frames")
+
+
+def test_an_infinite_rate_plays_at_the_default_without_numpy_warnings(tmp_path):
+    path = variant(tmp_path, "inf", lambda t: t.replace(">400<", ">inf<").replace(
+        "{./Emission.Rate} * ({./Emission.Lifetime} + {./Emission.LifetimeVariance})", "1000"))
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                 # a numpy RuntimeWarning leaked before
+        result = play(path, "--frames", 60)
+    assert "Emission.Rate must be a finite number, not inf [property.range]" in result.stderr
+    assert "not emitted" not in result.stderr          # 21474835475 particles "not emitted" before
+    assert "; 10 particles alive at the end" in result.stdout      # the default 10/s for 1 s
