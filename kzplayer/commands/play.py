@@ -97,7 +97,7 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         if frames is not None or seconds is not None:
             click.echo("note: a window plays until it is closed; --frames and --seconds apply to "
                        "a --headless run", err=True)
-        play_in_window(proj, graph, value, (width, height), fps=fps, seed=seed)
+        play_in_window(proj, graph, value, (width, height), fps=fps, seed=seed, frame_budget=budget)
         return
     summary = play_offline(proj, graph, value, (width, height), n_frames=n_frames, fps=fps, seed=seed,
                            output=output, stats=stats, dump=dump, frame_budget=budget)

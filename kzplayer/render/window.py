@@ -45,8 +45,9 @@ def _no_window(reason: str) -> KzError:
                    exit_code=2)
 
 
-def play_in_window(project, graph, value, size, *, fps: float = 60.0, seed=None) -> None:
-    """Open a window of `size`, play until it is closed."""
+def play_in_window(project, graph, value, size, *, fps: float = 60.0, seed=None, frame_budget=None) -> None:
+    """Open a window of `size`, play until it is closed. A broken material leaves its slot
+    out; a frame past `frame_budget` seconds stops (kzplayer.commands.limits.FrameWatch)."""
     import glfw
 
     from kzplayer.gpu import Simulation
@@ -68,7 +69,8 @@ def play_in_window(project, graph, value, size, *, fps: float = 60.0, seed=None)
         glfw.make_context_current(win)
         glfw.swap_interval(1)
         ctx = create_context(headless=False, window=win)
-        state = _State(lambda: Simulation(ctx, project, graph, seed=seed))
+        state = _State(lambda: Simulation(ctx, project, graph, seed=seed, leave_out_broken=True))
+        state.frame_budget = frame_budget
         from kzplayer.commands.play import content_probe, print_warnings
         print_warnings(state.sim.diagnostics)
         glfw.set_key_callback(win, state.on_key)
@@ -108,6 +110,23 @@ class _State:
         elif key in (glfw.KEY_ESCAPE, glfw.KEY_Q):
             self.quit = True
 
+    frame_budget = None          # seconds a frame may take (None: no watch)
+    _watch = None
+    frames = 0
+
+    def step(self, dt: float) -> None:
+        """One frame; past the frame budget a KzError stops the window (an endless shader)."""
+        if self.frame_budget is None:
+            self.sim.step_frame(dt)
+            return
+        from kzplayer.commands.limits import FrameWatch
+        if self._watch is None or self._watch.sim is not self.sim:
+            self._watch = FrameWatch(self.sim, self.frame_budget)
+        self._watch.start()
+        self.sim.step_frame(dt)
+        self._watch.stop(self.frames)
+        self.frames += 1
+
     def release(self):
         if hasattr(self.sim, "release"):
             self.sim.release()
@@ -126,7 +145,7 @@ def _loop(glfw, win, ctx, state, renderer, project, value, fps, seen=None):
             state.release()
             state.sim, state.restart = state.make_sim(), False
         if not state.paused:
-            state.sim.step_frame(elapsed)
+            state.step(elapsed)
         while state.pending_steps:
             state.sim.step_frame(1.0 / fps)
             state.pending_steps -= 1

@@ -34,7 +34,11 @@ from tests.fuzz import corpus
 from tests.fuzz.mutate import mutate_expression, mutate_project
 
 WEIGHTS = {"expr": 12, "loader": 4, "validate": 3, "cli": 1}      # inputs per round
-LIMITS = {"expr": 10.0, "loader": 20.0, "validate": 30.0, "cli": 60.0}   # seconds: past it, a hang
+# CPU seconds an input may take (all threads: llvmpipe's too); past it, a hang. CPU time,
+# not wall-clock time, so that a loaded machine does not make slow inputs look hung; a
+# wall-clock limit of WALL times as much still catches an input that blocks.
+LIMITS = {"expr": 10.0, "loader": 20.0, "validate": 30.0, "cli": 60.0}
+WALL = 10
 MEMORY = 6 << 30                                                   # bytes of address space
 
 
@@ -63,11 +67,12 @@ def run_one(channel: str, n: int, seed: str, work: Path) -> tuple[str, float, st
     for p in work.iterdir():
         shutil.rmtree(p) if p.is_dir() else p.unlink()
     start = time.perf_counter()
-    signal.setitimer(signal.ITIMER_REAL, LIMITS[channel])
+    signal.setitimer(signal.ITIMER_PROF, LIMITS[channel])
+    signal.setitimer(signal.ITIMER_REAL, LIMITS[channel] * WALL)
     try:
         outcome, report = C.CHANNELS[channel](text, rng, work), None
-    except Hang:
-        outcome, report = "hang", f"no result after {LIMITS[channel]:g} s"
+    except Hang as exc:
+        outcome, report = "hang", f"no result after {exc}"
     except C.Bug as exc:
         outcome, report = "bug", str(exc)
     except BaseException as exc:          # noqa: BLE001 - anything that escapes is the finding
@@ -75,6 +80,7 @@ def run_one(channel: str, n: int, seed: str, work: Path) -> tuple[str, float, st
             raise
         outcome, report = "bug", "".join(traceback.format_exception(exc))
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
     took = time.perf_counter() - start
     if report is not None:
@@ -83,7 +89,7 @@ def run_one(channel: str, n: int, seed: str, work: Path) -> tuple[str, float, st
 
 
 def _alarm(signum, frame):
-    raise Hang()
+    raise Hang("its CPU-time limit" if signum == signal.SIGPROF else "its wall-clock limit")
 
 
 def _share_one_gl_context():
@@ -124,6 +130,7 @@ def main(argv=None) -> int:
     os.environ.setdefault("KZPLAYER_NO_PROGRESS", "1")
     os.environ.pop("KZPLAYER_DEBUG", None)
     signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if soft == resource.RLIM_INFINITY or soft > MEMORY:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, hard))
