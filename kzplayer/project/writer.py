@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape, quoteattr
 from kzplayer.diagnostics import KzError
 from kzplayer.project.literals import LiteralError, format_literal, parse_literal
 from kzplayer.project.loader import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX,
-                                     UNREADABLE, _diag, item_file_name)
+                                     _diag, item_file_name)
 from kzplayer.project.model import Binding, Item, Project, Property
 
 INDENT = "  "

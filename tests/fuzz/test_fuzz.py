@@ -53,13 +53,24 @@ def test_what_a_long_run_found_stays_fixed(path, tmp_path):
     C.CHANNELS[channel](text, random.Random(0), tmp_path)
 
 
+def _run(*args):
+    """The runner in its own process, as `make fuzz` starts it (it sets limits and shares one
+    GL context for the whole process: nothing of that may leak into the test session)."""
+    import subprocess
+    import sys
+    repo = Path(__file__).resolve().parents[2]
+    return subprocess.run([sys.executable, "-m", "tests.fuzz.run", *args], cwd=repo,
+                          capture_output=True, text=True, timeout=300)
+
+
 def test_the_long_run_counts_resumes_and_reports(tmp_path):
-    from tests.fuzz.run import main
     state = tmp_path / "state"
-    assert main(["--seconds", "60", "--count", "25", "--state", str(state), "--channels", "expr,loader"]) == 0
+    r = _run("--seconds", "60", "--count", "25", "--state", str(state), "--channels", "expr,loader")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "uncaught" in r.stdout and "slowest input" in r.stdout
     first = json.loads((state / "state.json").read_text())["channels"]
     assert first["expr"]["inputs"] + first["loader"]["inputs"] == 25
-    assert main(["--seconds", "60", "--count", "5", "--state", str(state), "--channels", "expr"]) == 0
+    assert _run("--seconds", "60", "--count", "5", "--state", str(state), "--channels", "expr").returncode == 0
     again = json.loads((state / "state.json").read_text())["channels"]
     assert again["expr"]["inputs"] == first["expr"]["inputs"] + 5      # goes on where it stopped
     assert again["expr"]["next"] == again["expr"]["inputs"]
