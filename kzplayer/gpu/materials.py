@@ -17,7 +17,7 @@ from kzplayer import values as V
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, a_or_an
 from kzplayer.gpu.preprocessor import preprocess
 from kzplayer.gpu.shader_errors import compile_compute
-from kzplayer.project.files import Outside, inside, project_folder
+from kzplayer.project.files import Outside, inside, is_file, project_folder
 from kzplayer.resources import shader_dir
 
 # The slots the simulation runs, and the main each one's material is compiled behind.
@@ -69,7 +69,7 @@ def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Mat
     else:
         shader = shader_dir() / (spec.shader or f"{spec.name}.glsl")
         display = f"shaders/{shader.name}"
-    if not shader.is_file():
+    if not is_file(shader):
         message = f"{where}: the shader of '{spec.name}' is missing: {display}"
         if spec.custom:
             raise _material_error("material.unknown", message, span)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
-from kzplayer.project.files import Outside, inside
+from kzplayer.project.files import Outside, inside, is_file
 from kzplayer.resources import shader_dir
 
 MAX_DEPTH = 32
@@ -148,7 +148,7 @@ class _Preprocessor:
             except Outside as exc:
                 refused = refused or exc
                 continue
-            if candidate.is_file():
+            if is_file(candidate):
                 return candidate
         if refused is not None:
             raise _error(f"{refused}, or in kzplayer's shader library", where)

@@ -7,7 +7,8 @@ a name the project wrote against a base folder and refuses, BEFORE anything is r
 
 * an absolute path (`/etc/passwd`, `C:\\x`, `\\\\server\\share`),
 * a path that leaves the allowed folders with `..`,
-* a path that leads out through a symbolic link (links are resolved first).
+* a path that leads out through a symbolic link (links are resolved first),
+* a name no file system can hold (a lone surrogate, a part longer than 255 bytes).
 
 The refusal (`Outside`) says which file and why, never what is in it. Nothing here knows
 about GL or XML: the loader, the validator, the shader preprocessor and the renderer call it.
@@ -24,6 +25,7 @@ class Outside(ValueError):
 
 
 _DRIVE = re.compile(r"^[A-Za-z]:|^[\\/]{2}")
+_NAME_MAX, _PATH_MAX = 255, 4096      # bytes: a name part, a whole path (Linux, macOS, NTFS)
 
 
 def is_absolute(name: str) -> bool:
@@ -40,9 +42,11 @@ def inside(base: str | os.PathLike, name: str, roots, what: str | None = None) -
     if "\x00" in text:
         raise Outside(f"refused: {what} has a NUL character in its name")
     try:
-        os.fsencode(text)
+        raw = os.fsencode(text)
     except UnicodeError:
         raise Outside(f"refused: {what} has a character no file name can hold") from None
+    if len(raw) > _PATH_MAX or any(len(part) > _NAME_MAX for part in re.split(rb"[\\/]", raw)):
+        raise Outside(f"refused: {what} is longer than a file name can be")
     if is_absolute(text):
         raise Outside(f"refused: {what} is an absolute path; it must be a path relative to "
                       "the project file, inside the project folder")
@@ -53,6 +57,14 @@ def inside(base: str | os.PathLike, name: str, roots, what: str | None = None) -
         raise Outside(f"refused: {what} leads outside the project folder ({how}); "
                       "it must lie inside the project folder")
     return real
+
+
+def is_file(path: Path) -> bool:
+    """Path.is_file, False (not an OSError) for what it cannot look at (no permission, ...)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def project_folder(project) -> Path:

@@ -67,14 +67,14 @@ def texture_file(base_dir, texture) -> str | None:
     """The image file of a Particle.Texture value, inside the project folder; None (the
     round sprite) when empty, missing or outside it (validate reports those:
     file.texture-missing, path.outside-project). Nothing outside the project is ever opened."""
-    from kzplayer.project.files import Outside, inside
+    from kzplayer.project.files import Outside, inside, is_file
     if not texture or not str(texture).strip():
         return None
     try:
         path = inside(base_dir, str(texture).strip(), [base_dir])
     except Outside:
         return None
-    return str(path) if path.is_file() else None
+    return str(path) if is_file(path) else None
 
 
 def _catalog_default(name: str):

@@ -49,3 +49,10 @@ def test_a_nul_in_a_name_is_refused(project):
 def test_a_name_no_file_system_can_hold_is_refused(project):      # a UnicodeEncodeError before
     with pytest.raises(Outside, match="no file name can hold"):
         inside(project, "a\ud800.png", [project])
+
+
+def test_a_name_longer_than_a_file_name_can_be_is_refused(project):     # ENAMETOOLONG escaped
+    with pytest.raises(Outside, match="longer than a file name"):
+        inside(project, "1" + "0" * 400, [project])
+    with pytest.raises(Outside, match="longer than a file name"):
+        inside(project, "a/" * 2100 + "b", [project])

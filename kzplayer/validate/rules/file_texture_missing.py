@@ -16,6 +16,8 @@ Passing (the file is there):
 
     <Property name="Particle.Texture">spark.png</Property>
 """
+import os
+
 from kzplayer.diagnostics import Severity
 from kzplayer.validate.engine import Problem
 
@@ -25,16 +27,17 @@ SEVERITY = Severity.WARNING
 
 
 def check(context):
-    from kzplayer.project.files import Outside, inside, project_folder
+    from kzplayer.project.files import Outside, inside, is_file, project_folder
     base = project_folder(context.project)
     for item, name, spot in textures(context):
         try:
             path = inside(base, name, [base])
         except Outside:
             continue                 # path.outside-project says so
-        if path.is_file() and _readable_image(path):
+        if is_file(path) and _readable_image(path):
             continue
-        why = "is a folder" if path.is_dir() else "cannot be read as an image" if path.exists() else "is missing"
+        why = ("cannot be read as an image" if is_file(path) else
+               "is a folder" if os.path.isdir(path) else "is missing")
         yield Problem(spot, f"Particle.Texture of '{item.name}': {path} {why}; its particles are "
                             "drawn as the default round sprite",
                       "put the image there, or correct the path (relative to the project file)")
