@@ -52,6 +52,8 @@ CODES: dict[str, str] = {
     "property.type": "KZ302",
     "property.range": "KZ303",
     "property.work-limit": "KZ304",
+    "property.alias": "KZ311",
+    "property.deprecated": "KZ312",
     # materials
     "material.unknown": "KZ401",
     "material.slot": "KZ402",

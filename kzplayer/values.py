@@ -6,7 +6,7 @@ Angles in Srt3D are degrees, as in Kanzi Studio.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _XYZW = "xyzw"
 
@@ -94,8 +94,11 @@ class Matrix:
 
 @dataclass(frozen=True)
 class EnumValue:
-    """An enum word such as `Verlet` or `ONE_WAY`; the catalog says which words are allowed."""
+    """An enum word such as `Verlet` or `ONE_WAY`; the catalog says which words are allowed.
+    `value` is the integer Kanzi stores for the word where it is known (a Kanzi Studio
+    custom enum's options: `Drive` 0, `Browse` 1); an enum compares with an int through it."""
     word: str
+    value: int | None = field(default=None, compare=False)
     type_name = "enum"
 
     def __str__(self) -> str:
@@ -110,6 +113,18 @@ class ItemRef:
 
     def __str__(self) -> str:
         return self.path
+
+
+@dataclass(frozen=True)
+class ResourceRef:
+    """A reference to a resource by its ID, looked up in the resource dictionaries of the node
+    and its ancestors (Kanzi Studio's RESOURCE_REFERENCE: a text resource `LOCATION
+    INFORMATION`, an image `Image.Image2D.Image`). Written `Resource("ID")`."""
+    id: str
+    type_name = "resource"
+
+    def __str__(self) -> str:
+        return self.id
 
 
 @dataclass(frozen=True)
@@ -132,6 +147,33 @@ class BufferHandle:
 
     def __str__(self) -> str:
         return f"{self.owner}:{self.kind}"
+
+
+@dataclass(frozen=True)
+class Range:
+    """Kanzi's range: an ordered collection with an iteration position. A reference to a node
+    list (`{##RenderPass/DrawObjectsRenderPass.PointLights}`) gives a range of ItemRefs,
+    `{view ... PointLightColor}` the property read from each, `splitString` the pieces of a
+    text. `evaluate()` steps through it; a cast reads the element at `position`. `location`
+    marks the value `evaluate()` returns: evaluating a location does not move it."""
+    items: tuple = ()
+    position: int = 0
+    location: bool = False
+    type_name = "range"
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @property
+    def current(self):
+        """The element at the iteration position (IndexError past the end)."""
+        if not 0 <= self.position < len(self.items):
+            raise IndexError("the range iterator is past its last element")
+        return self.items[self.position]
+
+    def __repr__(self) -> str:
+        at = f" @{self.position}" if self.position else ""
+        return f"Range({', '.join(map(repr, self.items))}{at})"
 
 
 def type_name(value) -> str:

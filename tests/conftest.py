@@ -19,6 +19,20 @@ def on_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 
 
+KANZI39_FOLDERS = ("", "demos")          # the real files: the top folder and demos/
+
+
+def kanzi39_files() -> list[str]:
+    """Every .kzproj and .kzmat of the real Kanzi files (top folder and demos/), as names
+    relative to KANZI39, for parametrizing tests. A missing folder gives one placeholder
+    name: the test still runs and goes through the `kanzi39` fixture (it fails on CI and is
+    skipped, saying why, elsewhere: require_dir)."""
+    names = [str((KANZI39 / sub / f.name).relative_to(KANZI39)) for sub in KANZI39_FOLDERS
+             if (KANZI39 / sub).is_dir() for f in sorted((KANZI39 / sub).iterdir())
+             if f.suffix in (".kzproj", ".kzmat")]
+    return names or ["(the kanzi39 folder is missing)"]
+
+
 def require_dir(path: Path, what: str, variable: str) -> Path:
     """`path` when it is a folder. Else, on CI (CI=true) the test FAILS: a skipped check of
     the real files would pass silently there. Outside CI (a fresh clone without ../shared

@@ -8,14 +8,17 @@
   Otherwise `binding.source-mismatch`, pointing at both (the stale-path problem).
 * PushTarget (default: the owner) receives the value; Target names the property and
   TargetPropertyAttribute one field of it. TWO_WAY also writes a change of the target back
-  to its single source reference; TO_SOURCE only does that.
+  to its single source reference. TO_SOURCE (Kanzi's "to-source binding") writes its
+  expression's value into the push target's property as that item's own value, which other
+  inputs (the user toggling a button) may change again: to kzplayer's graph it runs as
+  ONE_WAY does, with any expression.
 """
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
 
-from kzplayer.bindings.conversions import ConversionError, coerce, normalize_field, read_field
+from kzplayer.bindings.conversions import ConversionError, coerce, field_type, normalize_field, read_field
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.sources import (OUTPUTS, Input, Unresolved, check_property, find_item,
                                        node_label, node_type, resolve_reference, unresolved)
@@ -38,7 +41,7 @@ class CompiledBinding:
     program: object | None = None   # what runs: RawCode, else the expression
     shown: object | None = None     # the SourceExpression's program where RawCode runs (compared)
     inputs: dict[tuple, Input] = field(default_factory=dict)   # Reference.key -> what it reads
-    back: Input | None = None       # the single source reference that TWO_WAY/TO_SOURCE write
+    back: Input | None = None       # the single source reference that TWO_WAY writes back
     ok: bool = True                 # False: a problem keeps it from running (reported)
     mismatched: bool = False        # SourceExpression and RawCode read different properties (reported)
 
@@ -48,14 +51,10 @@ class CompiledBinding:
 
     @property
     def reads(self) -> set[tuple]:
-        if self.mode == TO_SOURCE:
-            return {self.target}
         return {i.node for i in self.inputs.values()}
 
     @property
     def writes(self) -> tuple | None:
-        if self.mode == TO_SOURCE:
-            return self.back.node if self.back else None
         return self.target
 
     @property
@@ -74,8 +73,9 @@ class CompiledBinding:
 def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list[Diagnostic]]:
     owner = binding.owner
     diags: list[Diagnostic] = []
-    cb = CompiledBinding(binding, owner, owner, binding.target, None, ONE_WAY,
-                         bool(binding.enabled), index)
+    cat = project.catalog
+    target = cat.canonical(binding.target) if cat is not None and binding.target else binding.target
+    cb = CompiledBinding(binding, owner, owner, target, None, ONE_WAY, bool(binding.enabled), index)
 
     def fail(d: Diagnostic) -> None:
         diags.append(d)
@@ -98,9 +98,13 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
             fail(unresolved(found, binding.push_target_span or binding.span, "PushTarget"))
     if cb.field and cb.item and (problem_ := _field_problem(cb, project)):
         fail(problem_)
+    spec = project.property_spec(cb.name)
     if cb.name in OUTPUTS:
         fail(problem("binding.output-target", f"{cb.name} is an output of the emitter: "
                      "a binding reads it, it cannot write it", binding.target_span or binding.span))
+    elif spec is not None and spec.output:
+        fail(problem("binding.output-target", f"{cb.name} is computed by the engine: a binding "
+                     "reads it, it cannot write it", binding.target_span or binding.span))
     if cb.enabled and (why := undelivered(binding, cb.item, project)):
         fail(why)
 
@@ -118,6 +122,8 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
     runs_raw = bool((binding.raw_code or "").strip()) and not binding.short
     span = (binding.raw_code_span if runs_raw else binding.expression_span) or binding.span
     cb.program = parse_program(binding, "raw_code" if runs_raw else "expression")
+    if runs_raw and not cb.program.diagnostics:
+        cb.program = fold_source_fields(cb.program, binding.sources)
     if cb.program.diagnostics:
         for d in cb.program.diagnostics:
             fail(d)
@@ -137,13 +143,12 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         fail(d)
     for d in _check(cb, project):
         fail(d)
-    if cb.mode in (TWO_WAY, TO_SOURCE):
+    if cb.mode == TWO_WAY:
         ref = single_reference(cb.program)
         if ref is None:
             fail(problem("binding.mode", f"a {cb.mode} binding writes back to its source, so its "
                          "expression must be one plain reference", span or binding.span,
-                         severity=Severity.ERROR if cb.mode == TO_SOURCE else Severity.WARNING,
-                         hint="this binding works one way only" if cb.mode == TWO_WAY else None))
+                         severity=Severity.WARNING, hint="this binding works one way only"))
         else:
             cb.back = cb.inputs.get(ref.key)
     return cb, diags
@@ -203,20 +208,20 @@ def _check(cb: CompiledBinding, project) -> list[Diagnostic]:
     stops the binding) even in a branch that the current values never take; engine-only
     functions are notes. Value errors are left to the run."""
     from kzplayer.expr import infer
-    from kzplayer.expr.types import SAMPLES
+    from kzplayer.expr.types import sample
 
     def ref_type(ref):
         src = cb.inputs.get(ref.key)
         if src is None:
             return None
-        return "float" if src.field else node_type(project, src.node)
-    target = "float" if cb.field else node_type(project, cb.target) if cb.item else None
+        return field_type(node_type(project, src.node), src.field)
+    target = field_type(node_type(project, cb.target), cb.field) if cb.item else None
     result, found = infer(cb.program, ref_type, target_type=target)
     # a constant 1/0 or int("x") is a problem only if the run reaches it (`false && 1/0`)
     found = [d for d in found if d.rule not in _RUNTIME]
-    if cb.ok and result and target and cb.mode != TO_SOURCE and not any(d.severity is Severity.ERROR for d in found):
+    if cb.ok and result and target and not any(d.severity is Severity.ERROR for d in found):
         try:
-            coerce(SAMPLES[result], target)
+            coerce(sample(result), target)
         except ConversionError as exc:
             found.append(problem("binding.type-mismatch", f"binding of {cb.label}: {exc}",
                                  cb.binding.expression_span or cb.span))
@@ -237,6 +242,44 @@ def parse_program(binding, which: str):
     anchors = getattr(binding, f"{which}_anchors", ())
     position = text_positions(text, span, anchors) if anchors and span else None
     return parse(text, span=span, position=position)
+
+
+def _canonical(project, name: str) -> str:
+    cat = project.catalog
+    return cat.canonical(name) if cat is not None and name else name
+
+
+def fold_source_fields(program, sources):
+    """RawCode with `{N}.field` read as `{N}` where BindingSourceItem N already takes that field.
+
+    Kanzi Studio writes a field read right after a reference twice: in the text
+    (`{0}.translationY + 0.4`, as the SourceExpression has it) and as the source item's
+    PropertyAttribute (TRANSLATION_Y). The runtime reads the field once: the source gives the
+    component, and the `.translationY` in the text is that same read."""
+    from kzplayer.expr.ast import Field, Node, Program, Ref
+    fields = {}
+    for s in sources:
+        try:
+            f = normalize_field(s.field)
+        except ConversionError:
+            continue
+        if f and s.name.isdigit():
+            fields[int(s.name)] = f
+
+    def visit(node):
+        if isinstance(node, Field) and isinstance(node.value, Ref) and node.value.reference.kind == "index" \
+                and fields.get(node.value.reference.index) == _field_key(node.field):
+            return node.value
+        if isinstance(node, tuple):
+            return tuple(visit(n) for n in node)
+        if isinstance(node, Node) and dataclasses.is_dataclass(node):
+            changed = {f.name: visit(getattr(node, f.name)) for f in dataclasses.fields(node)
+                       if isinstance(getattr(node, f.name), (Node, tuple))}
+            return dataclasses.replace(node, **changed) if changed else node
+        return node
+    if not fields:
+        return program
+    return Program([visit(st) for st in program.statements], program.text, program.diagnostics, program.span)
 
 
 def single_reference(program):
@@ -262,7 +305,7 @@ def _source_input(binding, ref, project, owner) -> Input:
         fld = normalize_field(src.field)
     except ConversionError as exc:
         raise Unresolved(problem("binding.type-mismatch", f"BindingSourceItem {src.name}: {exc}", src.span))
-    return Input((item, src.source), fld, src.span)
+    return Input((item, _canonical(project, src.source)), fld, src.span)
 
 
 # -- SourceExpression versus RawCode + sources ----------------------------------------------
@@ -278,9 +321,12 @@ def source_mismatch(cb: CompiledBinding, project, lost: dict) -> list[Diagnostic
     shown = cb.shown = parse_program(b, "expression")
     if shown.diagnostics:
         return []            # the expression's own errors are reported by the expression rules
-    def source_field(ref):
-        src = cb.inputs.get(ref.key) if ref.kind == "index" else None
-        return src.field if src is not None else None
+    def source_field(ref):          # as the BindingSourceItem says, whether or not its Item resolves
+        src = next((s for s in b.sources if s.name == str(ref.index)), None) if ref.kind == "index" else None
+        try:
+            return normalize_field(src.field) if src is not None else None
+        except ConversionError:
+            return None
     if _shape(shown) != _shape(cb.program, source_field):
         return [problem("binding.source-mismatch", f"SourceExpression {b.expression.strip()!r} and "
                         f"RawCode {b.raw_code.strip()!r} are different programs",

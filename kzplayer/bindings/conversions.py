@@ -47,6 +47,17 @@ def _coerce(value, target_type: str | None):
                 raise ConversionError(f"{value} does not fit an int property")
             return math.trunc(value)
         return float(value)
+    # a number into a text property is written as text: Kanzi shows a bound number in a Text
+    # Block (Gauges.kzproj binds the int Gauges.Speed to TextConcept.Text without string())
+    if have in _NUMERIC and target_type == "string":
+        from kzplayer.expr.strings import format_value
+        return format_value(value)
+    # Kanzi's enums are integers underneath: an enum binds to an int property as its number,
+    # and an int to an enum property (Kanzi Studio stores custom enums as their numbers)
+    if have == "enum" and target_type in _NUMERIC and getattr(value, "value", None) is not None:
+        return coerce(value.value, target_type)
+    if have in ("int", "bool") and target_type == "enum":
+        return int(value)
     # enum words, item paths and material names are written as text in expressions
     if have == "string" and target_type in ("enum", "item", "material"):
         from kzplayer.values import EnumValue, ItemRef, MaterialRef
@@ -77,6 +88,16 @@ def normalize_field(name: str | None) -> str | None:
         raise ConversionError(f"{name!r} is not a property field (known: {WHOLE}, "
                               f"{', '.join(sorted(_FIELDS))})")
     return _ALIASES[key]
+
+
+def field_type(kind: str | None, field: str | None) -> str | None:
+    """The type of one field of a value of type `kind`: a number ("float"), except an Srt3D's
+    ROTATION, its whole rotation (an srt3d); `kind` itself without a field."""
+    if field is None:
+        return kind
+    from kzplayer.expr.fields import field_type as of_value
+    from kzplayer.expr.types import SAMPLES
+    return of_value(SAMPLES[kind], field.replace("_", "")) if kind in SAMPLES else "float"
 
 
 def read_field(value, field: str | None):

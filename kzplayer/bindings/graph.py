@@ -12,7 +12,7 @@ import dataclasses
 import heapq
 from collections import defaultdict
 
-from kzplayer.bindings.binding import TO_SOURCE, TWO_WAY, CompiledBinding, compile_binding
+from kzplayer.bindings.binding import TWO_WAY, CompiledBinding, compile_binding
 from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.sources import CONSUMERS, OUTPUTS, data_context_key, node_label, node_type, output_value
@@ -42,12 +42,16 @@ class BindingGraph:
         self._rank: dict[CompiledBinding, int] = {}
         self._compile()
         self._sort()
+        self._preview_data(set(self._data))
 
     # -- the interface ----------------------------------------------------------------------
 
     def value(self, item, name: str):
-        """The value after bindings; the item's own value (or catalog default) if unbound."""
-        node = (item, name)
+        """The value after bindings; the item's own value (or catalog default) if unbound.
+        A property is one node under any of its names (`ParticlesOverLife.ColorStart` is
+        `ColorOverLife.StartColor`)."""
+        node = self._key(item, name)
+        name = node[1]
         if node in self._values:
             return self._values[node]
         if item is None:
@@ -56,7 +60,7 @@ class BindingGraph:
         return out if out is not None else item.get(name)
 
     def is_bound(self, item, name: str) -> bool:
-        return bool(self._writers.get((item, name)))
+        return bool(self._writers.get(self._key(item, name)))
 
     def is_set(self, item, name: str) -> bool:
         """Whether the property has a value of its own: written in the file, written by a
@@ -70,7 +74,7 @@ class BindingGraph:
             return True
         if item is None:
             return node[1] in self._data
-        prop = item.properties.get(name)
+        prop = item.own_property(name)
         return (prop is not None and prop.value is not None) or output_value(item, name) is not None
 
     def is_evaluated(self, item, name: str) -> bool:
@@ -134,6 +138,18 @@ class BindingGraph:
         return changed
 
     # -- building -----------------------------------------------------------------------------
+
+    def _preview_data(self, given: set) -> None:
+        """Start each `{DataContext.x}` the caller did not give from the project's own data
+        objects, where it holds them (kzplayer.bindings.datasources)."""
+        from kzplayer.bindings.datasources import preview_value
+        for b in self.bindings:
+            for i in b.inputs.values():
+                key = i.node[1]
+                if i.node[0] is None and key not in given and key not in self._data:
+                    value = preview_value(self.project, b.owner, key)
+                    if value is not None:
+                        self._data[key] = value
 
     def _compile(self) -> None:
         for item in self.project.walk():
@@ -235,8 +251,6 @@ class BindingGraph:
         if any(n[0] is None and (data_context_key(n[1]) or n[1]) not in self._data for n in b.reads):
             return False     # waits for its DataContext input (reported by _missing_data)
         self.evaluations += 1
-        if b.mode == TO_SOURCE:
-            return self._write(b, b.back.node, read_field(self.value(*b.target), b.field), b.back.field)
         from kzplayer.expr import ExprError, evaluate
         try:
             result = evaluate(b.program, _Env(self, b))
@@ -301,9 +315,11 @@ class BindingGraph:
                                        hint=f"give one with --set 'DataContext.{key}=VALUE'")
         return list(out.values())
 
-    @staticmethod
-    def _key(item, name: str) -> tuple:
-        return (None, data_context_key(name) or name) if item is None else (item, name)
+    def _key(self, item, name: str) -> tuple:
+        if item is None:
+            return (None, data_context_key(name) or name)
+        cat = self.project.catalog
+        return (item, cat.canonical(name) if cat is not None else name)
 
 
 class _Env:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kzplayer.bindings.problems import problem
-from kzplayer.diagnostics import Diagnostic, Severity, Span
+from kzplayer.diagnostics import Diagnostic, Span
 from kzplayer.values import BufferHandle, type_name
 
 EVENT_BUFFER, DATA_BUFFER = "ParticleEmitter.EventBuffer", "ParticleEmitter.ParticleDataBuffer"
@@ -113,7 +113,7 @@ def check_property(project, item, name: str | None, span: Span | None, what: str
         raise Unresolved(problem(
             "path.unresolved", f"{what}: {item.path} is a {item.type}; only a ParticleEmitter has "
             f"the output {name}", span, hint="point the path at the source emitter"))
-    if name and (name in item.properties or project.property_spec(name) is not None
+    if name and (item.own_property(name) is not None or project.property_spec(name) is not None
                  or output_value(item, name) is not None):
         return
     near = project.catalog.suggest_property(name) if name and project.catalog is not None else None
@@ -127,11 +127,10 @@ def resolve_reference(project, ref, owner) -> Input:
     """The node a (non-index) expression reference reads; raises Unresolved."""
     if ref.kind == "datacontext":
         return Input((None, ref.property or ""), None, ref.span)
-    if ref.kind == "template":
-        raise Unresolved(problem("path.unresolved", f"{ref.spelling}: prefab template references "
-                                 "are not evaluated by kzplayer", ref.span, severity=Severity.NOTE))
-    item = find_item(project, ref.path, owner)
+    item = find_item(project, ref.path, owner)      # ##Template: the root of the owner's prefab
     if not item:
         raise Unresolved(unresolved(item, ref.span, ref.spelling))
     check_property(project, item, ref.property, ref.span, ref.spelling)
-    return Input((item, ref.property), None, ref.span)
+    cat = project.catalog
+    name = cat.canonical(ref.property) if cat is not None and ref.property else ref.property
+    return Input((item, name), None, ref.span)

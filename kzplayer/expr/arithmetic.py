@@ -5,7 +5,9 @@ Kanzi's ints are 32-bit: every int result wraps in two's complement (limits.wrap
 counts are 0..31. `int / int` divides as C++ does (truncating toward zero); an integer
 division or remainder by zero is an error, a float one gives IEEE inf/nan as on the GPU. Vectors and colours are
 component-wise, with a scalar on either side broadcast; `*` on matrices and SRTs is the
-matrix product (column vectors: in `a * b`, `b` applies first).
+matrix product (column vectors: in `a * b`, `b` applies first). Ranges are element-wise
+(`{lights ... PointLightColor} * 0.5`; two ranges pair their elements, as long as the
+shorter one), and `fold` reduces one to a value (`...* range`).
 """
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ import numpy as np
 
 from kzplayer.expr.limits import check_string_length, wrap32
 from kzplayer.transforms import cos_deg, rotation_matrix, sin_deg, srt_matrix  # noqa: F401 (re-exported)
-from kzplayer.values import Color4, EnumValue, ItemRef, Matrix, MaterialRef, Srt2D, Srt3D, Vector, type_name
+from kzplayer.values import (Color4, EnumValue, ItemRef, Matrix, MaterialRef, Range, Srt2D, Srt3D, Vector,
+                             type_name)
 
 
 class TypeMismatch(TypeError):
@@ -151,7 +154,19 @@ def _worded(v) -> bool:
     return isinstance(v, (EnumValue, ItemRef, MaterialRef))
 
 
+def _enum_number(v):
+    """An enum compared with a number: Kanzi's enums are integers underneath."""
+    if v.value is None:
+        raise TypeMismatch(f"the enum word {v.word!r} has no known integer value; compare it with "
+                           f"the word, e.g. == \"{v.word}\"")
+    return v.value
+
+
 def compare(op: str, a, b) -> bool:
+    if isinstance(a, EnumValue) and is_number(b):
+        a = _enum_number(a)
+    elif isinstance(b, EnumValue) and is_number(a):
+        b = _enum_number(b)
     if op in ("==", "!="):
         if is_number(a) and is_number(b):
             same = a == b
@@ -181,7 +196,38 @@ def bitwise(op: str, a, b) -> int:
     return x | y if op == "|" else x ^ y
 
 
+def over_range(f, *args):
+    """f element by element where an argument is a range (a scalar is paired with every
+    element; two ranges pair theirs, up to the shorter one's length)."""
+    ranges = [a for a in args if isinstance(a, Range)]
+    n = min(len(r) for r in ranges)
+    cols = [a.items[:n] if isinstance(a, Range) else (a,) * n for a in args]
+    return Range(tuple(f(*xs) for xs in zip(*cols)))
+
+
+# The element a fold of an empty range gives: `...+` sums nothing to 0, `...*` multiplies to 1.
+_FOLD_IDENTITY = {"+": 0, "*": 1}
+
+
+def fold(op: str, r):
+    """`...op range`: the elements combined left to right with `op`."""
+    if not isinstance(r, Range):
+        raise TypeMismatch(f"'...{op}' folds a range, not {type_name(r)}")
+    if not r.items:
+        if op in _FOLD_IDENTITY:
+            return _FOLD_IDENTITY[op]
+        raise BadValue(f"'...{op}' of an empty range has no value")
+    out = r.items[0]
+    for x in r.items[1:]:
+        out = binary(op, out, x)
+    return out
+
+
 def binary(op: str, a, b):
+    if isinstance(a, Range) or isinstance(b, Range):
+        if op in ("&&", "||"):
+            raise TypeMismatch(f"'{op}' takes conditions, not a range; fold it first (...+ range)")
+        return over_range(lambda x, y: binary(op, x, y), a, b)
     if op in ("+", "-", "*", "/"):
         return arithmetic(op, a, b)
     if op in ("==", "!=", "<", ">", "<=", ">="):
@@ -193,6 +239,8 @@ def binary(op: str, a, b):
 
 
 def unary(op: str, v):
+    if isinstance(v, Range):
+        return over_range(lambda x: unary(op, x), v)
     if op == "-":
         if isinstance(v, (bool, int)):
             return wrap32(-int(v))

@@ -84,8 +84,19 @@ class Ref(Node):
 
 @dataclass(frozen=True)
 class View(Node):
-    """An engine-only range view `{view ...}`: kept verbatim, never evaluated here."""
-    text: str
+    """`{lightsView ... PointLightColor}`: `property` read from each element of the range that
+    `source` gives (a Name, or a Ref to a node list such as
+    `{##RenderPass/DrawObjectsRenderPass.PointLights ... PointLightColor}`): a range of values."""
+    source: Node
+    property: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Fold(Node):
+    """`...* range`: the range reduced to one value with `op`, left to right."""
+    op: str
+    operand: Node
     span: Span | None = _span()
 
 
@@ -174,8 +185,10 @@ class Program:
 
 
 def children(node: Node) -> tuple[Node, ...]:
-    if isinstance(node, Unary):
+    if isinstance(node, (Unary, Fold)):
         return (node.operand,)
+    if isinstance(node, View):
+        return (node.source,)
     if isinstance(node, Binary):
         return (node.left, node.right)
     if isinstance(node, Ternary):

@@ -5,6 +5,9 @@ The environment gives reference values and the target's current value:
     class Env:
         def lookup(self, ref: Reference): ...      # the value of {path/Property} or {N}
         def current_value(self): ...              # for getCurrentValue()
+        # optional, for ranges of nodes:
+        def read_property(self, item: ItemRef, name: str): ...   # {view ... Name}
+        def output_size(self) -> int | None: ...  # createView<OutputSize>: the uniform array length
 
 Failures raise ExprError with the position of the node that failed; `continueIf(false)`
 is not a failure: it returns `Result(skipped=True)` and the target keeps its value.
@@ -15,12 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kzplayer.expr import ast
-from kzplayer.expr.arithmetic import BadValue, DivisionByZero, TypeMismatch, binary, truthy, unary
+from kzplayer.expr import ranges
+from kzplayer.expr.arithmetic import BadValue, DivisionByZero, TypeMismatch, binary, fold, truthy, unary
 from kzplayer.expr.errors import ExprError, not_evaluable
 from kzplayer.expr.fields import FieldError, get_field, set_field
 from kzplayer.expr.functions import lookup
 from kzplayer.expr.limits import deep_recursion, wrap32
 from kzplayer.expr.suggest import unknown_function
+from kzplayer.values import ItemRef, Range
 
 
 class Environment(Protocol):
@@ -124,8 +129,28 @@ class _Evaluator:
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, ast.View):
-            self.fail(node, "expr.not-evaluable", not_evaluable("a range view"))
+            return self.view(node)
+        if isinstance(node, ast.Fold):
+            return self.guarded(node, fold, node.op, self.eval(node.operand))
         raise TypeError(f"cannot evaluate {node!r}")
+
+    def view(self, node: ast.View) -> Range:
+        """`{source ... Property}`: the property read from each node of the range."""
+        src = self.eval(node.source)
+        if not isinstance(src, Range):
+            self.fail(node, "expr.type", ranges.not_a_range(node, src))
+        read = getattr(self.env, "read_property", None)
+        out = []
+        for item in src.items:
+            if not isinstance(item, ItemRef):
+                self.fail(node, "expr.type", ranges.not_nodes(node, item))
+            if read is None:
+                self.fail(node, "expr.not-evaluable", not_evaluable(f"reading {node.property} from the nodes of a range"))
+            try:
+                out.append(read(item, node.property))
+            except LookupError as e:
+                self.fail(node, "expr.reference", f"cannot read {node.property} from {item}: {e}")
+        return Range(tuple(out))
 
     def call(self, node: ast.Call):
         spec = lookup(node.name)
@@ -146,4 +171,26 @@ class _Evaluator:
         if key == "getcurrentvalue":
             return self.env.current_value()
         args = [self.eval(a) for a in node.args]
-        return self.guarded(node, spec.impl, *args)
+        if key == "createview":
+            return self.create_view(node, args)
+        result = self.guarded(node, spec.impl, *args)
+        if key in ranges.UPDATES_FIRST and isinstance(node.args[0], ast.Name):
+            # evaluate(r) steps the iterator r; setField(m, i, x) changes m (Kanzi's examples)
+            self.variables[node.args[0].name] = ranges.advanced(args[0]) if key == "evaluate" else result
+        return result
+
+    def create_view(self, node: ast.Call, args):
+        length = args[1] if len(args) > 1 else None
+        if node.type_args:
+            if not ranges.view_length_ok(node.type_args):
+                self.fail(node, "expr.arguments", ranges.bad_view_length(node))
+            word = node.type_args[0]
+            if word == ranges.OUTPUT_SIZE:
+                size = getattr(self.env, "output_size", lambda: None)()
+                if size is None:
+                    self.fail(node, "expr.not-evaluable", not_evaluable(
+                        "createView<OutputSize>(), the length of the uniform array the binding fills,"))
+                length = size
+            else:
+                length = int(word)
+        return self.guarded(node, ranges.create_view, args[0], length)

@@ -1,6 +1,9 @@
 """Fields of values: `{./Color}.r`, `v.x = 2`, `{./Node3D.RenderTransformation}.translationY`.
 
 Field names are matched without regard to case (`translationy` works), like function names.
+An Srt3D's `rotation` field is its whole rotation (Kanzi's quaternion; TargetPropertyAttribute
+ROTATION): kzplayer has no quaternion type, so it is the rotation-only Srt3D that
+`createRotation*` gives, and assigning one replaces the rotation.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ def _srt_field(value, name: str) -> tuple[str, int | None] | None:
             if isinstance(value, Srt2D) and attr == "rotation":
                 return (attr, None) if rest in ("", "z") else None
             if rest == "" and isinstance(value, Srt3D) and attr == "rotation":
-                return None
+                return attr, None           # the whole rotation
             limit = 2 if isinstance(value, Srt2D) else 3
             if rest in _AXES and _AXES[rest] < limit:
                 return attr, _AXES[rest]
@@ -38,7 +41,7 @@ def field_names(value) -> list[str]:
     if isinstance(value, Srt2D):
         return ["translationX", "translationY", "scaleX", "scaleY", "rotation"]
     if isinstance(value, Srt3D):
-        return [f"{k}{a}" for k in ("translation", "scale", "rotation") for a in "XYZ"]
+        return [f"{k}{a}" for k in ("translation", "scale", "rotation") for a in "XYZ"] + ["rotation"]
     if isinstance(value, Matrix):
         return ["translationX", "translationY"] + (["translationZ"] if value.size == 4 else [])
     return []
@@ -69,8 +72,16 @@ def get_field(value, name: str):
         return value[i]
     if isinstance(value, Matrix):
         return float(to_numpy(value)[i, value.size - 1])
+    if isinstance(value, Srt3D) and attr == "rotation" and i is None:
+        return Srt3D(rotation=value.rotation)
     part = getattr(value, attr)
     return float(part if i is None else part[i])
+
+
+def field_type(value, name: str) -> str:
+    """The type of a field's value: a number, or for an Srt3D's `rotation` an srt3d."""
+    where = _locate(value, name)
+    return "srt3d" if isinstance(value, Srt3D) and where == ("rotation", None) else "float"
 
 
 def set_field(value, name: str, new):
@@ -78,6 +89,8 @@ def set_field(value, name: str, new):
     where = _locate(value, name)
     if where is None:
         raise _no_field(value, name)
+    if isinstance(value, Srt3D) and where == ("rotation", None):
+        return dataclasses.replace(value, rotation=_rotation(new, name))
     if not is_number(new):
         raise TypeMismatch(f"field '{name}' takes a number, not {type_name(new)}")
     attr, i = where
@@ -96,6 +109,13 @@ def set_field(value, name: str, new):
     comps = list(part)
     comps[i] = float(new)
     return dataclasses.replace(value, **{attr: tuple(comps)})
+
+
+def _rotation(new, name: str) -> tuple[float, float, float]:
+    if isinstance(new, Srt3D):
+        return new.rotation
+    raise TypeMismatch(f"field '{name}' takes a rotation (createRotation(x, y, z), createRotationZ(a), "
+                       f"another transformation's .rotation), not {type_name(new)}")
 
 
 def _no_field(value, name: str) -> Exception:

@@ -260,6 +260,7 @@ for _n, _srt, _fields, _build in (
 
 # Casts and text live in their own module; importing it here keeps the table's order.
 from kzplayer.expr import strings  # noqa: E402,F401
+from kzplayer.expr import ranges  # noqa: E402,F401
 
 
 # -- evaluated by the evaluator itself ---------------------------------------------------------
@@ -276,12 +277,35 @@ for _name, _args, _result, _doc in (
         ("getProjectionMatrix", 0, "matrix4", "the camera projection"),
         ("getCameraMatrix", 0, "matrix4", "the camera's inverse world matrix"),
         ("getCameraPosition", 0, "vector3", "the camera position in world space"),
-        ("getNormalMatrix", 0, None, "the normal matrix"),
+        ("getNormalMatrix", 0, "matrix4", "the matrix taking normals from local to world space"),
+        ("getCameraNormalMatrix", 0, "matrix4", "camera * normal matrix"),
+        ("getViewPosition", 0, "vector4", "homogeneous position for the view direction"),
         ("getAmbient", 0, "color4", "the scene's ambient light"),
-        ("createView", (0, None), None, "a view of a range (engine)"),
         ("acquire", (0, None), None, "acquire a resource (engine)"),
         ("animate", (0, None), None, "drive a property by an animation (engine)"),
         ("animation", (0, None), None, "Animation(property, \"resource id\") (engine)")):
+    _define(_name, _args, _doc, evaluable=False, result=_result)(None)
+
+# Mesh and texture functions: they read GPU resources, so they are the engine's. Their
+# arguments are resources (a mesh or texture property: an item reference here).
+for _name, _args, _result, _doc in (
+        ("meshGetIndexBuffer", 1, None, "the mesh's index buffer (a GPU buffer resource)"),
+        ("meshGetIndexCount", 1, "int", "the number of indices of the mesh"),
+        ("meshGetNormalBuffer", 1, None, "the buffer of vertex normals"),
+        ("meshGetPositionBuffer", 1, None, "the buffer of vertex positions"),
+        ("meshGetTangentBuffer", 1, None, "the buffer of vertex tangents"),
+        ("meshGetUVBuffer", 2, None, "meshGetUVBuffer(mesh, channel): the buffer of one UV set"),
+        ("meshGetVertexCount", 1, "int", "the number of vertices of the mesh"),
+        ("textureGetAddressingMode", 1, "int", "0 Repeat, 1 Mirror, 2 Clamp, 3 Mirror Once, -1 no texture"),
+        ("textureGetAnisotropyLevel", 1, "int", "2, 4, 8 or 16; 0 off; -1 no texture"),
+        ("textureGetDepthCompareFunction", 1, "int", "0 Never ... 8 Disabled; -1 no texture"),
+        ("textureGetFilterMode", 1, "int", "0 Nearest, 1 Linear, -1 no texture"),
+        ("textureGetHeight", 1, "int", "the texture's height; -1 no texture"),
+        ("textureGetMipmapMode", 1, "int", "0 Base, 1 Nearest, 2 Linear, -1 no texture"),
+        ("textureGetMultisampleLevel", 1, "int", "anti-aliasing samples; 0 off; -1 no texture"),
+        ("textureGetPixelFormat", 1, "int", "a GraphicsFormat value; -1 no texture"),
+        ("textureGetSize", 1, "vector2", "the texture's size; (-1, -1) no texture"),
+        ("textureGetWidth", 1, "int", "the texture's width; -1 no texture")):
     _define(_name, _args, _doc, evaluable=False, result=_result)(None)
 
 # The matrix, rotation and colour functions live in their own module; importing it here

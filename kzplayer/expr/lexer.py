@@ -6,6 +6,12 @@ References: `{...}` always; `<...>` only where Kanzi's mission-card spelling is 
 is a path with at least one `/`, and the part after the last `/` is a property name.
 Anything else is less-than: `a < b`, `a<b`, `x < y/2`, `a<b && c>d` compare, while
 `<./Emission.Rate>` and `a<b/c>d` are references (write `a < b/c > d` to compare).
+
+Ranges (Kanzi's "Using the light nodes"): `{pointLightsView ... PointLightColor}` reads a
+property from each element of the range a variable holds, and
+`{##RenderPass/DrawObjectsRenderPass.PointLights ... PointLightColor}` from each node of a
+node list; both are one VIEW token. Outside braces `...` is the prefix fold operator
+(`...* rangeB`).
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ _NUMBER = re.compile(r"(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPACE = re.compile(r"[ \t\r\f]+")
 _OPERATOR = re.compile("|".join(re.escape(op) for op in sorted(
-    "|| && == != <= >= << >> | ^ & < > + - * / ! ~ ? : = ( ) , .".split(), key=len, reverse=True)))
+    "... || && == != <= >= << >> | ^ & < > + - * / ! ~ ? : = ( ) , .".split(), key=len, reverse=True)))
 # Characters people reach for from other languages, and what to write instead.
 _CHAR_HINTS = {"%": "there is no % operator: write mod(a, b) or rem(a, b)",
                ";": "put each statement on its own line",
@@ -38,6 +44,9 @@ _ANGLE_REF = re.compile(
     rf"<(@?(?:\.\.?|##?{_SEGMENT}|{_SEGMENT})(?:/(?:\.\.|{_SEGMENT}))*"
     rf"/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)>")
 _ANGLE_START = re.compile(r"<[.@#A-Za-z_]")
+# `{source ... Property}`: the source is a variable or a reference without braces.
+_VIEW = re.compile(r"\s*(?P<source>.*?\S)\s*\.\.\.\s*(?P<property>\S.*?)\s*")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class _Positions:
@@ -79,6 +88,19 @@ def parse_reference(content: str, spelling: str, span: Span | None = None) -> Re
     else:
         kind = "absolute"
     return Reference(spelling, kind, path, prop, None, tracked, span)
+
+
+def parse_view(content: str, spelling: str, span: Span | None = None):
+    """The inside of `{source ... Property}` -> (source, property), the source a variable
+    name (str) or a Reference; None when it is not a range view."""
+    m = _VIEW.fullmatch(content)
+    if m is None or not _PROPERTY.fullmatch(m["property"]):
+        return None
+    source = m["source"]
+    if _IDENTIFIER.fullmatch(source) and source != "DataContext":
+        return source, m["property"]
+    ref = parse_reference(source, spelling, span)
+    return (ref, m["property"]) if ref is not None else None
 
 
 def tokenize(text: str, *, file: str | None = None, line: int = 1, column: int = 1,
@@ -135,8 +157,14 @@ def tokenize(text: str, *, file: str | None = None, line: int = 1, column: int =
                 pos += 1
                 continue
             content = text[pos + 1:end]
-            if re.match(r"view\s", content):
-                emit(VIEW, pos, end + 1, content)
+            if "..." in content:
+                view = parse_view(content, text[pos:end + 1], span(pos, end + 1))
+                if view is not None:
+                    emit(VIEW, pos, end + 1, view)
+                else:
+                    errors.append(diagnostic(
+                        "expr.syntax", f"not a range view: '{text[pos:end + 1]}'", span(pos, end + 1),
+                        hint="write {view ... Property} or {path/NodeList ... Property}"))
             elif ref := parse_reference(content, text[pos:end + 1], span(pos, end + 1)):
                 emit(REF, pos, end + 1, ref)
             else:

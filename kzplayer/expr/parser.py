@@ -6,9 +6,13 @@
     xor := bitand ('^' bitand)*     bitand := equality ('&' equality)*
     equality := compare (('=='|'!=') compare)*     compare := shift (('<'|'>'|'<='|'>=') shift)*
     shift := additive (('<<'|'>>') additive)*     additive := term (('+'|'-') term)*
-    term := unary (('*'|'/') unary)*     unary := ('-'|'!'|'~') unary | postfix
+    term := unary (('*'|'/') unary)*
+    unary := ('-'|'!'|'~') unary | '...' ('+'|'-'|'*'|'/') unary | postfix
     postfix := primary ('.' NAME)*
     primary := NUMBER | STRING | true | false | NAME | NAME generic? '(' args ')' | REF | VIEW | '(' expr ')'
+
+`...* range` is Kanzi's prefix fold (the range reduced with `*`); a VIEW token is
+`{source ... Property}`, its source a variable or a reference.
 
 Every error goes through `fail`; the parser then skips to the next line and goes on, so one
 run reports every broken statement. The limits (kzplayer/expr/limits.py: length, nesting,
@@ -27,7 +31,8 @@ from kzplayer.expr.tokens import EOF, NAME, NEWLINE, NUMBER, REF, STRING, VIEW, 
 
 
 # Tokens that are a whole node by themselves.
-_LITERALS = {NUMBER: ast.Number, STRING: ast.String, REF: ast.Ref, VIEW: ast.View}
+_LITERALS = {NUMBER: ast.Number, STRING: ast.String, REF: ast.Ref}
+FOLD_OPS = ("+", "-", "*", "/")
 
 
 class _Fail(Exception):
@@ -197,6 +202,13 @@ class _Parser:
         if self.stream.skip_op("-", "!", "~"):
             operand = self.nested(self.parse_unary)
             return ast.Unary(start.value, operand, span=self.span_from(start))
+        if self.stream.skip_op("..."):
+            op = self.stream.skip_op(*FOLD_OPS)
+            if op is None:
+                self.fail(f"expected an arithmetic operator after '...', got {self.stream.current.describe()}",
+                          hint="fold a range with ...+ or ...*, e.g. ...* {lights ... Node.Opacity}")
+            operand = self.parse_unary()
+            return ast.Fold(op.value, operand, span=self.span_from(start))
         return self.parse_postfix()
 
     def parse_postfix(self) -> ast.Node:
@@ -216,6 +228,11 @@ class _Parser:
         if tok.kind in _LITERALS:
             s.next()
             return _LITERALS[tok.kind](tok.value, span=tok.span)
+        if tok.kind == VIEW:
+            s.next()
+            source, prop = tok.value
+            node = ast.Name(source, span=tok.span) if isinstance(source, str) else ast.Ref(source, span=tok.span)
+            return ast.View(node, prop, span=tok.span)
         if tok.kind == NAME:
             if s.look(1).is_op("(") or self._generic_ahead():
                 return self.parse_call()

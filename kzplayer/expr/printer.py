@@ -18,7 +18,7 @@ def precedence(node: ast.Node) -> int:
         return TERNARY
     if isinstance(node, ast.Binary):
         return PRECEDENCE[node.op]
-    if isinstance(node, ast.Unary) or (isinstance(node, ast.Number) and node.value < 0):
+    if isinstance(node, (ast.Unary, ast.Fold)) or (isinstance(node, ast.Number) and node.value < 0):
         return UNARY
     if isinstance(node, ast.Field):
         return POSTFIX
@@ -48,7 +48,10 @@ def _text(node) -> str:
     if isinstance(node, ast.Ref):
         return node.reference.canonical
     if isinstance(node, ast.View):
-        return "{" + node.text + "}"
+        src = node.source.name if isinstance(node.source, ast.Name) else node.source.reference.canonical[1:-1]
+        return "{" + src + " ... " + node.property + "}"
+    if isinstance(node, ast.Fold):
+        return "..." + node.op + " " + _wrap(node.operand, precedence(node.operand) < UNARY)
     if isinstance(node, ast.Unary):
         inner = _wrap(node.operand, precedence(node.operand) < UNARY)
         return node.op + (" " + inner if inner.startswith(node.op) else inner)

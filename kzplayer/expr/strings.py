@@ -1,5 +1,5 @@
 """Casts and text functions of the binding language: `bool int float string`, `format`,
-`splitString`; `format_value` is how a value is written as text.
+`format_value` is how a value is written as text (splitString is a range function: ranges.py).
 
 `string(2.0)` is "2" and `format("{}")` writes values like fmt's `{}` (the shortest text that
 reads back); `{:.2}` is 2 significant digits as in fmt (see docs/expressions.md).
@@ -11,6 +11,7 @@ import re
 
 from kzplayer.expr.arithmetic import BadValue, TypeMismatch, is_components, number as _number
 from kzplayer.expr.limits import INT_MAX, INT_MIN, MAX_STRING, check_string_length, fits32
+from kzplayer.expr.ranges import element
 from kzplayer.expr.registry import define as _define
 from kzplayer.values import Matrix, Srt2D, Srt3D, type_name
 
@@ -32,6 +33,7 @@ def format_value(v) -> str:
 
 @_define("bool", 1, 'cast; bool("True") is true')
 def f_bool(v):
+    v = element(v)              # a range iterator: the element it is at
     if isinstance(v, str):
         word = v.strip().lower()
         if word in ("true", "false"):
@@ -45,6 +47,7 @@ def f_bool(v):
 
 @_define("int", 1, "cast; floats truncate toward zero")
 def f_int(v):
+    v = element(v)              # a range iterator: the element it is at
     if isinstance(v, str):
         text = v.strip()
         if len(text) > 40:          # no 32-bit int is written in 40 characters; int() of a
@@ -67,6 +70,7 @@ def f_int(v):
 
 @_define("float", 1, "cast")
 def f_float(v):
+    v = element(v)              # a range iterator: the element it is at
     if isinstance(v, str):
         try:
             return float(v.strip())
@@ -77,6 +81,7 @@ def f_float(v):
 
 @_define("string", 1, "cast; string(5) is \"5\", string(2.0) is \"2\", string(true) is \"true\"")
 def f_string(v):
+    v = element(v)              # a range iterator: the element it is at
     return format_value(v)
 
 
@@ -143,14 +148,3 @@ def f_format(fmt, *args):
         out.append(piece)
         i = end + 1
     return "".join(out)
-
-
-@_define("splitString", (2, 3), "splitString(s, delim, index=0): the index-th piece ('' past the end)")
-def f_split_string(s, delim, index=0):
-    if not isinstance(s, str) or not isinstance(delim, str):
-        raise TypeMismatch("splitString takes a string and a delimiter string")
-    if not delim:
-        raise BadValue("splitString needs a non-empty delimiter")
-    parts = s.split(delim)
-    i = int(_number(index, "the index"))
-    return parts[i] if 0 <= i < len(parts) else ""

@@ -10,7 +10,8 @@ import colorsys
 import numpy as np
 
 from kzplayer.expr.arithmetic import (
-    BadValue, TypeMismatch, as_matrix, elementwise, euler_of, from_numpy, number, rotation_matrix, to_numpy)
+    BadValue, TypeMismatch, as_matrix, elementwise, euler_of, from_numpy, number, rotation_matrix, srt_of,
+    to_numpy)
 from kzplayer.expr.registry import define as _define
 from kzplayer.values import Color4, Matrix, Srt2D, Srt3D, Vector, type_name
 
@@ -106,6 +107,106 @@ def f_transform(m, v):
     if len(v) == n:
         return Vector((a @ np.array(v)).tolist())
     return Vector((a @ np.array([*v, 1.0]))[:n - 1].tolist())
+
+
+@_define("extractSRT2D", 1, "extractSRT2D(matrix3): the Srt2D of a 3x3 matrix")
+def f_extract_srt2d(m):
+    if not (isinstance(m, Matrix) and m.size == 3):
+        raise TypeMismatch(f"extractSRT2D takes a matrix3, not {type_name(m)}")
+    return srt_of(m)
+
+
+@_define("extractSRT3D", 1, "extractSRT3D(matrix4): the Srt3D of a 4x4 matrix")
+def f_extract_srt3d(m):
+    if not (isinstance(m, Matrix) and m.size == 4):
+        raise TypeMismatch(f"extractSRT3D takes a matrix4, not {type_name(m)}")
+    return srt_of(m)
+
+
+# -- accessors: elements, rows and columns of vectors and matrices -------------------------------
+# Matrices are column-major, as Kanzi stores them: getField(Matrix3(0, 1, ..., 8), 2) is 2.0,
+# getColumn(m, 2) is Vector3(6, 7, 8) and getRow(m, 2) is Vector3(2, 5, 8). The set*
+# functions give the changed value; on a variable they also change it (Kanzi's examples).
+
+def _index(i, size: int, what: str) -> int:
+    n = number(i, f"the index of {what}")
+    if isinstance(n, float):
+        if not n.is_integer():
+            raise BadValue(f"the index of {what} must be a whole number, not {n}")
+        n = int(n)
+    if not 0 <= n < size:
+        raise BadValue(f"index {n} is outside {what}'s 0..{size - 1}")
+    return n
+
+
+def _elements(v, what: str) -> list[float]:
+    if isinstance(v, Vector):
+        return list(v)
+    if isinstance(v, Matrix):
+        return list(v.values)
+    raise TypeMismatch(f"{what} takes a vector or a matrix, not {type_name(v)}")
+
+
+def _square(m, what: str) -> Matrix:
+    if not isinstance(m, Matrix):
+        raise TypeMismatch(f"{what} takes a matrix3 or matrix4, not {type_name(m)}")
+    return m
+
+
+def _line(v, n: int, what: str) -> list[float]:
+    if not (isinstance(v, Vector) and len(v) == n):
+        raise TypeMismatch(f"{what} takes a vector{n} for a matrix{n}, not {type_name(v)}")
+    return list(v)
+
+
+@_define("getField", 2, "getField(vectorOrMatrix, index): one element (matrices column-major)")
+def f_get_field(v, i):
+    items = _elements(v, "getField")
+    return float(items[_index(i, len(items), "getField")])
+
+
+@_define("setField", 3, "setField(vectorOrMatrix, index, value): the value with one element replaced")
+def f_set_field(v, i, x):
+    items = _elements(v, "setField")
+    items[_index(i, len(items), "setField")] = float(number(x, "the value of setField"))
+    return Vector(items) if isinstance(v, Vector) else Matrix(tuple(items))
+
+
+@_define("getRow", 2, "getRow(matrix, index): row `index` as a vector")
+def f_get_row(m, i):
+    m = _square(m, "getRow")
+    n = m.size
+    r = _index(i, n, "getRow")
+    return Vector(m.values[c * n + r] for c in range(n))
+
+
+@_define("setRow", 3, "setRow(matrix, index, vector): the matrix with one row replaced")
+def f_set_row(m, i, v):
+    m = _square(m, "setRow")
+    n = m.size
+    r, line = _index(i, n, "setRow"), _line(v, n, "setRow")
+    values = list(m.values)
+    for c in range(n):
+        values[c * n + r] = line[c]
+    return Matrix(tuple(values))
+
+
+@_define("getColumn", 2, "getColumn(matrix, index): column `index` as a vector")
+def f_get_column(m, i):
+    m = _square(m, "getColumn")
+    n = m.size
+    c = _index(i, n, "getColumn")
+    return Vector(m.values[c * n:(c + 1) * n])
+
+
+@_define("setColumn", 3, "setColumn(matrix, index, vector): the matrix with one column replaced")
+def f_set_column(m, i, v):
+    m = _square(m, "setColumn")
+    n = m.size
+    c, line = _index(i, n, "setColumn"), _line(v, n, "setColumn")
+    values = list(m.values)
+    values[c * n:(c + 1) * n] = line
+    return Matrix(tuple(values))
 
 
 # -- colour ----------------------------------------------------------------------------------

@@ -6,6 +6,10 @@ Operators and functions run on these values through the very code the evaluator 
 the checker and the evaluator cannot disagree on what a type accepts. A failure on
 samples only is a type error when it is a TypeMismatch; value problems (division by a
 sample zero) count only when every input is a constant.
+
+A range's type names its elements, `range<color4>`; its sample holds one sample element, so
+element-wise operators are checked on it. `range` alone (elements of an unknown type) has an
+empty sample: everything done to its elements is allowed.
 """
 from __future__ import annotations
 
@@ -14,13 +18,15 @@ from typing import Any, Callable
 
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.expr import ast
-from kzplayer.expr.arithmetic import BadValue, DivisionByZero, TypeMismatch, binary, is_number, truthy, unary
+from kzplayer.expr.arithmetic import (BadValue, DivisionByZero, TypeMismatch, binary, fold, is_number, truthy,
+                                     unary)
 from kzplayer.expr.errors import diagnostic, not_evaluable
 from kzplayer.expr.fields import FieldError, get_field, set_field
 from kzplayer.expr.functions import lookup
 from kzplayer.expr.limits import deep_recursion
 from kzplayer.expr.suggest import unknown_function
-from kzplayer.values import (BufferHandle, Color4, EnumValue, ItemRef, MaterialRef, Matrix, Srt2D,
+from kzplayer.expr import ranges
+from kzplayer.values import (BufferHandle, Color4, EnumValue, ItemRef, MaterialRef, Matrix, Range, Srt2D,
                              Srt3D, Vector, type_name)
 
 _IDENTITY3 = (1.0, 0, 0, 0, 1.0, 0, 0, 0, 1.0)
@@ -33,7 +39,7 @@ SAMPLES: dict[str, Any] = {
     "matrix3": Matrix(tuple(float(x) for x in _IDENTITY3)),
     "matrix4": Matrix(tuple(float(x) for x in _IDENTITY4)),
     "srt2d": Srt2D(), "srt3d": Srt3D(), "buffer": BufferHandle("EventBuffer", "/sample"),
-    "item": ItemRef("/sample"), "material": MaterialRef("sample"), "enum": EnumValue("sample"),
+    "item": ItemRef("/sample"), "material": MaterialRef("sample"), "enum": EnumValue("sample", 0),
 }
 TYPES = tuple(SAMPLES)
 _ALIASES = {"color": "color4", "matrix3x3": "matrix3", "matrix4x4": "matrix4", "boolean": "bool",
@@ -41,11 +47,34 @@ _ALIASES = {"color": "color4", "matrix3x3": "matrix3", "matrix4x4": "matrix4", "
 
 
 def normalize_type(name: str | None) -> str | None:
+    """A type name as the checker spells it ("color4", "range<item>", "range"), or None."""
     if not name:
         return None
-    key = name.lower()
+    key = name.strip().lower()
+    if key.startswith("range"):
+        inner = key[5:].strip()
+        if not inner:
+            return "range"
+        if inner[0] == "<" and inner[-1] == ">":
+            elem = normalize_type(inner[1:-1])
+            return f"range<{elem}>" if elem else "range"
+        return None
     key = _ALIASES.get(key, key)
     return key if key in SAMPLES else None
+
+
+def sample(type_: str):
+    """The sample value of a normalised type."""
+    if type_.startswith("range"):
+        return Range((sample(type_[6:-1]),)) if type_ != "range" else Range(())
+    return SAMPLES[type_]
+
+
+def type_of(value) -> str:
+    """type_name, with a range's element type: `range<color4>` (`range` when it is empty)."""
+    if isinstance(value, Range):
+        return f"range<{type_of(value.items[0])}>" if value.items else "range"
+    return type_name(value)
 
 
 @dataclass(frozen=True)
@@ -60,28 +89,33 @@ UNKNOWN = Abstract(None)
 
 def _of(value, exact: bool) -> Abstract:
     try:
-        return Abstract(type_name(value), value, exact)
+        return Abstract(type_of(value), value, exact)
     except TypeError:
         return UNKNOWN
 
 
 def check(program: ast.Program, ref_type: Callable[[ast.Reference], str | None] | None = None, *,
           target_type: str | None = None,
-          is_target: Callable[[ast.Reference], bool] | None = None) -> list[Diagnostic]:
+          is_target: Callable[[ast.Reference], bool] | None = None,
+          property_type: Callable[[str], str | None] | None = None) -> list[Diagnostic]:
     """Diagnostics of a parsed program (syntax errors first, if any).
 
-    ref_type(ref) gives the type of a reference's value ("float", "vector3"...; None when
-    unknown). target_type is the bound property's type (for getCurrentValue()); is_target(ref)
-    says whether a reference reads the binding's own target (reported: use getCurrentValue())."""
-    return infer(program, ref_type, target_type=target_type, is_target=is_target)[1]
+    ref_type(ref) gives the type of a reference's value ("float", "vector3", "range<item>"
+    for a node list...; None when unknown). target_type is the bound property's type (for
+    getCurrentValue()); is_target(ref) says whether a reference reads the binding's own
+    target (reported: use getCurrentValue()); property_type(name) the type of a property that
+    `{view ... Name}` reads from each node of a range (None: unknown)."""
+    return infer(program, ref_type, target_type=target_type, is_target=is_target,
+                 property_type=property_type)[1]
 
 
-def infer(program: ast.Program, ref_type=None, *, target_type=None, is_target=None
+def infer(program: ast.Program, ref_type=None, *, target_type=None, is_target=None, property_type=None
           ) -> tuple[str | None, list[Diagnostic]]:
     """(the program's result type or None, diagnostics)."""
     if program.diagnostics:
         return None, list(program.diagnostics)
-    checker = _Checker(ref_type or (lambda ref: None), normalize_type(target_type), is_target)
+    checker = _Checker(ref_type or (lambda ref: None), normalize_type(target_type), is_target,
+                       property_type or (lambda name: None))
     result = UNKNOWN
     with deep_recursion():
         for statement in program.statements:
@@ -90,8 +124,9 @@ def infer(program: ast.Program, ref_type=None, *, target_type=None, is_target=No
 
 
 class _Checker:
-    def __init__(self, ref_type, target_type, is_target):
+    def __init__(self, ref_type, target_type, is_target, property_type):
         self.ref_type, self.target_type, self.is_target = ref_type, target_type, is_target
+        self.property_type = property_type
         self.variables: dict[str, Abstract] = {}
         self.diagnostics: list[Diagnostic] = []
 
@@ -147,7 +182,7 @@ class _Checker:
                             f"{ref.spelling} is the target property of this binding", node.span,
                             "read the target's own value with getCurrentValue()")
             t = normalize_type(self.ref_type(ref))
-            return Abstract(t, SAMPLES[t]) if t else UNKNOWN
+            return Abstract(t, sample(t)) if t else UNKNOWN
         if isinstance(node, ast.Unary):
             return self.apply(node, lambda v: unary(node.op, v), self.expr(node.operand))
         if isinstance(node, ast.Binary):
@@ -161,8 +196,28 @@ class _Checker:
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, ast.View):
-            self.report("expr.not-evaluable", not_evaluable("a range view"), node.span, severity=Severity.NOTE)
+            return self.view(node)
+        if isinstance(node, ast.Fold):
+            operand = self.expr(node.operand)
+            if isinstance(operand.value, Range) and not operand.value.items:
+                return UNKNOWN          # elements of an unknown type
+            return self.apply(node, lambda r: fold(node.op, r), operand)
         return UNKNOWN
+
+    def view(self, node: ast.View) -> Abstract:
+        src = self.expr(node.source)
+        if src.type is None:
+            return UNKNOWN
+        if not isinstance(src.value, Range):
+            self.report("expr.type", ranges.not_a_range(node, src.value), node.span)
+            return UNKNOWN
+        if not src.value.items:
+            return Abstract("range", Range(()))
+        if not isinstance(src.value.items[0], ItemRef):
+            self.report("expr.type", ranges.not_nodes(node, src.value.items[0]), node.span)
+            return UNKNOWN
+        t = normalize_type(self.property_type(node.property))
+        return Abstract(f"range<{t}>", Range((sample(t),))) if t else Abstract("range", Range(()))
 
     def ternary(self, node: ast.Ternary) -> Abstract:
         cond = self.apply(node.cond, lambda c: truthy(c, "the condition of '?:'"), self.expr(node.cond))
@@ -202,5 +257,17 @@ class _Checker:
             return Abstract("bool", True)
         if key == "getcurrentvalue":
             t = self.target_type
-            return Abstract(t, SAMPLES[t]) if t else UNKNOWN
-        return self.apply(node, spec.impl, *args)
+            return Abstract(t, sample(t)) if t else UNKNOWN
+        if key == "createview":
+            if node.type_args and not ranges.view_length_ok(node.type_args):
+                self.report("expr.arguments", ranges.bad_view_length(node), node.span)
+                return UNKNOWN
+            return self.apply(node, lambda r, n=None: ranges.create_view(r, n), *args)
+        result = self.apply(node, spec.impl, *args)
+        if key in ranges.UPDATES_FIRST and isinstance(node.args[0], ast.Name) and result.type:
+            # evaluate(r) steps r; setField(m, ...) changes m: what the evaluator does
+            value = result.value
+            if key == "evaluate":
+                value = ranges.advanced(args[0].value)
+            self.variables[node.args[0].name] = Abstract(type_of(value), value, result.exact)
+        return result

@@ -51,6 +51,14 @@ class PropertySpec:
     slot: str | None = None        # for material-typed properties: the slot they fill
     output: bool = False           # filled by the engine (EventBuffer), never authored
     custom: bool = False
+    enum_aliases: tuple[tuple[str, str], ...] = ()    # (other word, the word it stands for)
+
+    def enum_word(self, word: str) -> str | None:
+        """The catalog word that `word` stands for (itself, or what an alias names); None
+        when it is neither."""
+        if word in self.enum:
+            return word
+        return dict(self.enum_aliases).get(word)
 
     @property
     def prefix(self) -> str:
@@ -186,6 +194,21 @@ def _shown(value, type_name: str | None = None) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+@dataclass(frozen=True)
+class Alias:
+    """Another name of a catalog entry: `name` stands for `of`. `origin` says whose name it is:
+    "kanzi" (Kanzi Particles 3.0's, a note) or "earlier" (an earlier kzplayer word, a warning).
+    `kind`: "material", "property" or "enum" (then `property` names the enum property)."""
+    name: str
+    of: str
+    origin: str
+    kind: str
+    property: str | None = None
+
+
+ALIAS_ORIGINS = ("kanzi", "earlier")
+
+
 class CatalogError(ValueError):
     """The catalog data contradicts itself (a bug in catalog.toml, caught by the tests)."""
 
@@ -263,10 +286,15 @@ class Catalog:
 
     def __init__(self, properties: dict[str, PropertySpec], materials: dict[str, MaterialSpec],
                  item_types: dict[str, ItemTypeSpec], asset_prefix: str, notes: tuple[str, ...] = (),
-                 kanzi_item_types: frozenset[str] = frozenset()):
+                 kanzi_item_types: frozenset[str] = frozenset(),
+                 component_types: frozenset[str] = frozenset(), aliases: tuple[Alias, ...] = ()):
         self.asset_prefix = asset_prefix
         self.notes = notes
         self.kanzi_item_types = kanzi_item_types    # Kanzi's own types: known, not played
+        self.component_types = component_types      # node components: attached to their parent node
+        self.aliases = aliases                      # other names (alias.* of catalog.toml)
+        self._property_aliases = {a.name: a for a in aliases if a.kind == "property"}
+        self._material_aliases = {a.name: a for a in aliases if a.kind == "material"}
         self._props = properties
         self._mats = materials              # by name (stock, legacy, custom)
         self._types = item_types
@@ -275,6 +303,10 @@ class Catalog:
             for key in (m.name, m.path, *m.aliases):
                 if key:
                     self._lookup.setdefault(key, m)
+        for a in self._material_aliases.values():
+            if a.of in materials:
+                for key in (a.name, self.asset_prefix + a.name):
+                    self._lookup.setdefault(key, materials[a.of])
 
     # properties
     @builtins.property
@@ -282,7 +314,25 @@ class Catalog:
         return dict(self._props)
 
     def property(self, name: str) -> PropertySpec | None:
-        return self._props.get(name)
+        """A property by name or by another name of it (`ParticlesOverLife.ColorStart`)."""
+        spec = self._props.get(name)
+        if spec is None and name in self._property_aliases:
+            spec = self._props.get(self._property_aliases[name].of)
+        return spec
+
+    def canonical(self, name: str) -> str:
+        """The catalog's name of a property written under another name; else `name`."""
+        a = self._property_aliases.get(name)
+        return a.of if a is not None and a.of in self._props else name
+
+    def spellings(self, name: str) -> tuple[str, ...]:
+        """Every name a property can be written under: its catalog name first, then its aliases."""
+        name = self.canonical(name)
+        return (name, *(a.name for a in self._property_aliases.values() if a.of == name))
+
+    def alias(self, name: str, kind: str = "property") -> Alias | None:
+        """The Alias entry of a property or material name (None: not another name)."""
+        return (self._property_aliases if kind == "property" else self._material_aliases).get(name)
 
     def suggest_property(self, name: str) -> str | None:
         return _suggest(name, self._props)
@@ -351,7 +401,7 @@ class Catalog:
 
     def carries(self, item_type: str, property_name: str) -> bool:
         """Whether a property may be set on an item of this type."""
-        spec = self._props.get(property_name)
+        spec = self.property(property_name)
         return spec is not None and item_type in spec.item_types
 
     # custom types of a project
@@ -401,7 +451,8 @@ class Catalog:
                 extra |= slot_prefixes.get(slot, set())
             types[t.name] = replace(t, property_prefixes=t.property_prefixes | extra) if extra else t
         return Catalog(*_link(props, mats, types), asset_prefix=self.asset_prefix, notes=self.notes,
-                       kanzi_item_types=self.kanzi_item_types)
+                       kanzi_item_types=self.kanzi_item_types, component_types=self.component_types,
+                       aliases=self.aliases)
 
 
 def _suggest(name: str, names) -> str | None:
@@ -481,6 +532,8 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             raise CatalogError(f"{name}: default: {e}") from None
         if enum and default is not None and default.word not in enum:
             raise CatalogError(f"{name}: default {default} is not one of {enum}")
+        if enum and default is not None:
+            default = V.EnumValue(default.word, enum.index(default.word))
         props[name] = PropertySpec(
             name=name, type=t, default=default, min=p.get("min"), max=p.get("max"),
             clamped=p.get("clamped", False), work_max=p.get("work_max"), enum=enum, doc=p.get("doc", ""),
@@ -519,8 +572,43 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
     kanzi = frozenset(n for group in data.get("kanzi_item_types", {}).values() for n in group)
     if kanzi & types.keys():
         raise CatalogError(f"played and listed as Kanzi's, not played: {sorted(kanzi & types.keys())}")
+    aliases = _aliases(data.get("alias", {}), props, mats)
+    for a in aliases:
+        if a.kind == "enum":
+            spec = props[a.property]
+            props[a.property] = replace(spec, enum_aliases=spec.enum_aliases + ((a.name, a.of),))
     return Catalog(*_link(props, mats, types, check=True), asset_prefix=prefix,
-                   notes=tuple(data.get("notes", ())), kanzi_item_types=kanzi)
+                   notes=tuple(data.get("notes", ())), kanzi_item_types=kanzi,
+                   component_types=frozenset(data.get("kanzi_item_types", {}).get("components", ())),
+                   aliases=aliases)
+
+
+def _aliases(data: dict, props: dict, mats: dict) -> tuple[Alias, ...]:
+    """[alias.<origin>.<kind>] tables, checked: each names an entry that exists, and is no
+    name of its own (one name, one meaning)."""
+    out = []
+    for origin, kinds in data.items():
+        if origin not in ALIAS_ORIGINS:
+            raise CatalogError(f"alias.{origin}: the origin is one of {ALIAS_ORIGINS}")
+        for kind, table in kinds.items():
+            if kind == "enum":
+                for prop, words in table.items():
+                    spec = props.get(prop)
+                    if spec is None or spec.type != "enum":
+                        raise CatalogError(f"alias.{origin}.enum.{prop}: not an enum property")
+                    for word, of in words.items():
+                        if of not in spec.enum or word in spec.enum:
+                            raise CatalogError(f"alias.{origin}.enum.{prop}: {word} -> {of} does not fit {spec.enum}")
+                        out.append(Alias(word, of, origin, "enum", prop))
+                continue
+            known = {"material": mats, "property": props}.get(kind)
+            if known is None:
+                raise CatalogError(f"alias.{origin}.{kind}: the kind is material, property or enum")
+            for name, of in table.items():
+                if of not in known or name in known:
+                    raise CatalogError(f"alias.{origin}.{kind}: {name} -> {of}: unknown entry, or a name of its own")
+                out.append(Alias(name, of, origin, kind))
+    return tuple(out)
 
 
 def _link(props, mats, types, check=False):

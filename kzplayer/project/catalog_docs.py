@@ -42,6 +42,19 @@ def render_markdown(cat: Catalog) -> str:
     for m in cat.legacy_materials:
         preset = ", ".join(f"`{k}` = `{_literal(v, cat, k)}`" for k, v in m.preset.items()) or "-"
         out.append(f"| `{m.name}` | `{m.replacement}` | {preset} | {m.doc} |")
+    out += ["", "## Other names", "",
+            "One catalog entry under two names (`[alias.*]`). Kanzi Particles 3.0 (Kanzi 4.1) names",
+            "are read as the entry they name with a `property.alias` note; words of an earlier",
+            "kzplayer catalog with a `property.deprecated` warning. Kanzi Particles 3.0 names",
+            "confirmed on docs.kanzi.com/particles/4.0/3.0.0: `Affector_Gravity` (\"Authoring compute",
+            "shaders for performance\"), `ParticlesOverLife.ColorStart` / `ColorEnd` (\"Rendering",
+            "materials: ParticlesOverLife\"), the SortingType words (\"Particle rendering materials\");",
+            "the other `Affector_*` names follow the same prefix and are not confirmed one by one.", "",
+            "| name | stands for | kind | whose name |", "|---|---|---|---|"]
+    whose = {"kanzi": "Kanzi Particles 3.0 (note)", "earlier": "earlier kzplayer (warning)"}
+    for a in cat.aliases:
+        kind = f"word of `{a.property}`" if a.kind == "enum" else a.kind
+        out.append(f"| `{a.name}` | `{a.of}` | {kind} | {whose[a.origin]} |")
     out += ["", "## Properties", "",
             "A number is always finite, an int 32-bit. The work limit of a property that sizes work",
             "is the most kzplayer takes on: above it `validate` warns (`property.work-limit`),",

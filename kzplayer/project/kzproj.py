@@ -27,8 +27,8 @@ from kzplayer.diagnostics import Diagnostic, Severity, Span
 from kzplayer.project.literals import format_literal
 from kzplayer.project.bindings_reader import mode_word
 from kzplayer.project.loader import read_source
-from kzplayer.project.model import Binding, BindingSource, Item, Project, Property
-from kzplayer.values import Color4, EnumValue, ItemRef, Srt2D, Srt3D, Vector
+from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
+from kzplayer.values import Color4, EnumValue, ItemRef, ResourceRef, Srt2D, Srt3D, Vector
 
 _XSI_TYPE = "{http://www.w3.org/2001/XMLSchema-instance}type"
 _XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
@@ -39,6 +39,10 @@ _DATA_TYPES = {"BOOLEAN": "bool", "INT": "int", "INT32": "int", "INTEGER": "int"
                "STRING": "string", "COLOR": "color4", "VECTOR2D": "vector2", "VECTOR3D": "vector3",
                "VECTOR4D": "vector4", "SRT2D": "srt2d", "SRT3D": "srt3d", "MATRIX2D": "matrix3",
                "MATRIX3D": "matrix4", "PROJECT_ITEM_REFERENCE": "item", "ENUM": "enum"}
+# A material uniform's KzbDataTypeEnum -> catalog type (RESOURCE_ID: a texture, no value type)
+_UNIFORM_TYPES = {"BOOLEAN": "bool", "INT": "int", "FLOAT": "float", "VECTOR2D": "vector2",
+                  "VECTOR3D": "vector3", "VECTOR4D": "vector4", "COLOR": "color4",
+                  "MATRIX3x3": "matrix3", "MATRIX4x4": "matrix4"}
 _PRIMITIVES = {"string": str, "dateTime": str, "boolean": lambda t: t.strip() == "true",
                "float": float, "double": float, "decimal": float,
                "int": int, "long": int, "short": int, "unsignedInt": int, "unsignedByte": int}
@@ -147,8 +151,10 @@ class _Importer:
         if not name:
             return None
         type_name = _DATA_TYPES.get(_text(_find(el, "dataTypeEnum")) or "", "string")
-        attrs = {"type": type_name}
         default = _find(el, "defaultValue")
+        if type_name == "item" and default is not None and _text(_find(default, "ContentType")) == "TEXT":
+            type_name = "string"      # a Text property type: its values are texts written in place
+        attrs = {"type": type_name}
         if default is not None and default.get(_XSI_NIL) != "true" and type_name != "enum":
             value, _ = self.value(default)
             if (value is not None and not isinstance(value, str)) or type_name == "string":
@@ -157,6 +163,9 @@ class _Importer:
             b = _find(el, bound)
             if b is not None and len(b) == 0 and _text(b):
                 attrs[attr] = _text(b)
+        options = _enum_options(_find(el, "options"))
+        if type_name == "enum" and options:
+            attrs["enum"] = " ".join(options)
         display = _text(_find(el, "displayName"))
         if display:
             attrs["doc"] = display
@@ -172,11 +181,26 @@ class _Importer:
             kind = _xsi_type(child)
             if kind == "BindingItem":
                 item.bindings.append(self.binding(item, child))
-            else:
-                sub = Item(kind or "ProjectItem", _text(_find(child, "SerializedName")) or "",
-                           span=self.src.element_span(child), element=child)
-                item.add_child(sub)
-                self.fill(sub, child)
+                continue
+            if kind == "ResourceDictionaryItem":
+                self.aliases(item, child)
+            sub = Item(kind or "ProjectItem", _text(_find(child, "SerializedName")) or "",
+                       span=self.src.element_span(child), element=child)
+            item.add_child(sub)
+            self.fill(sub, child)
+
+    def aliases(self, item: Item, dictionary) -> None:
+        """The NODE entries of a node's resource dictionary are its aliases: `{#RootPage/...}`
+        in the node or below it names the entry's node (Kanzi's "Using aliases"; RESOURCE
+        entries are resources that `acquire()` loads)."""
+        entries = _find(dictionary, "entries")
+        for entry in (entries if entries is not None else ()):
+            if not isinstance(entry.tag, str) or _text(_find(entry, "entryType")) != "NODE":
+                continue
+            name, ref = _text(_find(entry, "Key")), _find(entry, "resourceReference")
+            target = _item_path(ref) if ref is not None else None
+            if name and target and name not in item.aliases:
+                item.aliases[name] = Alias(name, target, span=self.src.element_span(entry), element=entry)
 
     def properties_of(self, el) -> dict[str, Property]:
         """The `properties` dictionary of a ProjectItem, in file order."""
@@ -242,7 +266,13 @@ class _Importer:
         except (ValueError, KeyError):
             return text, text                      # keep what is written
         if kind == "ProjectItemReference":
+            content = _text(fields.get("ContentType"))
+            if content == "TEXT":                 # a text written in place (a localisable text)
+                words = _text(fields.get("textContent")) or ""
+                return words, words
             ref = _item_path(el)
+            if content == "RESOURCE_REFERENCE" and ref:
+                return ResourceRef(ref), ref      # a resource ID, not an item path
             return (ItemRef(ref) if ref else None), ref or ""
         if kind == "PropertyTypeReference":
             name = _text(fields.get("propertyTypeName"))
@@ -276,6 +306,7 @@ class _Importer:
         for child in (children if children is not None else ()):
             if _local(child.tag) == "ProjectItem" and _xsi_type(child) == "BindingSourceItem":
                 sources.append(self.binding_source(child))
+        self.uniform(owner, props.get("BindingItem.Target"))
         return Binding(
             target=str(target), expression=str(expression), name=_text(_find(el, "SerializedName")),
             # 3.9 files often hold a property-type reference here, not an item: no push target
@@ -287,6 +318,25 @@ class _Importer:
             raw_code_span=raw_span, owner=owner, element=el,
             expression_anchors=self.text_anchors(props.get("BindingItem.DisplayCodeForMerge")),
             raw_code_anchors=self.text_anchors(props.get("BindingItem.RawCode")))
+
+    def uniform(self, owner: Item, target: Property | None) -> None:
+        """A material type binding targets a shader uniform: its type and array length go into
+        the material type's `uniforms` attribute (`PointLightColor:color4[2] kzWorldMatrix:matrix4`),
+        which tells what the binding fills (kzplayer.bindings.lights)."""
+        holder = _find(target.element, "Value") if target is not None else None
+        info = _find(holder, "value") if holder is not None else None
+        if info is None or _xsi_type(info) != "ShaderVariableInfo":
+            return
+        fields = {_local(c.tag): c for c in info if isinstance(c.tag, str)}
+        name = _text(fields.get("Name"))
+        kind = _UNIFORM_TYPES.get(_text(fields.get("KzbDataTypeEnum")) or "")
+        if not name or kind is None:
+            return
+        count = _text(fields.get("ArrayElementCount"))
+        entry = f"{name}:{kind}" + (f"[{count}]" if count and count.isdigit() and count != "1" else "")
+        have = owner.attributes.get("uniforms", "").split()
+        if not any(e.split(":")[0] == name for e in have):
+            owner.attributes["uniforms"] = " ".join([*have, entry])
 
     def text_anchors(self, prop: Property | None) -> tuple:
         """SourceFile.anchors of a string property's value (`{0} &lt; 25` in RawCode)."""
@@ -313,6 +363,21 @@ class _Importer:
 # The field that names what a structured value stands for (ShaderVariableInfo's uniform,
 # ProjectItemReference's path, PropertyTypeReference's name).
 _VALUE_FIELDS = ("Name", "pathString", "propertyTypeName")
+
+
+def _enum_options(el) -> list[str]:
+    """A custom enum's words in the order of their integer values (Drive 0, Browse 1), when
+    those are 0, 1, 2...: the order the catalog's enum list gives them."""
+    if el is None:
+        return []
+    pairs = []
+    for entry in el:
+        if isinstance(entry.tag, str):
+            key, value = _text(_find(entry, "Key")), _text(_find(entry, "Value"))
+            if key and value and value.lstrip("-").isdigit() and " " not in key:
+                pairs.append((int(value), key))
+    pairs.sort()
+    return [w for _, w in pairs] if [v for v, _ in pairs] == list(range(len(pairs))) else []
 
 
 def _text(el) -> str | None:

@@ -1,5 +1,6 @@
 """The literal syntax of property values: `500`, `2.5`, `true`, `"text"`, `(0, 1, 0)`,
-`Vector3(0, 1, 0)`, `Color4(1, 0.5, 0, 1)`, `Srt3D(...)`, enum words and paths.
+`Vector3(0, 1, 0)`, `Color4(1, 0.5, 0, 1)`, `Srt3D(...)`, enum words, paths, and the
+spelled-out references `Item("##RenderPass")` and `Resource("Image.Image2D.Image")`.
 
 `parse_literal(text, type_name)` reads a value; with a catalog type it converts (an int
 written for a float property) and refuses what does not fit, pointing at the column of the
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from kzplayer.diagnostics import a_or_an, closest
 from kzplayer.values import (BufferHandle, Color4, EnumValue, ItemRef, MaterialRef, Matrix,
-                             Srt2D, Srt3D, Vector)
+                             ResourceRef, Srt2D, Srt3D, Vector)
 
 
 class LiteralError(ValueError):
@@ -64,6 +65,10 @@ _CONSTRUCTORS = {
 }
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'", "0": "\0"}
 _NUMERIC = {"int", "float"}
+# References spelled out with a quoted text: what an untyped property needs for a path
+# without '/' (`Item("##RenderPass")`) or a resource ID (`Resource("LOCATION INFORMATION")`).
+_REFERENCES = {"item": ItemRef, "resource": ResourceRef}
+_SPELLED = re.compile(r'(?i:item|resource)\s*\(\s*".*"\s*\)', re.S)
 _COMPOUND = {"vector2", "vector3", "vector4", "color4", "srt2d", "srt3d", "matrix3", "matrix4"}
 _TUPLE_TYPES = {None, "vector2", "vector3", "vector4", "color4", "srt3d", "srt2d"}
 
@@ -197,8 +202,10 @@ class _Reader:
                 raise LiteralError(f"expected ',' or ')', found {sep.text!r}", sep.start, sep.end)
 
 
-def parse_literal(text: str | None, type_name: str | None = None, *, enum: tuple[str, ...] | None = None):
-    """Parse a property value. `type_name` is the catalog type (None: infer from the text).
+def parse_literal(text: str | None, type_name: str | None = None, *, enum: tuple[str, ...] | None = None,
+                  enum_aliases: tuple[tuple[str, str], ...] = ()):
+    """Parse a property value. `type_name` is the catalog type (None: infer from the text);
+    `enum` its words, `enum_aliases` other words read as one of them (`None` for `Identity`).
 
     Empty text gives None (a declared property that only a binding fills). Raises
     LiteralError with the offsets of the problem.
@@ -208,13 +215,13 @@ def parse_literal(text: str | None, type_name: str | None = None, *, enum: tuple
     lead = len(text) - len(text.lstrip())
     body = text.strip()
     try:
-        value = _parse(body, type_name, enum)
+        value = _parse(body, type_name, enum, dict(enum_aliases))
     except LiteralError as e:
         raise LiteralError(e.message, e.start + lead, e.end + lead, e.mismatch) from None
     return value
 
 
-def _parse(text: str, type_name: str | None, enum) -> object:
+def _parse(text: str, type_name: str | None, enum, aliases=None) -> object:
     t = type_name
     if t is None or t == "float" or t == "int":      # the common case, without the tokenizer
         if _INT.fullmatch(text):
@@ -233,8 +240,9 @@ def _parse(text: str, type_name: str | None, enum) -> object:
                 return Vector(nums)
             if t is not None and len(nums) in _expected_count(t):
                 return _build(t, nums, 0, len(text))
+    spelled = _SPELLED.fullmatch(text) is not None and t in (None, "item")
     # Reference types and strings take the text as written: paths may hold spaces.
-    if t in ("item",):
+    if t in ("item",) and not spelled:
         return ItemRef(text)
     if t == "material":
         return MaterialRef(text)
@@ -247,12 +255,12 @@ def _parse(text: str, type_name: str | None, enum) -> object:
         return text
     if t == "color4" and text.startswith("#"):
         return _hex_color(text)
-    if t is None and ("/" in text or text in (".", "..")) and not text.startswith('"'):
+    if t is None and ("/" in text or text in (".", "..")) and not text.startswith('"') and not spelled:
         return ItemRef(text)            # "." (this item) and ".." are paths without a '/'
     if t == "enum" or (t is None and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text)
                         and text not in ("true", "false", "inf", "nan")
                         and text.lower() not in _CONSTRUCTORS):
-        return _enum(text, enum)
+        return _enum(aliases.get(text, text) if aliases else text, enum)
 
     r = _Reader(text)
     value, kind, start, end = _value(r)
@@ -272,6 +280,15 @@ def _value(r: _Reader):
         return _unescape(tok), "string", tok.start, tok.end
     if tok.kind == "word" and tok.text in ("true", "false"):
         return tok.text == "true", "bool", tok.start, tok.end
+    if tok.kind == "word" and tok.text.lower() in _REFERENCES and r.peek() is not None and r.peek().text == "(":
+        r.next()
+        inner = r.next()
+        close = r.next()
+        if inner.kind != "str" or close.text != ")":
+            raise LiteralError(f'{tok.text}(...) takes one quoted text, e.g. {tok.text}("Name")', tok.start,
+                               close.end)
+        kind = tok.text.lower()
+        return _REFERENCES[kind](_unescape(inner)), kind, tok.start, close.end
     if tok.kind == "word" and tok.text.lower() in _CONSTRUCTORS:
         kind, counts = _CONSTRUCTORS[tok.text.lower()]
         paren = r.next()
@@ -313,18 +330,24 @@ def _fit(value, kind: str, want: str | None, start: int, end: int, text: str):
         raise LiteralError(f"expected an int, found {text[start:end]}", start, end, True)
     if want == "color4" and kind == "vector4":
         return Color4(value)
+    if want == "item" and kind == "resource":
+        return value                  # a resource (an image, a text) where an item may go
     raise LiteralError(f"expected {a_or_an(want)}, found {a_or_an(kind)} ({text[start:end]})", start, end, True)
 
 
 def _enum(text: str, words) -> EnumValue:
     # digits too: Kanzi Studio stores the values of custom enums as numbers
+    # (an enum word's integer is its place in the list: a custom enum's own numbers, as
+    # Kanzi Studio stores them, are 0, 1, 2... in that order)
     if not re.fullmatch(r"[A-Za-z0-9_]+", text):
         raise LiteralError(f"expected an enum word, found {text!r}", 0, len(text))
+    if words and text.isdigit() and int(text) < len(words):
+        return EnumValue(words[int(text)], int(text))
     if words and text not in words:
         near = closest(text, words)
         hint = f"; did you mean {near!r}?" if near else f"; one of: {', '.join(words)}"
         raise LiteralError(f"{text!r} is not allowed here{hint}", 0, len(text))
-    return EnumValue(text)
+    return EnumValue(text, list(words).index(text) if words else None)
 
 
 def _hex_color(text: str) -> Color4:
@@ -393,7 +416,12 @@ def format_literal(value, type_name: str | None = None) -> str:
     if isinstance(value, EnumValue):
         return value.word
     if isinstance(value, ItemRef):
+        if type_name is None and ("/" not in value.path and value.path not in (".", "..")
+                                  or value.path.startswith('"')):
+            return f"Item({_quote(value.path)})"       # a path the untyped form would not read as one
         return value.path
+    if isinstance(value, ResourceRef):
+        return f"Resource({_quote(value.id)})"
     if isinstance(value, MaterialRef):
         return value.name
     if isinstance(value, BufferHandle):
@@ -419,7 +447,8 @@ def check_value(value, spec, name: str = ""):
         return None
     if isinstance(value, str) and want != "string":
         try:
-            return check_value(parse_literal(value, want, enum=spec.enum or None), spec, name)
+            return check_value(parse_literal(value, want, enum=spec.enum or None,
+                                             enum_aliases=getattr(spec, "enum_aliases", ())), spec, name)
         except LiteralError as e:
             raise ValueError(e.about(name, want, value)) from None
     if want == "item" and hasattr(value, "path") and hasattr(value, "children"):

@@ -355,11 +355,12 @@ class _Loader:
         for prop, src, start in self.pending:
             spec = cat.property(prop.name) if cat is not None else None
             type_name, enum = (spec.type, spec.enum or None) if spec else (None, None)
-            key = (prop.text, type_name, enum)
+            aliases = spec.enum_aliases if spec else ()
+            key = (prop.text, type_name, enum, aliases)
             value = read.get(key, read)
             if value is read:
                 try:
-                    value = parse_literal(prop.text, type_name, enum=enum)
+                    value = parse_literal(prop.text, type_name, enum=enum, enum_aliases=aliases)
                 except LiteralError as e:
                     value = e
                 read[key] = value

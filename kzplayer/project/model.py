@@ -199,6 +199,8 @@ class Item:
         project = self.project
         if project is not None and item.type in ("PropertyType", "MaterialType"):
             project._catalog = False          # the project's catalog is built again on next use
+        if project is not None:
+            project._prefab_instances = None  # placeholders are found again on next use
         return item
 
     def __repr__(self) -> str:
@@ -216,10 +218,25 @@ class Item:
         project = self.project
         return project.find(path, relative_to=self) if project else None
 
-    def get(self, name: str, default=None):
-        """The typed value of property `name`: as written, else the catalog default, else
-        `default` (like dict.get; `item[name]` raises KeyError for an unknown name)."""
+    def own_property(self, name: str) -> "Property | None":
+        """The Property written on this item under `name` or another name of the same catalog
+        property (`ParticlesOverLife.ColorStart` for `ColorOverLife.StartColor`)."""
         prop = self.properties.get(name)
+        if prop is None:
+            project = self.project
+            cat = project.catalog if project is not None else None
+            if cat is not None and cat.aliases:
+                for spelling in cat.spellings(name):
+                    prop = self.properties.get(spelling)
+                    if prop is not None:
+                        break
+        return prop
+
+    def get(self, name: str, default=None):
+        """The typed value of property `name`: as written (under any name of it), else the
+        catalog default, else `default` (like dict.get; `item[name]` raises KeyError for an
+        unknown name)."""
+        prop = self.own_property(name)
         if prop is not None and prop.value is not None:
             return prop.value
         project = self.project
@@ -279,6 +296,7 @@ class Project:
     document: Any = field(default=None, repr=False, compare=False)  # lxml tree(s) for saving
     changed: list = field(default_factory=list, repr=False, compare=False)  # Properties set since load
     _catalog: Any = field(default=False, repr=False, compare=False)
+    _prefab_instances: Any = field(default=None, repr=False, compare=False)   # kzplayer.project.prefabs
 
     def __post_init__(self) -> None:
         self.root._project = self

@@ -7,8 +7,15 @@ Forms (docs/format.md, "Paths"):
 * relative to an item: `.` / `./` itself, `..` its parent, `../Source` a sibling,
   `./Child/Grandchild` deeper, `../../X/Y` and so on;
 * `#Alias/rest`: the alias `Alias` declared with `<Alias name="Alias" target="..."/>` on the
-  item or the nearest ancestor that declares it; `rest` continues from the alias target;
+  item or the nearest ancestor that declares it (in a Kanzi Studio project: a NODE entry of a
+  node's resource dictionary); `rest` continues from the alias target;
+* `##Template/rest`: the root of the prefab the item is in;
 * `@` in front of any of these marks a tracked path (Kanzi's `{@...}`); it resolves the same.
+
+Paths follow Kanzi's runtime tree (kzplayer.project.prefabs): relative paths from a node
+component start at the node it is attached to, and `..` from a prefab's root, or an alias
+looked up above it, continues at each placeholder that instantiates the prefab (the first
+instance where the path leads somewhere wins).
 
 A reference inside an expression, `{../Source/ParticleEmitter.EventBuffer}`, is a path and a
 property: the property is the segment after the last `/` (a property name is `Type.Name`).
@@ -20,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kzplayer.diagnostics import closest
+from kzplayer.project import prefabs
 
 if TYPE_CHECKING:
     from kzplayer.project.model import Item, Project
@@ -72,6 +80,10 @@ def resolve(project: "Project", path: str, relative_to: "Item | None" = None) ->
     A path whose `@` or `#` prefix leads nowhere is tried once more as written, for item
     names that start with those characters."""
     text = path.strip()
+    if relative_to is not None:
+        relative_to = prefabs.attachment(project, relative_to)
+    if text.lstrip("@").startswith("##"):
+        return _resolve_template(project, path, text.lstrip("@")[2:], relative_to)
     if not text.startswith(("@", "#")):
         return _plain(project, text, path, relative_to)
     if text.startswith("@"):
@@ -110,10 +122,17 @@ def _plain(project, text: str, path: str, relative_to) -> "Item | PathError":
 
 def _walk(start: "Item", segs: list[str], path: str) -> "Item | PathError":
     node = start
-    for seg in segs:
+    for k, seg in enumerate(segs):
         if seg == ".":
             continue
         if seg == "..":
+            project = node.project
+            up = prefabs.runtime_parents(project, node) if project is not None else None
+            if up:                  # a prefab's root: its parent is where it is instantiated
+                return _first_found([_walk(parent, segs[k + 1:], path) for parent in up])
+            if up is not None:
+                return PathError(path, f"'{path}' goes above the root of the prefab "
+                                       f"{node.parent.path}, which nothing instantiates", node)
             if node.parent is None:
                 return PathError(path, f"'{path}' goes above the top of the project", node)
             node = node.parent
@@ -125,6 +144,27 @@ def _walk(start: "Item", segs: list[str], path: str) -> "Item | PathError":
     if node.parent is None:
         return PathError(path, f"'{path}' leads to the project root, not an item", node)
     return node
+
+
+def _first_found(tries: list) -> "Item | PathError":
+    """The first instance where a path leads somewhere, else why the first one does not."""
+    return next((t for t in tries if t), tries[0])
+
+
+def _resolve_template(project, path: str, rest: str, relative_to) -> "Item | PathError":
+    """`##Template/rest`: the root of the prefab `relative_to` is in."""
+    name, _, rest = rest.partition("/")
+    if name != "Template":
+        return PathError(path, f"'##{name}' is not a path kzplayer can follow: ##Template is the root of "
+                               "the prefab; ##RenderPass and ##Self exist only in material type bindings",
+                         relative_to)
+    if relative_to is None:
+        return PathError(path, "##Template needs an item to start from")
+    root = prefabs.prefab_root(relative_to)
+    if root is None:
+        return PathError(path, f"##Template is the root of the prefab an item is in; {relative_to.path} "
+                               "is in no prefab", relative_to)
+    return _walk(root, _segments(rest), path) if rest else root
 
 
 def _no_child_message(node: "Item", seg: str) -> str:
@@ -141,8 +181,19 @@ def _resolve_alias(project, path: str, text: str, relative_to) -> "Item | PathEr
     name, _, rest = text.partition("/")
     if relative_to is None:
         return PathError(path, f"the alias '#{name}' needs an item to start from")
-    holder = relative_to
-    while holder is not None:
+    found = _alias_from(project, path, name, rest, relative_to, set())
+    if found is not None:
+        return found
+    return PathError(path, f"no alias '#{name}' is declared on {relative_to.path} "
+                           "or any item above it", relative_to)
+
+
+def _alias_from(project, path, name, rest, start, seen) -> "Item | PathError | None":
+    """The alias looked up from `start` upwards, through the placeholders that instantiate a
+    prefab when the walk leaves its root; None when no holder declares it."""
+    holder = start
+    while holder is not None and id(holder) not in seen:
+        seen.add(id(holder))
         alias = holder.aliases.get(name)
         if alias is not None:
             target = resolve(project, alias.target, holder)
@@ -150,9 +201,12 @@ def _resolve_alias(project, path: str, text: str, relative_to) -> "Item | PathEr
                 return PathError(path, f"the alias '#{name}' (declared on {holder.path}) "
                                        f"leads nowhere: {target.message}", target.nearest)
             return _walk(target, _segments(rest), path) if rest else target
+        if prefabs.is_template(holder.parent):
+            tries = [t for parent in prefabs.instances(project, holder.parent)
+                     if (t := _alias_from(project, path, name, rest, parent, seen)) is not None]
+            return _first_found(tries) if tries else None
         holder = holder.parent
-    return PathError(path, f"no alias '#{name}' is declared on {relative_to.path} "
-                           "or any item above it", relative_to)
+    return None
 
 
 def relative_path(frm: "Item", to: "Item") -> str:

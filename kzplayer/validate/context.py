@@ -79,6 +79,7 @@ class Context:
     @cached_property
     def expression_diagnostics(self) -> list[Diagnostic]:
         """Every problem inside every binding's text: syntax, types, functions, fields."""
+        from kzplayer.bindings import lights
         from kzplayer.expr import check
         found = []
         for owner, b in self.bindings:
@@ -87,6 +88,9 @@ class Context:
                 if program is None:
                     continue
                 try:
+                    if on_material(owner):    # a uniform binding: the light lists and the uniform's type
+                        found.extend(lights.check(self.project, owner, b, program))
+                        continue
                     found.extend(check(program, self._ref_type(owner, b), target_type=target and target.type))
                 except Exception as exc:    # a bug in the checker must not hide the other problems
                     found.append(internal_error("checking this expression", exc, program.span or b.span))
@@ -305,6 +309,54 @@ def particle_system(item: Item) -> Item | None:
     while node is not None and node.type != "ParticleSystem":
         node = node.parent
     return node
+
+
+def other_names(context: Context):
+    """(Alias, span where it is written) for every use of another name of a catalog entry:
+    property names (on items, as binding targets and sources, in expressions), material
+    names in slots, enum words; see [alias.*] in the catalog."""
+    cat = context.catalog
+    if not cat.aliases:
+        return
+    for item in context.items:
+        for name, prop in item.properties.items():
+            a = cat.alias(name)
+            if a is not None:
+                yield a, context.name_span(prop)
+            spec = cat.property(name)
+            word = (prop.text or "").strip()
+            if spec is not None and spec.enum_aliases and word in dict(spec.enum_aliases):
+                yield next(x for x in cat.aliases if x.kind == "enum" and x.name == word
+                           and x.property == spec.name), value_span(prop)
+    for item, slot_property, name, _ in slotted_materials(context):
+        a = cat.alias(str(name).rsplit("/", 1)[-1], "material")
+        if a is not None:
+            yield a, value_span(item.properties[slot_property])
+    for _, b in context.bindings:
+        a = cat.alias(b.target) if b.target else None
+        if a is not None:
+            yield a, b.target_span or b.span
+        for s in b.sources:
+            a = cat.alias(s.source) if s.source else None
+            if a is not None:
+                yield a, s.span
+        for program in context.programs[id(b)]:
+            for ref in (program.references if program is not None else ()):
+                a = cat.alias(ref.property) if ref.property else None
+                if a is not None:
+                    yield a, ref.span
+
+
+def alias_problems(context: Context, origin: str, say):
+    """One Problem per other name of `origin` in use, at its first use, the others related."""
+    from kzplayer.validate.engine import Problem
+    uses: dict = {}
+    for a, span in other_names(context):
+        if a.origin == origin:
+            uses.setdefault(a, []).append(span)
+    for a, spans in uses.items():
+        message, hint = say(a)
+        yield Problem(spans[0], message, hint, related=tuple(x for x in spans[1:] if x is not None))
 
 
 def slotted_materials(context: Context):

@@ -57,22 +57,32 @@ def test_one_way_does_not_write_back(project_of):
     assert graph.value(dst, "Emission.Rate") == 11
 
 
-def test_to_source_pushes_the_target_into_the_source(project_of):
+def test_to_source_writes_the_expression_into_the_push_target(project_of):
+    # Kanzi's "Creating a to-source binding": the expression's value is pushed into the push
+    # target's property (here the item itself); the source keeps its value when the target
+    # changes by other means (the user toggling the button)
+    p = project_of(emitter("Src", prop("Emission.Rate", 0))
+                   + emitter("Dst", prop("Emission.Seed", 5),
+                             bind("Emission.Seed", "{@../Src/Emission.Rate} == 0 ? 0 : 1", mode="TO_SOURCE")))
+    src, dst = p.find("Screens/Screen/Src"), p.find("Screens/Screen/Dst")
+    graph = resolve(p)
+    assert graph.diagnostics == []
+    assert graph.value(dst, "Emission.Seed") == 0
+    assert graph.set_value(src, "Emission.Rate", 12) == {(src, "Emission.Rate"), (dst, "Emission.Seed")}
+    assert graph.value(dst, "Emission.Seed") == 1
+    assert graph.set_value(dst, "Emission.Seed", 0) == {(dst, "Emission.Seed")}   # toggled off by hand
+    assert graph.value(src, "Emission.Rate") == 12                                # the slider keeps its value
+
+
+def test_to_source_with_a_plain_reference_reads_it(project_of):
     p = project_of(emitter("Src", prop("Emission.Rate", 1))
                    + emitter("Dst", prop("Emission.Rate", 42),
                              bind("Emission.Rate", "{../Src/Emission.Rate}", mode="TO_SOURCE")))
     src, dst = p.find("Screens/Screen/Src"), p.find("Screens/Screen/Dst")
     graph = resolve(p)
-    assert graph.value(src, "Emission.Rate") == 42 and graph.value(dst, "Emission.Rate") == 42
-    assert graph.is_bound(src, "Emission.Rate") and not graph.is_bound(dst, "Emission.Rate")
-    assert graph.set_value(dst, "Emission.Rate", 5) == {(dst, "Emission.Rate"), (src, "Emission.Rate")}
-    assert graph.value(src, "Emission.Rate") == 5
-
-
-def test_to_source_needs_one_plain_reference(project_of):
-    p = project_of(emitter("Dst", bind("Emission.Rate", "{./Emission.Lifetime} * 2", mode="TO_SOURCE")))
-    [d] = resolve(p).diagnostics
-    assert d.rule == "binding.mode" and d.severity.value == "error"
+    assert graph.value(dst, "Emission.Rate") == 1 and graph.value(src, "Emission.Rate") == 1
+    assert graph.set_value(dst, "Emission.Rate", 5) == {(dst, "Emission.Rate")}
+    assert graph.value(src, "Emission.Rate") == 1
 
 
 def test_mode_spellings(project_of):

@@ -25,9 +25,11 @@ def binding_codes(path):
 
 @pytest.fixture(scope="module")
 def codes(kanzi39):
-    files = sorted(kanzi39.glob("*.kzproj")) + sorted(kanzi39.glob("*.kzmat"))
+    files = [f for folder in (kanzi39, kanzi39 / "demos") for pattern in ("*.kzproj", "*.kzmat")
+             for f in sorted(folder.glob(pattern))]
     assert files, f"no .kzproj or .kzmat files in {kanzi39}"
-    return {f.name: binding_codes(f) for f in files}
+    assert any(f.parent.name == "demos" for f in files), f"no demos/ folder in {kanzi39}"
+    return {str(f.relative_to(kanzi39)): binding_codes(f) for f in files}
 
 
 def test_every_real_expression_parses(codes, kanzi39, capsys):
@@ -47,12 +49,19 @@ def test_every_real_expression_parses(codes, kanzi39, capsys):
     assert parsed >= 2 * len(codes)
 
 
-def _with_indices(program: Program) -> str:
-    """DisplayCodeForMerge with each distinct reference replaced by its {N}, as RawCode has it."""
-    index = {ref.key: i for i, ref in enumerate(program.unique_references)}
+def _with_indices(program: Program, raw: Program) -> str:
+    """DisplayCodeForMerge with each distinct reference replaced by the {N} that RawCode has at
+    the same place. Kanzi Studio does not number in order of first use (`{1} - {0}` is
+    common), but one reference keeps one index and two references never share one."""
+    index: dict = {}
+    for ref, at in zip(program.references, raw.references):
+        if ref.kind != "datacontext":       # {DataContext.x} stays as it is: no source item
+            assert index.setdefault(ref.key, at.index) == at.index
+    assert len(set(index.values())) == len(index)
     text = to_text(program)
     for ref in program.references:
-        text = text.replace(ref.canonical, f"{{{index[ref.key]}}}")
+        if ref.key in index:
+            text = text.replace(ref.canonical, f"{{{index[ref.key]}}}")
     return text
 
 
@@ -63,16 +72,26 @@ def test_raw_code_is_display_code_with_indices(codes):
         assert len(by_kind[KEYS[0]]) == len(by_kind[KEYS[1]])
         for (_, display, _), (_, raw, _) in zip(*by_kind.values()):
             shown, run = parse(display), parse(raw)
-            assert all(r.kind == "index" for r in run.references)
-            assert parse(_with_indices(shown)) == run, (display, raw)
+            assert all(r.kind in ("index", "datacontext") for r in run.references)
+            assert parse(_with_indices(shown, run)) == run, (display, raw)
             pairs += 1
     assert pairs > 0
+
+
+def test_real_range_views(codes):
+    """The light bindings of the demos' material types: a view over a node list, read per light."""
+    from kzplayer.expr import ast
+    views = [n for entries in codes.values() for k, code, _ in entries if k == KEYS[1]
+             for n in ast.walk(parse(code)) if isinstance(n, ast.View)]
+    assert len(views) >= 20
+    assert {v.property for v in views} >= {"PointLightColor", "DirectionalLightDirection", "SpotLightConeParameters"}
+    assert all(isinstance(v.source, ast.Name) and v.source.name.endswith("LightsView") for v in views)
 
 
 def test_real_reference_kinds(codes):
     refs = [r for entries in codes.values() for k, code, _ in entries if k == KEYS[0]
             for r in parse(code).references]
     kinds = {r.kind for r in refs}
-    assert {"relative", "template"} <= kinds
+    assert {"relative", "template", "alias", "datacontext"} <= kinds
     assert any(r.tracked for r in refs) and any(not r.tracked for r in refs)
     assert all(r.property and not r.property.startswith(("/", ".")) for r in refs)

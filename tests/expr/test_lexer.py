@@ -91,9 +91,23 @@ def test_angle_spelling_versus_less_than(text, expected):
         assert got == expected and errors == []
 
 
-def test_range_view_token():
-    [(kind, value)] = kinds("{view ../List/Items Field}")
-    assert kind == VIEW and value == "view ../List/Items Field"
+def test_range_view_tokens():
+    [(kind, value)] = kinds("{pointLightsView ... PointLightColor}")
+    assert kind == VIEW and value == ("pointLightsView", "PointLightColor")
+    [(kind, (ref, prop))] = kinds("{##RenderPass/DrawObjectsRenderPass.PointLights ... Node.Opacity}")
+    assert kind == VIEW and prop == "Node.Opacity"
+    assert (ref.kind, ref.path, ref.property) == ("template", "##RenderPass", "DrawObjectsRenderPass.PointLights")
+
+
+def test_ellipsis_outside_braces_is_the_fold_operator():
+    assert [(k, v) for k, v in kinds("...* r")] == [(OP, "..."), (OP, "*"), (NAME, "r")]
+
+
+@pytest.mark.parametrize("text", ["{lights ... }", "{... Prop}", "{lights ... 3x}"])
+def test_broken_range_views(text):
+    tokens, errors = tokenize(text)
+    [e] = errors
+    assert e.rule == "expr.syntax" and "range view" in e.message
 
 
 @pytest.mark.parametrize("text, message, line, column, end_column", [

@@ -94,7 +94,7 @@ def test_angle_and_brace_spellings_give_one_tree():
     "getWorldMatrix()",
     "getProjectionCameraWorldMatrix()",
     "getCameraPosition() - getWorldMatrix().translationX",
-    "createView<3>({view ../List/Items Value})",
+    "createView<3>({##RenderPass/DrawObjectsRenderPass.PointLights})",
     "createView<N, M>(a, b)",
     "acquire({./Texture})",
     'animate({./Node.Opacity}, "Fade")',

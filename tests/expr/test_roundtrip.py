@@ -23,12 +23,14 @@ leaves = st.one_of(
     st.text(max_size=8).map(A.String),
     names.map(A.Name),
     st.sampled_from(REFS).map(A.Ref),
-    st.just(A.View("view ../List/Items Value")))
+    names.map(lambda n: A.View(A.Name(n), "PointLightColor")),
+    st.sampled_from(REFS[:4]).map(lambda r: A.View(A.Ref(r), "Node.Opacity")))
 
 
 def compound(children):
     return st.one_of(
         st.tuples(st.sampled_from("-!~"), children).map(lambda t: A.Unary(*t)),
+        st.tuples(st.sampled_from("+-*/"), children).map(lambda t: A.Fold(*t)),
         st.tuples(st.sampled_from(sorted(PRECEDENCE)), children, children).map(lambda t: A.Binary(*t)),
         st.tuples(children, children, children).map(lambda t: A.Ternary(*t)),
         st.tuples(children, st.sampled_from(["x", "r", "translationY", "w"])).map(lambda t: A.Field(*t)),

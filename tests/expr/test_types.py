@@ -83,8 +83,8 @@ def test_did_you_mean():
 
 
 def test_engine_only_functions_are_notes():
-    for text in ("getWorldMatrix()", "getProjectionCameraWorldMatrix()", "createView<3>({view ../L Items})",
-                 'animate({./Rate}, "x")', "getCameraPosition().x"):
+    for text in ("getWorldMatrix()", "getProjectionCameraWorldMatrix()", "meshGetVertexCount({./Mesh})",
+                 'animate({./Rate}, "x")', "getCameraPosition().x", "textureGetSize({./Texture}).x"):
         problems = diags(text)
         assert problems and all(d.severity == Severity.NOTE and d.rule == "expr.not-evaluable"
                                 for d in problems), text
@@ -94,8 +94,8 @@ def test_engine_only_functions_are_notes():
 def test_engine_only_note_positions():
     [d] = diags("1 + getWorldMatrix().translationX")
     assert where(d) == ("expr.not-evaluable", 10, 9, 10, 23) and d.severity == Severity.NOTE
-    [d] = diags("A = 1\n{view ../List Items}")
-    assert where(d) == ("expr.not-evaluable", 11, 1, 11, 21)
+    [d] = diags("A = 1\ntextureGetWidth({./T})")
+    assert where(d) == ("expr.not-evaluable", 11, 1, 11, 16)
 
 
 def test_engine_result_types_are_checked():

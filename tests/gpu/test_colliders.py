@@ -122,6 +122,10 @@ INSIDE = {      # container, and how far outside it a point is (<= 0 inside)
     "Collider_Capsule": ({"Collider.Radius": 0.7, "Collider.Height": 1.0},
                          lambda p: np.linalg.norm(p - np.c_[0 * p[:, 0], np.clip(p[:, 1], -0.5, 0.5), 0 * p[:, 0]],
                                                   axis=1) - 0.7),
+    # base of radius 1.2 at y = -1.2, apex at y = 1.2: inside where r <= (1.2 - y) / 2
+    "Collider_Cone": ({"Collider.Radius": 1.2, "Collider.Height": 2.4},
+                      lambda p: np.maximum((np.hypot(p[:, 0], p[:, 2]) - 0.5 * (1.2 - p[:, 1])) / np.sqrt(1.25),
+                                           np.abs(p[:, 1]) - 1.2)),
 }
 
 
@@ -167,6 +171,50 @@ def test_a_drop_lands_on_the_top_with_its_normal(simulate, material, props, top)
     np.testing.assert_allclose(event["normal"], [0, 1, 0], atol=1e-6)
     np.testing.assert_allclose(p["velocity"], [0, 15.0, 0], atol=1e-4)
     assert p["position"][1] > top
+
+
+@pytest.mark.parametrize("x, speed", [(0.1, 30.0), (-0.2, 12.0)])
+def test_a_drop_on_the_side_of_a_cone_reflects_off_its_slanted_normal(simulate, x, speed):
+    # Radius 0.5, Height 1: the side is y = 0.5 - 2 r, its outward normal (2, 1, 0) / sqrt(5)
+    # at x > 0. A vertical drop at x hits it at y = 0.5 - 2 |x| and leaves with the mirror
+    # image of its velocity: (0, -v, 0) - 2 (v.n) n = (0, -v, 0) + (4v/5) (2, 1, 0) = (0.8 v, -0.6 v, 0),
+    # mirrored in x on the other side.
+    project = with_colliders(make_project(
+        system={"ParticleSystem.Framerate": 10.0},
+        emitters={"E": shot((x, 2.0, 0), (0, -1, 0), speed, **{"ParticleEmitter.GenerateEventsMaterial": "Event_OnHit"})}),
+        {"Cone": {"ParticleCollider.ColliderMaterial": "Collider_Cone", "Collider.Bounce": 1.0,
+                  "Collider.Friction": 0.0, "Collider.Radius": 0.5, "Collider.Height": 1.0}})
+    sim = simulate(project)
+    from kzplayer.gpu.events import read_events
+    fall = 2.0 - (0.5 - 2 * abs(x))
+    steps = 0
+    while not read_events(sim.emitters[0])[0]["count"]:
+        sim.step()
+        steps += 1
+        assert steps <= math.ceil(fall / (speed * 0.1)) + 1
+    _, [event] = read_events(sim.emitters[0])
+    side = math.copysign(1.0, x)
+    np.testing.assert_allclose(event["position"], [x, 0.5 - 2 * abs(x), 0], atol=1e-4)
+    np.testing.assert_allclose(event["normal"], [2 * side / math.sqrt(5), 1 / math.sqrt(5), 0], atol=1e-5)
+    [p] = sim.read_particles(sim.emitters[0])
+    np.testing.assert_allclose(p["velocity"], [0.8 * speed * side, -0.6 * speed, 0], atol=1e-3)
+
+
+def test_a_cone_has_a_flat_base_and_stops_at_its_apex(simulate):
+    emitters = {
+        "Up": shot((0.2, -3, 0), (0, 1, 0), 20.0),        # into the base, at y = -0.5
+        "Above": shot((0.6, 3, 0), (0, -1, 0), 20.0),     # beside the cone: passes the base's rim
+    }
+    project = with_colliders(make_project(system={"ParticleSystem.Framerate": 10.0}, emitters=emitters),
+                             {"Cone": {"ParticleCollider.ColliderMaterial": "Collider_Cone", "Collider.Bounce": 1.0,
+                                       "Collider.Friction": 0.0, "Collider.Radius": 0.5, "Collider.Height": 1.0}})
+    sim = simulate(project)
+    for _ in range(2):      # -3 -> -1 -> +1: through y = -0.5 in the second step
+        sim.step()
+    got = {em.item.name: sim.read_particles(em)[0] for em in sim.emitters}
+    np.testing.assert_allclose(got["Up"]["velocity"], [0, -20.0, 0], atol=1e-4)
+    assert got["Up"]["position"][1] == pytest.approx(-0.5 - 1.5, abs=2e-3)   # 1.5 m of the step left after the hit
+    assert got["Above"]["velocity"][1] == pytest.approx(-20.0)
 
 
 @pytest.mark.parametrize("material,props,inside,outside", [

@@ -1,9 +1,11 @@
 """An unknown binding mode, or a two-way binding that cannot write back.
 
 `BindingItem.BindingMode` (or `mode=` of `<Binding>`) is `ONE_WAY` (also `OneWay`),
-`TWO_WAY` or `TO_SOURCE`. A binding that writes back to its source needs a source to write
-to: its expression must be exactly one reference. A TWO_WAY binding with a computed
-expression still works one way (a warning); a TO_SOURCE one does nothing (an error).
+`TWO_WAY` or `TO_SOURCE`. A TWO_WAY binding writes changes of its target back to its source,
+so its expression must be exactly one reference; with a computed expression it still works
+one way (a warning). A TO_SOURCE binding (Kanzi's to-source binding: the expression's value
+is written into the push target's property, which other inputs may change again) takes any
+expression, as in Kanzi's own example `{@../Slider/RangeConcept.Value} == 0 ? 0 : 1`.
 
 To fix: write `ONE_WAY`, `TWO_WAY` or `TO_SOURCE`; a binding that writes back needs an
 expression that is exactly one reference.

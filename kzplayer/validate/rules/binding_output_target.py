@@ -1,8 +1,10 @@
-"""A binding that writes an emitter's output buffer.
+"""A binding that writes an emitter's output buffer, or another property the engine computes.
 
 `ParticleEmitter.EventBuffer` and `ParticleEmitter.ParticleDataBuffer` are filled by the
 engine; bindings read them (to feed a subemitter) and can never write them. Usually the
-binding's Target and source are swapped.
+binding's Target and source are swapped. The same holds for what Kanzi's layout computes
+(`Node.ActualWidth`, `Node.ActualHeight`, `Node.ActualDepth`) and `Node.Hover`: read-only
+engine properties (`output = true` in the catalog).
 
 To fix: bind the consumer property of the subemitter instead (`Emission.SourceEventBuffer`,
 `Emission.SourceParticleDataBuffer`), reading the output.

@@ -6,9 +6,12 @@ ranges, `acquire`, `animate`). They are valid Kanzi, so they are no error; kzpla
 target of such a binding at its own value and says so here.
 
 Bindings on a material's uniforms (in a `<MaterialType>`, or a Kanzi Studio material type) are
-evaluated by Kanzi for each node drawn with the material; kzplayer evaluates none of them.
-That is one note per file, at the first such binding, naming the uniforms: a real Kanzi
-project has dozens, and one line says all there is to say.
+evaluated by Kanzi for each node drawn with the material; kzplayer checks them (their types,
+and what they fill), and evaluates only the light uniform bindings that read nothing but the
+lights of a scene (`{pointLightsView ... PointLightColor}` over
+`{##RenderPass/DrawObjectsRenderPass.PointLights}`, see docs/bindings.md). That is one note
+per project, at the first such binding, naming the uniforms: a real Kanzi project has
+dozens, and one line says all there is to say.
 
 To fix: nothing to do for Kanzi; to see the effect in kzplayer, compute the value from
 properties instead.
@@ -32,19 +35,37 @@ OWNS_PIPELINE = True      # material-binding notes are merged here, not shown on
 
 
 def check(context):
+    from kzplayer.bindings.lights import evaluate_light_uniforms
     on_materials = {id(b): b for owner, b in context.bindings if on_material(owner)}
-    by_file: dict[str, list] = {}
+    lit = evaluate_light_uniforms(context.project) if on_materials else []
+    evaluated = {id(u.binding) for u in lit}
+    found: list = []
     for p in from_pipeline(context, RULE):      # found while checking the expressions
         b = on_materials.get(context.binding_at(p.span))
         if b is None:
             yield p
-        elif p.span.line and (b.target_span or b.span) == p.span:   # not the engine calls inside it
-            by_file.setdefault(p.span.file, []).append((p.span, b.target))
-    for found in by_file.values():
-        names = list(dict.fromkeys(target for _, target in found))
-        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-        what = (f"the binding of material uniform {shown} is" if len(found) == 1 else
-                f"the bindings of {len(found)} material uniforms ({shown}) are")
-        yield Problem(found[0][0], f"{what} evaluated by Kanzi for each node drawn with the material; "
-                      "kzplayer does not evaluate material bindings",
-                      related=tuple(span for span, _ in found[1:]))
+        elif p.span.line and (b.target_span or b.span) == p.span and id(b) not in evaluated:
+            found.append((p.span, b.target))    # the binding itself, not the engine calls inside it
+    if not found:
+        return
+    names = list(dict.fromkeys(target for _, target in found))
+    what = (f"the binding of material uniform {_few(names)} is" if len(found) == 1 else
+            f"the bindings of {len(found)} material uniforms ({_few(names)}) are")
+    done = ""
+    if lit:
+        uniforms = list(dict.fromkeys(u.binding.target for u in lit))
+        scenes = list(dict.fromkeys(u.scene.path for u in lit))
+        done = (f"; kzplayer evaluates only the {len(evaluated)} light uniform bindings that read nothing "
+                f"but a scene's lights ({_few(uniforms)}), against the lights of {_few(scenes)}")
+    elif any("DrawObjectsRenderPass." in (b.raw_code or "") + b.expression + "".join(s.source for s in b.sources)
+             for b in on_materials.values()):
+        done = ("; kzplayer evaluates light uniform bindings against the lights of a scene, and no "
+                "scene here has lights")
+    else:
+        done = "; kzplayer does not evaluate material bindings"
+    yield Problem(found[0][0], f"{what} evaluated by Kanzi for each node drawn with the material{done}",
+                  related=tuple(span for span, _ in found[1:]))
+
+
+def _few(names: list[str]) -> str:
+    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")

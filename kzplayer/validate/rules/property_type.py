@@ -70,8 +70,8 @@ def _mismatch(context, name, spec, prop):
         have = type(value).__name__
     if want == "int" and have == "float" and float(value).is_integer():
         return None
-    if want == "enum" and have == "int" and not spec.enum:
-        return None         # a Kanzi Studio enum stored as its number, words unknown here
+    if want == "enum" and have == "int" and (not spec.enum or 0 <= value < len(spec.enum)):
+        return None         # a Kanzi Studio enum stored as its number (the word's place in the list)
     if have != want and have not in _ACCEPTS.get(want, ()):
         return Problem(value_span(prop), f"{name} is {a_or_an(want)}, not {a_or_an(have)} ('{prop.text or value}')",
                        example_hint(want))
