@@ -21,7 +21,6 @@ CODES: dict[str, str] = {
     "path.outside-project": "KZ008",
     "file.missing": "KZ009",
     "file.orphan": "KZ010",
-    "file.texture-missing": "KZ011",
     "file.unwritable": "KZ012",
     # paths and bindings
     "path.unresolved": "KZ101",
@@ -72,6 +71,10 @@ CODES: dict[str, str] = {
     "emitter.outside-system": "KZ509",
     # shaders
     "shader.compile": "KZ601",
+    # the scene and its assets
+    "mesh.unreadable": "KZ701",
+    "texture.unreadable": "KZ702",
+    "light.limit": "KZ703",
     # command line and machine
     "gpu.context": "KZ901",
     "play.window": "KZ902",
@@ -79,6 +82,7 @@ CODES: dict[str, str] = {
     "cli.option": "KZ904",
     "cli.destination": "KZ905",
     "play.frame-budget": "KZ906",
+    "play.steps-dropped": "KZ907",
 }
 
 

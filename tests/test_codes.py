@@ -11,7 +11,7 @@ def test_codes_are_unique_and_grouped():
     assert len(set(CODES.values())) == len(CODES)
     groups = {"file": "0", "xml": "0", "schema": "0", "item": "0", "path": "1", "binding": "1",
               "expr": "2", "property": "3", "material": "4", "subemitter": "5", "emitter": "5",
-              "events": "5", "shader": "6", "gpu": "9", "play": "9", "cli": "9", "internal": "0"}
+              "events": "5", "shader": "6", "mesh": "7", "texture": "7", "light": "7", "gpu": "9", "play": "9", "cli": "9", "internal": "0"}
     for rule, code in CODES.items():
         family = rule.split(".")[0]
         if family == "path" and rule == "path.outside-project":

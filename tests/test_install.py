@@ -67,3 +67,18 @@ def test_installed_play_headless_from_another_folder(installed, tmp_path):
                       "--output", str(out))
     assert r.returncode == 0, r.stdout + r.stderr
     assert out.is_file() and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_installed_samples_bring_their_textures_meshes_and_shaders(installed, tmp_path):
+    """The samples' assets/ and shaders/ are package data too: a sample with meshes,
+    textures and a custom rendering material validates and plays from the installed copy."""
+    samples = installed / "kzplayer" / "_samples"
+    for name in ("02_sparks_spray", "08_rock_debris"):
+        r = run_installed(installed, tmp_path, "validate", "--strict", str(samples / f"{name}.kzm"))
+        assert r.returncode == 0, r.stdout + r.stderr
+    out = tmp_path / "rocks.png"
+    r = run_installed(installed, tmp_path, "play", str(samples / "08_rock_debris.kzm"), "--headless",
+                      "--frames", "10", "--size", "64x36", "--output", str(out))
+    assert r.returncode == 0 and r.stderr == "", r.stdout + r.stderr
+    assert (samples / "assets" / "meshes" / "rock.glb").is_file()
+    assert (samples / "shaders" / "spark_streak.vert.glsl").is_file()

@@ -215,9 +215,12 @@ def test_hidden_nodes_are_not_drawn_and_opacity_dims(tmp_path, where):
     full = shot("full")
     assert shot("hidden", ("Node.Visible", "false")).max() == 0
     half = shot("half", ("Node.Opacity", "0.5"))
-    # Additive: half the opacity is half the light, up to 8-bit rounding where unsaturated.
+    # Additive: half the opacity is half the light (in linear light; the image is sRGB), up
+    # to 8-bit rounding where unsaturated.
+    from kzplayer.render.textures import srgb_to_linear
     unsaturated = full.max(axis=2) < 200
-    assert np.abs(half[unsaturated] - full[unsaturated] / 2).max() <= 1.0
+    full_light, half_light = srgb_to_linear(full / 255.0), srgb_to_linear(half / 255.0)
+    assert np.abs(half_light[unsaturated] - full_light[unsaturated] / 2).max() <= 0.008
 
 
 # -- stats and dumps -------------------------------------------------------------------------
@@ -627,3 +630,17 @@ def test_an_infinite_rate_plays_at_the_default_without_numpy_warnings(tmp_path):
     assert "Emission.Rate must be a finite number, not inf [property.range]" in result.stderr
     assert "not emitted" not in result.stderr          # 21474835475 particles "not emitted" before
     assert "; 10 particles alive at the end" in result.stdout      # the default 10/s for 1 s
+
+
+def test_a_broken_custom_rendering_material_is_reported_at_its_own_file_and_line(tmp_path):
+    import shutil
+    shutil.copytree(samples_dir() / "assets", tmp_path / "assets")
+    shutil.copytree(samples_dir() / "shaders", tmp_path / "shaders")
+    vert = tmp_path / "shaders" / "spark_streak.vert.glsl"
+    text = vert.read_text().replace("vec3 side = normalize(cross(along, p));", "vec3 side = normalize(cross(alng, p));")
+    vert.write_text(text)
+    shutil.copy(samples_dir() / "02_sparks_spray.kzm", tmp_path / "sparks.kzm")
+    result = play(tmp_path / "sparks.kzm", "--frames", 2, "--output", tmp_path / "x.png", ok=False)
+    assert result.exit_code == 1
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "alng" in t)
+    assert f"{vert.resolve()}:{line}:" in result.output and "[shader.compile]" in result.output

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import kzplayer
-from kzplayer.commands.play import load_for_play, play_offline, reader
+from kzplayer.commands.play import load_for_play, play_offline
 from kzplayer.diagnostics import Severity
 from kzplayer.resources import samples_dir
 
@@ -36,10 +36,11 @@ SAMPLES = {
     "demo_fountain": 120,
     "02_sparks_spray": 90,
     "03_firework": 132,        # 0.7 s after the second burst (bursts at 0 s and 1.5 s)
-    "04_ember_column": 180,
+    "04_fire": 180,            # 3 s: the fire burning, embers and smoke risen
     "05_portal_ring": 120,
     "06_smoke_wind": 300,      # 5 s: the plume has risen, bent over and reached the frame's edge
     "07_death_sparks": 180,    # 3 s: shells bursting overhead, earlier sparks bouncing on the floor
+    "08_rock_debris": 42,      # 0.7 s: the rocks of the first blast in the air, dust at the blast
 }
 
 
@@ -66,7 +67,7 @@ def test_sample_loads_without_problems_and_says_what_it_shows(name):
 def render(ctx, name, tmp_path, frames) -> np.ndarray:
     project, graph = load_for_play(str(samples_dir() / f"{name}.kzm"))
     out = tmp_path / f"{name}.png"
-    play_offline(project, graph, reader(graph), SIZE, n_frames=frames, fps=60.0, output=str(out), ctx=ctx)
+    play_offline(project, graph, SIZE, n_frames=frames, fps=60.0, output=str(out), ctx=ctx)
     return iio.imread(out)
 
 

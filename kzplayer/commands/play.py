@@ -1,12 +1,12 @@
-"""`kzplayer play`: simulate a project on the GPU and show it, or render it to files.
+"""`kzplayer play`: turn the command line into a call of the player (kzplayer.render.player).
 
 Contract: shared/design/cli.md (`play`); behaviour decided here is in docs/play.md.
 Order of work: check every option that can be checked without the project (exit 2), load
 (the loader's diagnostics, exit 1 or 2), bindings and --set overrides (exit 1 or 2), every
-destination tried for writing (exit 2), then the GPU. Offline, the simulation advances one
-output frame (1/--fps s) at a time; the simulation itself steps at
-ParticleSystem.Framerate inside kzplayer.gpu. The bounds of a run (option ranges, work
-limits, the per-frame budgets) are in kzplayer/commands/limits.py.
+destination tried for writing (exit 2), then the GPU: a window (render/window.py) or an
+offline render (render/player.py), which own the frame loop and its budgets
+(render/budget.py); this module prints what they report and the summary line. The option
+ranges and the destination checks are kzplayer/commands/limits.py.
 """
 from __future__ import annotations
 
@@ -97,11 +97,11 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         if frames is not None or seconds is not None:
             click.echo("note: a window plays until it is closed; --frames and --seconds apply to "
                        "a --headless run", err=True)
-        play_in_window(proj, graph, value, (width, height), fps=fps, seed=seed, frame_budget=budget)
+        play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings,
+                       frame_budget=budget)
         return
-    summary = play_offline(proj, graph, value, (width, height), n_frames=n_frames, fps=fps, seed=seed,
-                           output=output, stats=stats, dump=dump, frame_budget=budget)
-    click.echo(summary)
+    click.echo(play_offline(proj, graph, (width, height), n_frames=n_frames, fps=fps, seed=seed,
+                            output=output, stats=stats, dump=dump, frame_budget=budget))
 
 
 def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
@@ -210,196 +210,40 @@ def viewport_size(project, value) -> tuple[int, int]:
     return DEFAULT_SIZE
 
 
-def max_image_size(ctx) -> int:
-    """The largest side this driver renders to, within MAX_SIZE."""
-    info = getattr(ctx, "info", {}) or {}
-    limits = [MAX_SIZE, int(info.get("GL_MAX_TEXTURE_SIZE", MAX_SIZE)),
-              int(info.get("GL_MAX_RENDERBUFFER_SIZE", MAX_SIZE))]
-    dims = info.get("GL_MAX_VIEWPORT_DIMS")
-    if dims:
-        limits += [int(d) for d in dims]
-    return min(limits)
-
-
-def play_offline(proj, graph, value, size, *, n_frames, fps, seed=None, output=None, stats=None,
-                 dump=None, ctx=None, frame_budget=None) -> str:
-    """Simulate n_frames output frames headless, writing what was asked; returns the summary
-    line. `ctx` lets tests share their context; otherwise a standalone one is made."""
-    from kzplayer.commands.limits import FRAME_BUDGET, FrameWatch, clamp_size, dropped_steps_warning
-    from kzplayer.gpu import Simulation
-    from kzplayer.gpu.context import create_context
-    from kzplayer.render.billboard import Renderer
-    from kzplayer.render.camera import choose_camera
-    from kzplayer.render.stats import StatsRecorder
-    from kzplayer.render.writers import needs_every_frame, open_writer
-
-    own_ctx = ctx is None
-    ctx = ctx or create_context(headless=True)
-    sim = renderer = writer = recorder = None
+def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,
+                 ctx=None, frame_budget=None) -> str:
+    """Render n_frames headless (kzplayer.render.player.render_offline), writing what was
+    asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs.
+    Where "playing anyway" was said and the simulation meets what it cannot leave out (an
+    event-source cycle), it says that it does not play after all."""
+    from kzplayer.render.player import render_offline
     try:
-        try:
-            sim = Simulation(ctx, proj, graph, seed=seed, leave_out_broken=True)
-        except KzError:
-            if any(d.severity == Severity.ERROR for d in _SHOWN):     # "playing anyway" was said
-                click.echo("kzplayer: not playing after all: the problem below cannot be left out", err=True)
-            raise
-        print_warnings(sim.diagnostics)
-        camera = how = None
-        if output:
-            size, cut = clamp_size(size, max_image_size(ctx))
-            if cut:
-                click.echo(cut, err=True)
-            renderer = Renderer(ctx, size)
-            camera, how = choose_camera(proj, value, size[0] / size[1],
-                                        seen=content_probe(ctx, proj, graph, seed, n_frames / fps))
-            writer = open_writer(output, fps, size)
-        recorder = StatsRecorder(sim, stats) if stats else None
-        every = bool(output) and needs_every_frame(output)
-        dt = 1.0 / fps
-        watch = FrameWatch(sim, FRAME_BUDGET if frame_budget is None else frame_budget)
         with _progress(n_frames, enabled=bool(output)) as advance:
-            shortfall = Shortfall()
-            for frame in range(n_frames):
-                watch.start()
-                sim.step_frame(dt)
-                watch.stop(frame)
-                shortfall.add(sim.stats)
-                if recorder:
-                    recorder.record(frame, (frame + 1) * dt)
-                if writer and (every or frame == n_frames - 1):
-                    renderer.draw(draw_list(sim, proj, value), camera)
-                    writer.write(renderer.read())
-                advance()
-        if writer:
-            writer.close()
-        if recorder:
-            recorder.close()
-        if dump:
-            save_dump(sim, dump)
-        shortfall.report(sim, value)
-        if (dropped := dropped_steps_warning(sim)):
-            click.echo(dropped, err=True)
-        alive = sum(int(n) for n in alive_counts(sim).values())
-        emitters = (f"{len(sim.emitters)} emitter{'s' if len(sim.emitters) != 1 else ''}"
-                    if sim.emitters else
-                    "0 emitters (nothing to play: the project has no ParticleEmitter under a ParticleSystem)")
-        parts = [f"{proj.name}: {n_frames} frames ({n_frames * dt:.2f} s at {fps:g} fps)",
-                 emitters, f"{alive} particles alive at the end"]
-        wrote = [p for p in (output, stats, dump) if p]
-        if wrote:
-            parts.append("wrote " + ", ".join(wrote))
-        else:   # a headless run that keeps nothing: say how to keep something
-            parts.append("nothing written (add --output FILE.mp4, .gif, .png or a folder "
-                         "to see it; --stats FILE.csv for the figures)")
-        if how:
-            parts.append(f"{size[0]}x{size[1]}, {how}")
-        return "; ".join(parts)
-    finally:
-        if recorder:
-            recorder.abandon()       # only when the run stopped: close() put the file in place
-        if writer:
-            writer.close()
-        if renderer:
-            renderer.release()
-        if sim is not None and hasattr(sim, "release"):
-            sim.release()
-        if own_ctx:
-            ctx.release()
+            result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,
+                                    stats=stats, dump=dump, ctx=ctx, warn=print_warnings, progress=advance,
+                                    frame_budget=frame_budget)
+    except KzError as exc:
+        if (any(d.severity == Severity.ERROR for d in _SHOWN)
+                and not any(d.rule == "play.frame-budget" for d in exc.diagnostics)):
+            click.echo("kzplayer: not playing after all: the problem below cannot be left out", err=True)
+        raise
+    return summary(proj, result)
 
 
-class Shortfall:
-    """Particles a full pool refused, per emitter, over the run: an effect that looks thin
-    for this reason should say so (--stats has the per-frame figures)."""
-
-    def __init__(self):
-        self.stalled: dict[str, int] = {}
-        self.frames: dict[str, int] = {}
-
-    def add(self, stats) -> None:
-        for path, s in stats.items():
-            self.stalled[path] = self.stalled.get(path, 0) + int(s.stalled)
-            self.frames[path] = self.frames.get(path, 0) + (s.stalled > 0)
-
-    def report(self, sim, value) -> None:
-        for em in sim.emitters:
-            if self.stalled.get(em.path):
-                pool = value(em.item, "ParticleEmitter.MaximumAmount")
-                capped = isinstance(pool, (int, float)) and em.capacity < pool
-                held = f"; this driver caps it at {em.capacity:,}" if capped else ""
-                hint = ("the OpenGL driver, not MaximumAmount, caps this pool (emitter.pool-limit): split the "
-                        "effect over several emitters, or play it on a GPU whose driver allows more"
-                        if capped else
-                        "raise MaximumAmount, or bind it to the emission rate x lifetime "
-                        "(emission page, Sizing MaximumAmount)")
-                click.echo(f"warning: {em.path}: its pool (ParticleEmitter.MaximumAmount = {pool}{held}) was full "
-                           f"on {self.frames[em.path]} frame(s): {self.stalled[em.path]:,} particle(s) not emitted\n"
-                           f"    hint: {hint}; --stats shows when", err=True)
-
-
-def draw_list(sim, proj, value):
-    """What the renderer draws: each visible emitter's pool, its simulation-to-world matrix
-    and its Look (the Particle* properties of the emitter node, faded by Node.Opacity)."""
-    from dataclasses import replace
-    from types import SimpleNamespace
-
-    from kzplayer.render.billboard import look_for
-    base = project_dir(proj)
-    out = []
-    for em in sim.emitters:
-        opacity = node_opacity(em.item, value)
-        if opacity <= 0.0:
-            continue
-        look = look_for(em.item, value, base)
-        if opacity < 1.0:
-            look = replace(look, tint=(*look.tint[:3], look.tint[3] * opacity))
-        out.append(SimpleNamespace(particles=em.particles, capacity=em.capacity,
-                                   model=em.simulation_to_world, look=look))
-    return out
-
-
-def node_opacity(item, value) -> float:
-    """Node.Opacity multiplied down the tree; 0 where the node or an ancestor has
-    Node.Visible = false (catalog: a hidden node and everything below it is not drawn)."""
-    opacity = 1.0
-    node = item
-    while node is not None:
-        if value(node, "Node.Visible") is False:
-            return 0.0
-        o = value(node, "Node.Opacity")
-        if isinstance(o, (int, float)) and not isinstance(o, bool):
-            opacity *= min(max(float(o), 0.0), 1.0)
-        node = node.parent
-    return opacity
-
-
-def content_probe(ctx, proj, graph, seed, seconds):
-    """Where the particles go, for a fit-to-content camera; None when the project has a
-    Camera (nothing to probe)."""
-    from kzplayer.render.camera import find_camera_item
-    from kzplayer.render.probe import probe_positions
-    if find_camera_item(proj) is not None:
-        return None
-    return probe_positions(ctx, proj, graph, seed, seconds)
-
-
-def project_dir(proj) -> Path:
-    """The folder that relative file names of the project (textures) are relative to."""
-    path = Path(proj.path or ".")
-    return path if path.is_dir() else path.parent
-
-
-def alive_counts(sim) -> dict[str, int]:
-    """Live particles per emitter path at the end of the last frame."""
-    return {path: int(stats.alive) for path, stats in sim.stats.items()}
-
-
-def save_dump(sim, path: str) -> None:
-    """The --dump .npz (cli.md keys: `<emitter path>/position` and so on)."""
-    import numpy as np
-    arrays = sim.dump()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:   # np.savez(path) would append .npz to other names
-        np.savez(fh, **arrays)
+def summary(proj, r) -> str:
+    """`Fountain: 300 frames (5.00 s at 60 fps); 1 emitter; 645 particles alive at the end; ...`"""
+    emitters = (f"{r.emitters} emitter{'s' if r.emitters != 1 else ''}" if r.emitters else
+                "0 emitters (nothing to play: the project has no ParticleEmitter under a ParticleSystem)")
+    parts = [f"{proj.name}: {r.frames} frames ({r.seconds:.2f} s at {r.fps:g} fps)", emitters,
+             f"{r.alive} particles alive at the end"]
+    if r.wrote:
+        parts.append("wrote " + ", ".join(r.wrote))
+    else:   # a headless run that keeps nothing: say how to keep something
+        parts.append("nothing written (add --output FILE.mp4, .gif, .png or a folder "
+                     "to see it; --stats FILE.csv for the figures)")
+    if r.camera:
+        parts.append(f"{r.size[0]}x{r.size[1]}, {r.camera}")
+    return "; ".join(parts)
 
 
 class _progress:

@@ -131,7 +131,8 @@ class _Preprocessor:
             if len(chain) >= MAX_DEPTH:
                 raise _error(f"#include nested deeper than {MAX_DEPTH} files", where)
             if target in self.included:
-                self.out.append(f"// {line.strip()} (already included)")
+                # not "#include" in the comment: moderngl expands includes of its own, comments too
+                self.out.append(f'// "{m.group(1)}" is already included')
                 continue
             self.included.add(target)
             tid = self._file_id(target, _library_name(target))

@@ -129,6 +129,10 @@ class MaterialSpec:
     doc: str = ""
     aliases: tuple[str, ...] = ()
     custom: bool = False
+    # rendering (Particle slot) materials: the shader pair, and what they draw per particle
+    vertex: str = ""
+    fragment: str = ""
+    geometry: tuple[str, ...] = ()
 
     def __hash__(self):            # preset is a dict; the name identifies a material
         return hash((self.name, self.path, self.legacy))
@@ -443,7 +447,10 @@ class Catalog:
                 name=name, slot=slot, properties=tuple(dict.fromkeys(reads)),
                 event_driven=EVENT_SOURCE in reads, shader=attrs.get("shader", ""),
                 path=getattr(entry, "path", "") or f"Materials/{name}",
-                doc=attrs.get("doc", ""), custom=True)
+                doc=attrs.get("doc", ""), custom=True,
+                vertex=attrs.get("vertex", ""), fragment=attrs.get("fragment", ""),
+                geometry=tuple(attrs.get("geometry", "billboard mesh").replace(",", " ").split())
+                if slot == "Particle" else ())
         types = {}
         for t in self._types.values():
             extra = set(free_prefixes) if t.is_node else set()
@@ -544,10 +551,14 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         reads: list[str] = []
         for r in m.get("reads", ()):
             reads.extend(groups[r[1:]] if r.startswith("@") else [r])
+        rendering = m["slot"] == "Particle"
         mats[name] = MaterialSpec(
             name=name, slot=m["slot"], properties=tuple(dict.fromkeys(reads)),
-            event_driven=EVENT_SOURCE in reads, shader=m.get("shader", f"{name}.glsl"),
-            path=prefix + name, doc=m.get("doc", ""), aliases=tuple(m.get("aliases", ())))
+            event_driven=EVENT_SOURCE in reads, shader=m.get("shader", "" if rendering else f"{name}.glsl"),
+            path=prefix + name, doc=m.get("doc", ""), aliases=tuple(m.get("aliases", ())),
+            vertex=m.get("vertex", f"render/{name}.vert.glsl" if rendering else ""),
+            fragment=m.get("fragment", f"render/{name}.frag.glsl" if rendering else ""),
+            geometry=tuple(m.get("geometry", ())))
     for name, m in data.get("legacy", {}).items():
         new = mats.get(m["replacement"])
         if new is None:

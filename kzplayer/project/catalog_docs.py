@@ -22,8 +22,8 @@ def render_markdown(cat: Catalog) -> str:
            "edit the TOML, not this page. Stock materials live at",
            f"`{cat.asset_prefix}<Name>`; the shader of a stock material is",
            "`shaders/<Name>.glsl` (exactly the material name, e.g. `Emitter_Box.glsl`); a legacy",
-           "name uses its replacement's shader; the rendering (Particle) materials are variants",
-           "of the billboard shaders under `shaders/render/`.", ""]
+           "name uses its replacement's shader; a rendering (Particle) material is a vertex and a",
+           "fragment shader under `shaders/render/` (docs/rendering.md).", ""]
     if cat.notes:
         out += ["## Decisions", ""] + [f"* {n}" for n in cat.notes] + [""]
     for slot in SLOTS:
@@ -32,7 +32,8 @@ def render_markdown(cat: Catalog) -> str:
         for m in cat.materials_for_slot(slot):
             also = f" (also `{'`, `'.join(m.aliases)}`)" if m.aliases else ""
             reads = ", ".join(f"`{p}`" for p in m.properties) or "-"
-            out.append(f"| `{m.name}`{also} | `{m.shader}` | {reads} | "
+            shader = f"`{m.vertex}`, `{m.fragment}`" if m.vertex else f"`{m.shader}`"
+            out.append(f"| `{m.name}`{also} | {shader} | {reads} | "
                        f"{'yes' if m.event_driven else ''} | {m.doc} |")
         out.append("")
     out += ["## Legacy material names", "",
@@ -71,8 +72,9 @@ def render_markdown(cat: Catalog) -> str:
         words = " \\| ".join(p.enum)            # a bare | would end the table cell
         kind = p.type + (f" ({words})" if p.enum else "") + (f", {p.unit}" if p.unit else "")
         default = "-" if p.default is None else f"`{_literal(p.default, cat, p.name)}`"
+        doc = p.doc
         out.append(f"| `{p.name}` | {kind} | {default} | {rng} | {', '.join(sorted(p.item_types))} | "
-                   f"{', '.join(p.materials)} | {p.doc} |")
+                   f"{', '.join(p.materials)} | {doc} |")
     out += ["", "## Item types", "",
             "Kanzi's families: Kanzi's own property families on the type, known but not played",
             "beyond the properties above; an unknown name in them is no `property.unknown` error",

@@ -64,9 +64,10 @@ def own_files(project: Project) -> set[str]:
     files = {os.path.realpath(f) for f in (project.files or [project.path]) if f}
     base = os.path.dirname(os.path.abspath(project.path))
     for item in project.items("MaterialType"):
-        shader = item.attributes.get("shader")
-        if shader:
-            files.add(os.path.realpath(os.path.join(base, shader)))
+        for attribute in ("shader", "vertex", "fragment"):
+            shader = item.attributes.get(attribute)
+            if shader:
+                files.add(os.path.realpath(os.path.join(base, shader)))
     return files
 
 
@@ -94,8 +95,8 @@ def custom_shaders(project: Project, folder: str) -> list[tuple[str, str]]:
     overwrite a different file of the same name."""
     base = os.path.dirname(os.path.abspath(project.path))
     out = {}
-    for item in project.items("MaterialType"):
-        rel = os.path.normpath((item.attributes.get("shader") or "").replace("\\", "/"))
+    for item, attribute in ((i, a) for i in project.items("MaterialType") for a in ("shader", "vertex", "fragment")):
+        rel = os.path.normpath((item.attributes.get(attribute) or "").replace("\\", "/"))
         if rel in (".", "") or os.path.isabs(rel) or rel.split(os.sep)[0] == "..":
             continue
         source, target = os.path.join(base, rel), os.path.join(folder, rel)

@@ -309,13 +309,18 @@ class _Loader:
         return self.item(parent, top, sub)
 
     def check_shader(self, item: Item, el, src: SourceFile) -> None:
-        shader = el.get("shader")
+        for attribute in ("shader", "vertex", "fragment"):     # a rendering material has a pair
+            self._check_shader_file(item, el, src, attribute)
+
+    def _check_shader_file(self, item: Item, el, src: SourceFile, attribute: str) -> None:
+        shader = el.get(attribute)
         if not shader:
             return
+        what = "shader" if attribute == "shader" else f"{attribute} shader"
         try:
-            inside(self.root_dir, shader, [self.real_root], f"the shader of material '{item.name}' ({shader})")
+            inside(self.root_dir, shader, [self.real_root], f"the {what} of material '{item.name}' ({shader})")
         except Outside as exc:
-            self.diagnostics.append(_diag(OUTSIDE, str(exc), src.attribute_span(el, "shader")))
+            self.diagnostics.append(_diag(OUTSIDE, str(exc), src.attribute_span(el, attribute)))
 
     # ---- properties, bindings, aliases
     def property(self, item: Item, el, src: SourceFile) -> None:

@@ -1,18 +1,41 @@
-"""Render programs (vertex + fragment) from the shader library, through the gpu
-preprocessor, so `#include "Particles/particle_data.glsl"` works and a driver error is
-reported at the right file and line, as for compute shaders."""
+"""The renderer's programs: vertex + fragment pairs (stock and custom rendering materials,
+the scene's lit material, the resolve pass) and its compute passes (live list, sort, light
+gather), all through the gpu preprocessor, so `#include` works and a driver error is
+reported at the right file and line, as for compute materials.
+
+Programs are cached per (files, defines); `ProgramCache.release()` frees them. Each entry is
+`(program, initial)` where `initial` holds every plain uniform's value as compiled (the GLSL
+initializer), which is what a property without a value falls back to.
+"""
 from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import moderngl
 
 from kzplayer.diagnostics import KzError
 from kzplayer.gpu.preprocessor import preprocess
-from kzplayer.gpu.shader_errors import parse_log
+from kzplayer.gpu.shader_errors import compile_compute, parse_log
 from kzplayer.resources import shader_dir
 
 
-def build_program(ctx, vertex: str, fragment: str, defines: dict | None = None):
-    """A moderngl Program from two files named relative to shaders/."""
-    stages = {name: preprocess(shader_dir() / rel, defines, display_name=f"shaders/{rel}")
-              for name, rel in (("vertex_shader", vertex), ("fragment_shader", fragment))}
+@dataclass(frozen=True)
+class ShaderFile:
+    """A GLSL file and how messages name it."""
+    path: Path
+    display: str
+
+    @staticmethod
+    def stock(rel: str) -> "ShaderFile":
+        return ShaderFile(shader_dir() / rel, f"shaders/{rel}")
+
+
+def build_program(ctx, vertex: ShaderFile | str, fragment: ShaderFile | str, defines: dict | None = None):
+    """A moderngl Program from two files (ShaderFiles, or names relative to shaders/); a
+    compile or link error raises KzError with diagnostics at the files' own lines."""
+    files = {"vertex_shader": _file(vertex), "fragment_shader": _file(fragment)}
+    stages = {name: preprocess(f.path, defines, display_name=f.display) for name, f in files.items()}
     try:
         return ctx.program(**{name: src.text for name, src in stages.items()})
     except Exception as exc:  # moderngl raises a bare Error carrying the driver log
@@ -20,3 +43,60 @@ def build_program(ctx, vertex: str, fragment: str, defines: dict | None = None):
         # moderngl names the failing stage in the log; source-string numbers are per stage.
         failing = next((name for name in stages if name in log), "vertex_shader")
         raise KzError(parse_log(log, stages[failing]), exit_code=1) from None
+
+
+def _file(f: ShaderFile | str) -> ShaderFile:
+    return f if isinstance(f, ShaderFile) else ShaderFile.stock(f)
+
+
+def uniform_defaults(program) -> dict:
+    """Every plain uniform of a program with its compiled (initializer) value."""
+    return {name: m.value for name, m in program._members.items() if isinstance(m, moderngl.Uniform)}
+
+
+class ProgramCache:
+    """Render and compute programs by (files, defines), compiled once."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self._programs: dict[tuple, tuple] = {}
+
+    def render(self, vertex: ShaderFile | str, fragment: ShaderFile | str, defines: dict | None = None):
+        vertex, fragment = _file(vertex), _file(fragment)
+        key = ("render", str(vertex.path), str(fragment.path), _key(defines))
+        if key not in self._programs:
+            program = build_program(self.ctx, vertex, fragment, defines)
+            self._programs[key] = (program, uniform_defaults(program))
+        return self._programs[key]
+
+    def compute(self, rel: ShaderFile | str, defines: dict | None = None):
+        """A compute pass: a file of shaders/render/ (named relative to shaders/), or a
+        ShaderFile (a stock material's vertex file compiled as its per-particle pass)."""
+        f = _file(rel)
+        key = ("compute", str(f.path), _key(defines))
+        if key not in self._programs:
+            source = preprocess(f.path, defines, display_name=f.display)
+            program = compile_compute(self.ctx, source)
+            self._programs[key] = (program, uniform_defaults(program))
+        return self._programs[key]
+
+    def release(self) -> None:
+        for program, _ in self._programs.values():
+            program.release()
+        self._programs.clear()
+
+
+def _key(defines: dict | None) -> tuple:
+    return tuple(sorted((defines or {}).items()))
+
+
+def set_uniform(program, initial: dict, name: str, value) -> None:
+    """Set a uniform the program uses (drivers drop unused ones); numpy matrices go over
+    column-major."""
+    if name not in initial:
+        return
+    import numpy as np
+    if isinstance(value, np.ndarray):
+        program[name].write(np.asarray(value, dtype="f4").T.tobytes())
+    else:
+        program[name].value = value

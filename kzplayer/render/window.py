@@ -4,7 +4,8 @@ Keys: Space pauses and resumes; Right arrow (or `.`) steps one frame while pause
 R restarts the effect from its first frame with the same seed; Esc or Q closes.
 The simulation advances by the wall-clock time between frames (capped at 0.1 s so a
 stall, a drag of the window, does not explode an effect), cut into
-ParticleSystem.Framerate steps by kzplayer.gpu.
+ParticleSystem.Framerate steps by kzplayer.gpu. The frame loop's state is a Player
+(render/player.py), as offline; this module only adds the window and its keys.
 """
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import os
 import time
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
-from kzplayer.render.probe import PROBE_SECONDS
 
 MAX_FRAME_DT = 0.1
 
@@ -45,14 +45,14 @@ def _no_window(reason: str) -> KzError:
                    exit_code=2)
 
 
-def play_in_window(project, graph, value, size, *, fps: float = 60.0, seed=None, frame_budget=None) -> None:
-    """Open a window of `size`, play until it is closed. A broken material leaves its slot
-    out; a frame past `frame_budget` seconds stops (kzplayer.commands.limits.FrameWatch)."""
+def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=None,
+                   frame_budget=None) -> None:
+    """Open a window of `size`, play until it is closed (the frame loop is the Player's: a
+    broken material leaves its slot out, a frame past `frame_budget` seconds stops it)."""
     import glfw
 
-    from kzplayer.gpu import Simulation
     from kzplayer.gpu.context import create_context
-    from kzplayer.render.billboard import Renderer
+    from kzplayer.render.player import Player
 
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise _no_window("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
@@ -69,28 +69,22 @@ def play_in_window(project, graph, value, size, *, fps: float = 60.0, seed=None,
         glfw.make_context_current(win)
         glfw.swap_interval(1)
         ctx = create_context(headless=False, window=win)
-        state = _State(lambda: Simulation(ctx, project, graph, seed=seed, leave_out_broken=True))
-        state.frame_budget = frame_budget
-        from kzplayer.commands.play import content_probe, print_warnings
-        print_warnings(state.sim.diagnostics)
-        glfw.set_key_callback(win, state.on_key)
-        renderer = Renderer(ctx, size)
-        seen = content_probe(ctx, project, graph, seed, PROBE_SECONDS)
+        player = Player(ctx, project, graph, size, seed=seed, warn=warn or (lambda diagnostics: None),
+                        frame_budget=frame_budget)
+        keys = Keys()
+        glfw.set_key_callback(win, keys.on_key)
         try:
-            _loop(glfw, win, ctx, state, renderer, project, value, fps, seen)
+            _loop(glfw, win, ctx, keys, player, fps)
         finally:
-            renderer.release()
-            state.release()
+            player.release()
     finally:
         glfw.terminate()
 
 
-class _State:
-    """Pause / step / restart, driven by the key callback."""
+class Keys:
+    """Pause / step / restart / quit, set by the key callback, read by the loop."""
 
-    def __init__(self, make_sim):
-        self.make_sim = make_sim
-        self.sim = make_sim()
+    def __init__(self):
         self.paused = False
         self.pending_steps = 0
         self.restart = False
@@ -110,55 +104,30 @@ class _State:
         elif key in (glfw.KEY_ESCAPE, glfw.KEY_Q):
             self.quit = True
 
-    frame_budget = None          # seconds a frame may take (None: no watch)
-    _watch = None
-    frames = 0
 
-    def step(self, dt: float) -> None:
-        """One frame; past the frame budget a KzError stops the window (an endless shader)."""
-        if self.frame_budget is None:
-            self.sim.step_frame(dt)
-            return
-        from kzplayer.commands.limits import FrameWatch
-        if self._watch is None or self._watch.sim is not self.sim:
-            self._watch = FrameWatch(self.sim, self.frame_budget)
-        self._watch.start()
-        self.sim.step_frame(dt)
-        self._watch.stop(self.frames)
-        self.frames += 1
-
-    def release(self):
-        if hasattr(self.sim, "release"):
-            self.sim.release()
-
-
-def _loop(glfw, win, ctx, state, renderer, project, value, fps, seen=None):
-    from kzplayer.commands.play import draw_list
-    from kzplayer.render.camera import choose_camera
+def _loop(glfw, win, ctx, keys, player, fps):
     last = time.perf_counter()
     title_paused = None
-    while not glfw.window_should_close(win) and not state.quit:
+    while not glfw.window_should_close(win) and not keys.quit:
         glfw.poll_events()
         now = time.perf_counter()
         elapsed, last = min(now - last, MAX_FRAME_DT), now
-        if state.restart:
-            state.release()
-            state.sim, state.restart = state.make_sim(), False
-        if not state.paused:
-            state.step(elapsed)
-        while state.pending_steps:
-            state.sim.step_frame(1.0 / fps)
-            state.pending_steps -= 1
+        if keys.restart:
+            player.restart()
+            keys.restart = False
+        if not keys.paused:
+            player.step(elapsed)
+        while keys.pending_steps:
+            player.step(1.0 / fps)
+            keys.pending_steps -= 1
         width, height = glfw.get_framebuffer_size(win)
         if width and height:
-            # The camera follows the window's shape; the view itself is the project's.
-            camera, _ = choose_camera(project, value, width / height, seen)
+            # the camera follows the window's shape; the view itself is the project's
             ctx.screen.viewport = (0, 0, width, height)
-            renderer.resize((width, height))
-            renderer.draw(draw_list(state.sim, project, value), camera)
-            renderer.show(ctx.screen)
+            player.draw((width, height))
+            player.show(ctx.screen)
             glfw.swap_buffers(win)
-        if state.paused != title_paused:
-            title_paused = state.paused
-            glfw.set_window_title(win, f"kzplayer - {project.name}" + (
-                " (paused: Space resumes, Right steps)" if state.paused else ""))
+        if keys.paused != title_paused:
+            title_paused = keys.paused
+            glfw.set_window_title(win, f"kzplayer - {player.project.name}" + (
+                " (paused: Space resumes, Right steps)" if keys.paused else ""))

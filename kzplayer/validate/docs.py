@@ -13,7 +13,8 @@ from kzplayer.validate.engine import all_rules
 
 _GROUPS = [("KZ0", "Structure, XML and schema"), ("KZ1", "Paths and bindings"),
            ("KZ2", "Expressions"), ("KZ3", "Properties"), ("KZ4", "Materials"),
-           ("KZ5", "Emitters, events and subemitters"), ("KZ6", "Shaders")]
+           ("KZ5", "Emitters, events and subemitters"), ("KZ6", "Shaders"),
+           ("KZ7", "The scene: meshes, textures, lights")]
 
 _INTRO = """\
 # `kzplayer validate`: the rules
@@ -80,7 +81,8 @@ effect.kzm:14:65: warning: Emission.InitialVelocityOuterAngle = 4 is outside [0,
   rule or stage it happened in, and the other rules still run.
 * Codes are stable and grouped by range: KZ0xx structure, KZ1xx paths and bindings, KZ2xx
   expressions, KZ3xx properties, KZ4xx materials, KZ5xx emitters, events and subemitters,
-  KZ6xx shaders. Every stage takes its codes from one table (`kzplayer/codes.py`), so
+  KZ6xx shaders, KZ7xx the scene's meshes, textures and lights. Every stage takes its
+  codes from one table (`kzplayer/codes.py`), so
   `validate`, `play` and `inspect` show the same code for the same problem.
 
 ## Rules

@@ -9,6 +9,8 @@ the renderer make (moderngl's methods wrapped) and check the rules of the GL spe
 * glDispatchComputeIndirect: COMMAND_BARRIER_BIT since the dispatch that wrote the
   arguments;
 * a draw reading a pool as an SSBO: SHADER_STORAGE_BARRIER_BIT since the last dispatch;
+  an indirect draw (its instance count is the live count a dispatch wrote) also
+  COMMAND_BARRIER_BIT;
 * a CPU read or write of a buffer (glGetBufferSubData, glBufferSubData):
   BUFFER_UPDATE_BARRIER_BIT since the last dispatch.
 """
@@ -19,8 +21,9 @@ import numpy as np
 import pytest
 
 from kzplayer.gpu.events import read_events
-from kzplayer.render.billboard import Renderer
 from kzplayer.render.camera import Camera
+from kzplayer.render.frame import FrameBuilder
+from kzplayer.render.renderer import Renderer
 
 from .conftest import make_project
 from .test_colliders import GRAVITY, at, with_colliders
@@ -43,6 +46,7 @@ def calls(monkeypatch):
     wrap(moderngl.ComputeShader, "run", "dispatch")
     wrap(moderngl.ComputeShader, "run_indirect", "indirect")
     wrap(moderngl.VertexArray, "render", "draw")
+    wrap(moderngl.VertexArray, "render_indirect", "draw-indirect")
     wrap(moderngl.Buffer, "read", "read")
     wrap(moderngl.Buffer, "write", "write")
     barrier = moderngl.Context.memory_barrier
@@ -59,6 +63,7 @@ def violations(log) -> list[str]:
     need = {"dispatch": moderngl.SHADER_STORAGE_BARRIER_BIT,
             "indirect": moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.COMMAND_BARRIER_BIT,
             "draw": moderngl.SHADER_STORAGE_BARRIER_BIT,
+            "draw-indirect": moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.COMMAND_BARRIER_BIT,
             "read": moderngl.BUFFER_UPDATE_BARRIER_BIT,
             "write": moderngl.BUFFER_UPDATE_BARRIER_BIT}
     found, pending = [], False
@@ -86,14 +91,20 @@ def _frame_project():
 
 
 def test_every_consumer_of_a_dispatch_is_behind_the_barrier_it_needs(ctx, simulate, calls):
-    sim = simulate(_frame_project())
+    project = _frame_project()
+    sim = simulate(project)
     renderer = Renderer(ctx, (32, 24))
+    builder = FrameBuilder(project, sim.graph)
     try:
         world = np.eye(4)
         world[2, 3] = 5.0
         for _ in range(4):
             sim.step_frame(2 / 60)
-            renderer.draw(sim.emitters, Camera(world))
+            frame = builder.build(sim)
+            for em in frame.emitters:      # sorted and light-casting: every pass of the renderer
+                em.sorting, em.cast_light = "Depth", True
+            renderer.draw(frame, Camera(world))
+            renderer.read()
             read_events(sim.emitters[0])
         sim.dump()
         source = sim.emitters[0]
@@ -102,7 +113,7 @@ def test_every_consumer_of_a_dispatch_is_behind_the_barrier_it_needs(ctx, simula
     finally:
         renderer.release()
     kinds = {kind for kind, _ in calls}
-    assert {"dispatch", "indirect", "draw", "read", "write", "barrier"} <= kinds
+    assert {"dispatch", "indirect", "draw", "draw-indirect", "read", "write", "barrier"} <= kinds
     assert sim.stats[sim.emitters[1].path].alive > 0          # the subemitter really ran
     assert violations(calls) == []
 

@@ -72,7 +72,25 @@ def test_every_property_is_carried_by_some_item_type(cat):
     for p in cat.properties.values():
         assert p.item_types, p.name
         for t in p.item_types:
-            assert cat.item_type(t).is_node or t in ("BindingItem", "BindingSourceItem")
+            # nodes, binding items, and the resources of a library (a Mesh names its file)
+            assert cat.item_type(t).is_node or t in ("BindingItem", "BindingSourceItem", "Mesh")
+
+
+def test_kanzis_rendering_names_are_aliases_of_the_seeds(cat):
+    assert cat.canonical("ParticlesOverLife.ColorStart") == "ColorOverLife.StartColor"
+    assert cat.canonical("ParticlesOverLife.ColorEnd") == "ColorOverLife.EndColor"
+    assert cat.material("ParticlesOverLife").name == "ParticlesColorOverLife"
+    sorting = cat.property("ParticleEmitter.SortingType")
+    assert sorting.enum == ("Identity", "Depth", "ReverseDepth", "Unsorted") and sorting.default.word == "Identity"
+    assert [sorting.enum_word(w) for w in ("None", "BackToFront", "FrontToBack")] == ["Identity", "Depth", "ReverseDepth"]
+
+
+def test_rendering_materials_are_shader_pairs_that_exist(cat):
+    from kzplayer.resources import shader_dir
+    for m in cat.materials_for_slot("Particle"):
+        assert m.vertex.endswith(".vert.glsl") and m.fragment.endswith(".frag.glsl"), m.name
+        assert (shader_dir() / m.vertex).is_file() and (shader_dir() / m.fragment).is_file(), m.name
+        assert set(m.geometry) <= {"billboard", "mesh"} and "billboard" in m.geometry
 
 
 def test_a_broken_catalog_is_refused(tmp_path):
@@ -212,8 +230,8 @@ def test_material_lookup_by_name_path_alias_and_legacy(cat):
 
 def test_shader_names_follow_the_rule(cat):
     for m in cat.materials:
-        if m.slot == "Particle":
-            assert m.shader == "render/billboard.frag.glsl"
+        if m.slot == "Particle":     # a pair of shaders, each named after the material
+            assert (m.shader, m.vertex, m.fragment) == ("", f"render/{m.name}.vert.glsl", f"render/{m.name}.frag.glsl")
         else:
             assert m.shader == f"{m.name}.glsl"
     assert cat.material("EmissionCount_PerSecond").shader == "EmissionCount_Schedule.glsl"

@@ -1,21 +1,19 @@
-"""The default billboard, drawn from an SSBO filled here (no simulation): where a particle
-lands on screen (the pinhole formula), how wide (scale), additive, dead slots invisible,
-the age ramp, local-space model matrices, exact image size."""
+"""ParticlesDefault, the camera-facing billboard, drawn from an SSBO filled here (no
+simulation): where a particle lands on screen (the pinhole formula), how wide (scale),
+additive, dead slots invisible, the age ramp, local-space model matrices, exact image size."""
 from __future__ import annotations
 
 import math
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from kzplayer.gpu.layout import FLAG_ALIVE, PARTICLE_DTYPE
-from kzplayer.render.billboard import MIN_PIXELS, SPRITE_SIZE, Look, Renderer, look_for
-from kzplayer.render.camera import Camera
+from kzplayer.gpu.layout import FLAG_ALIVE
+from kzplayer.render.renderer import MIN_PIXELS, Renderer
 
-W, H = 96, 64
-DIST = 10.0
-FOCAL = 1 / math.tan(math.radians(22.5))   # 45 degree vertical field of view
+from tests.render.helpers import DIST, FOCAL, H, W, camera, centroid, draw, expected_pixel, lit_width, particles
+
+SPRITE_SIZE = 0.1     # the catalog default of Particle.Size
 
 
 @pytest.fixture
@@ -23,45 +21,6 @@ def renderer(ctx):
     r = Renderer(ctx, (W, H))
     yield r
     r.release()
-
-
-def camera(distance=DIST):
-    world = np.eye(4)
-    world[2, 3] = distance
-    return Camera(world)
-
-
-def particles(positions, *, age=0.0, lifetime=2.0, scale=0.5, flags=FLAG_ALIVE, color=(1, 1, 1, 1)):
-    a = np.zeros(len(positions), PARTICLE_DTYPE)
-    a["position"] = positions
-    a["age"], a["lifetime"], a["scale"], a["flags"], a["color"] = age, lifetime, scale, flags, color
-    return a
-
-
-UNIT = Look(size=1.0)   # 1 m quads at scale 1, so test scales read as metres
-
-
-def draw(renderer, ctx, records, model=None, cam=None, look=UNIT):
-    buf = ctx.buffer(records.tobytes())
-    try:
-        renderer.draw([SimpleNamespace(particles=buf, capacity=len(records), model=model, look=look)],
-                      cam or camera())
-        return renderer.read().astype(float)
-    finally:
-        buf.release()
-
-
-def expected_pixel(x, y, distance=DIST):
-    """Where a point at (x, y, 0) lands, in pixel coordinates (column, row from the top)."""
-    nx = x * FOCAL / (distance * W / H)
-    ny = y * FOCAL / distance
-    return (nx + 1) / 2 * W, (1 - ny) / 2 * H
-
-
-def centroid(img):
-    lum = img.sum(axis=2)
-    rows, cols = np.indices(lum.shape)
-    return (cols * lum).sum() / lum.sum() + 0.5, (rows * lum).sum() / lum.sum() + 0.5
 
 
 def test_image_is_exactly_the_requested_size(ctx):
@@ -80,55 +39,25 @@ def test_particle_lands_where_the_pinhole_camera_puts_it(renderer, ctx, x, y):
     assert cx == pytest.approx(ex, abs=0.5) and cy == pytest.approx(ey, abs=0.5)
 
 
-def lit_width(img) -> int:
-    lit_cols = np.flatnonzero(img.sum(axis=(0, 2)) > 0)
-    return lit_cols[-1] - lit_cols[0] + 1
-
-
 @pytest.mark.parametrize("size, scale", [(1.0, 0.5), (1.0, 1.0), (SPRITE_SIZE, 10.0), (0.25, 4.0)])
 def test_width_is_particle_size_times_scale_through_the_lens(renderer, ctx, size, scale):
-    img = draw(renderer, ctx, particles([(0, 0, 0)], scale=scale), look=Look(size=size))
+    img = draw(renderer, ctx, particles([(0, 0, 0)], scale=scale), values={"Particle.Size": size})
     # The quad is size * scale wide; the round sprite fades to 0 at its rim.
     expected = size * scale * FOCAL / DIST * H / 2
     assert expected - 3 <= lit_width(img) <= expected + 1
 
 
-def test_look_reads_the_particle_properties_with_catalog_defaults():
-    props = {"Particle.Size": 0.5, "Particle.Color": (1, 0, 0, 1), "Particle.BlendMode": "Alpha",
-             "ParticleEmitter.ParticleMaterial": "ParticlesAssetPackage/Materials/Particles/ParticlesColorOverLife",
-             "ColorOverLife.StartColor": (0, 0, 1, 1)}
-    item = SimpleNamespace(properties={})
-    look = look_for(item, lambda item, name: props.get(name), "/p")
-    assert look == Look(0.5, (1, 0, 0, 1), False, False, ((0, 0, 1, 1), (1, 1, 1, 0)), None)
-    props["Particle.BlendMode"] = "Opaque"
-    assert look_for(item, lambda item, name: props.get(name)).opaque
-    # No value at all: the catalog's defaults, an additive billboard (player.md).
-    assert look_for(None, lambda item, name: None) == Look(SPRITE_SIZE, (1, 1, 1, 1), True, False, None, None)
-
-
-def test_blend_mode_comes_from_the_binding_graph_with_the_catalog_default(tmp_path):
-    """BlendMode is read after bindings: unset -> the catalog default (Additive, the
-    billboard of player.md); a binding that yields Alpha makes it alpha-composited."""
-    import kzplayer
-    from kzplayer.bindings import resolve
-    from kzplayer.commands.play import reader
-    kzm = tmp_path / "p.kzm"
-    kzm.write_text(PROJECT_WITH_TWO_EMITTERS)
-    project = kzplayer.load(str(kzm))
-    value = reader(resolve(project))
-    looks = {item.name: look_for(item, value) for item in project.walk() if item.type == "ParticleEmitter"}
-    assert looks["Plain"].additive and not looks["Plain"].opaque
-    assert not looks["Bound"].additive and not looks["Bound"].opaque
-
-
-def test_colour_over_life_goes_from_start_to_end(renderer, ctx):
-    look = Look(size=1.0, color_over_life=((0, 0, 1, 1), (1, 0, 0, 1)))
-    young = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0), look=look).sum(axis=(0, 1))
-    old = draw(renderer, ctx, particles([(0, 0, 0)], age=1.5), look=look).sum(axis=(0, 1))
+def test_colour_over_life_goes_from_start_to_end_in_linear_light(renderer, ctx):
+    over = {"ColorOverLife.StartColor": (0, 0, 1, 1), "ColorOverLife.EndColor": (1, 0, 0, 1),
+            "ParticlesOverLife.OpacityEnd": 1.0}
+    young = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0), material="ParticlesColorOverLife",
+                 values=over, linear=True).sum(axis=(0, 1))
+    old = draw(renderer, ctx, particles([(0, 0, 0)], age=1.5), material="ParticlesColorOverLife",
+               values=over, linear=True).sum(axis=(0, 1))
     assert young[0] == 0 and young[1] == 0 and young[2] > 0
-    # 3/4 of the way, mixed in linear light as Kanzi's ColorOverLife material does
-    # (gamma 2.22): red (0.75)^(1/2.22) against blue (0.25)^(1/2.22).
-    assert old[0] / old[2] == pytest.approx((0.75 / 0.25) ** (1 / 2.22), rel=0.05) and old[1] == 0
+    # 3/4 of the way, mixed in linear light (as Kanzi's ColorOverLife material mixes in
+    # gamma 2.22 light): 0.75 red against 0.25 blue in the linear image.
+    assert old[0] / old[2] == pytest.approx(0.75 / 0.25, rel=0.01) and old[1] == 0
 
 
 def test_texture_replaces_the_round_sprite(renderer, ctx, tmp_path):
@@ -136,8 +65,9 @@ def test_texture_replaces_the_round_sprite(renderer, ctx, tmp_path):
     img = np.zeros((8, 8, 4), np.uint8)
     img[:4, :, :] = (0, 255, 0, 255)      # top half opaque green, bottom half transparent
     Image.fromarray(img, "RGBA").save(tmp_path / "half.png")
-    look = Look(size=4.0, texture=str(tmp_path / "half.png"), additive=False)
-    out = draw(renderer, ctx, particles([(0, 0, 0)], scale=1.0), look=look)
+    look = dict(values={"Particle.Size": 4.0, "Particle.Texture": "half.png"}, blend="Alpha",
+                files=lambda name: tmp_path / name)
+    out = draw(renderer, ctx, particles([(0, 0, 0)], scale=1.0), **look)
     lit = out[..., 1] > 0
     rows = np.flatnonzero(lit.any(axis=1))
     assert out[..., 0].max() == 0 and out[..., 2].max() == 0
@@ -154,20 +84,20 @@ def test_z_rotation_spins_the_sprite_about_the_view_axis(renderer, ctx, tmp_path
     img = np.zeros((8, 8, 4), np.uint8)
     img[:4, :, :] = (0, 255, 0, 255)      # top half opaque
     Image.fromarray(img, "RGBA").save(tmp_path / "half.png")
-    look = Look(size=4.0, texture=str(tmp_path / "half.png"), additive=False)
+    look = dict(values={"Particle.Size": 4.0, "Particle.Texture": "half.png"}, blend="Alpha",
+                files=lambda name: tmp_path / name)
     records = particles([(0, 0, 0)], scale=1.0)
     records["rotation"] = (0.0, 0.0, math.pi)    # half a turn: the opaque half is below
-    lit_rows = np.flatnonzero((draw(renderer, ctx, records, look=look)[..., 1] > 0).any(axis=1))
+    lit_rows = np.flatnonzero((draw(renderer, ctx, records, **look)[..., 1] > 0).any(axis=1))
     assert lit_rows.min() >= H / 2 - 2         # give or take the rows linear filtering blends
     records["rotation"] = (0.0, 0.0, math.pi / 2)  # a quarter turn (counter-clockwise): on the left
-    lit_cols = np.flatnonzero((draw(renderer, ctx, records, look=look)[..., 1] > 0).any(axis=0))
+    lit_cols = np.flatnonzero((draw(renderer, ctx, records, **look)[..., 1] > 0).any(axis=0))
     assert lit_cols.max() <= W / 2 + 2
 
 
 def test_opaque_overwrites_with_full_colour_inside_a_hard_edge(renderer, ctx):
-    look = Look(size=1.0, additive=False, opaque=True)
-    one = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0, scale=3.0), look=look)
-    two = draw(renderer, ctx, particles([(0, 0, 0)] * 2, age=0.0, scale=3.0), look=look)
+    one = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0, scale=3.0), blend="Opaque")
+    two = draw(renderer, ctx, particles([(0, 0, 0)] * 2, age=0.0, scale=3.0), blend="Opaque")
     assert np.array_equal(one, two)                     # no accumulation
     lit = one.max(axis=2) > 0
     # Every drawn pixel has the full colour of a newborn particle (white-hot ramp start).
@@ -180,9 +110,8 @@ def test_opaque_overwrites_with_full_colour_inside_a_hard_edge(renderer, ctx):
 
 
 def test_alpha_blend_composites_over(renderer, ctx):
-    opaque = Look(size=1.0, additive=False, tint=(1, 1, 1, 1))
-    one = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0, scale=3.0), look=opaque)
-    two = draw(renderer, ctx, particles([(0, 0, 0)] * 2, age=0.0, scale=3.0), look=opaque)
+    one = draw(renderer, ctx, particles([(0, 0, 0)], age=0.0, scale=3.0), blend="Alpha")
+    two = draw(renderer, ctx, particles([(0, 0, 0)] * 2, age=0.0, scale=3.0), blend="Alpha")
     centre = (H // 2, W // 2)
     # At the centre the sprite is nearly opaque: a second copy over it changes little,
     # where additive drawing would double it.
@@ -203,12 +132,12 @@ def test_dead_slots_draw_nothing(renderer, ctx):
     assert centroid(img)[0] == pytest.approx(expected_pixel(1, 0)[0], abs=0.5)
 
 
-def test_drawing_is_additive_and_order_free(renderer, ctx):
-    one = draw(renderer, ctx, particles([(0, 0, 0)], age=1.0, scale=0.4))
-    two = draw(renderer, ctx, particles([(0, 0, 0), (0, 0, 0)], age=1.0, scale=0.4))
-    assert one.max() < 120   # far from saturation, so doubling is exact up to rounding
-    assert np.abs(two - 2 * one).max() <= 2
-    # Depth does not hide anything: a particle behind another still adds up.
+def test_drawing_is_additive_in_linear_light_and_order_free(renderer, ctx):
+    one = draw(renderer, ctx, particles([(0, 0, 0)], age=1.0, scale=0.4), linear=True)
+    two = draw(renderer, ctx, particles([(0, 0, 0), (0, 0, 0)], age=1.0, scale=0.4), linear=True)
+    assert one.max() < 0.5   # far from saturation, so doubling is exact up to float rounding
+    assert np.abs(two - 2 * one).max() <= 1e-6
+    # Additive particles test depth but write none: one behind another still adds up.
     front_back = draw(renderer, ctx, particles([(0, 0, 1), (0, 0, -1)], age=1.0, scale=0.4))
     back_front = draw(renderer, ctx, particles([(0, 0, -1), (0, 0, 1)], age=1.0, scale=0.4))
     assert np.array_equal(front_back, back_front)
@@ -242,24 +171,3 @@ def test_model_matrix_moves_local_space_particles(renderer, ctx):
 
 def test_particles_behind_the_camera_are_not_drawn(renderer, ctx):
     assert draw(renderer, ctx, particles([(0, 0, 12)])).max() == 0
-
-
-PROJECT_WITH_TWO_EMITTERS = """<?xml version="1.0" encoding="utf-8"?>
-<Project name="Blend" format="1">
-  <Screens>
-    <Screen name="Screen">
-      <Scene name="Scene">
-        <ParticleSystem name="System">
-          <ParticleEmitter name="Plain"/>
-          <ParticleEmitter name="Source">
-            <Property name="Particle.BlendMode">Alpha</Property>
-          </ParticleEmitter>
-          <ParticleEmitter name="Bound">
-            <Binding target="Particle.BlendMode">{../Source/Particle.BlendMode}</Binding>
-          </ParticleEmitter>
-        </ParticleSystem>
-      </Scene>
-    </Screen>
-  </Screens>
-</Project>
-"""

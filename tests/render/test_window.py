@@ -4,18 +4,7 @@ from __future__ import annotations
 
 import glfw
 
-from kzplayer.render.window import _State, display_available
-
-
-class FakeSim:
-    made = 0
-
-    def __init__(self):
-        FakeSim.made += 1
-        self.released = False
-
-    def release(self):
-        self.released = True
+from kzplayer.render.window import Keys, display_available
 
 
 def press(state, key, action=glfw.PRESS):
@@ -23,9 +12,8 @@ def press(state, key, action=glfw.PRESS):
 
 
 def test_space_pauses_and_resumes_right_steps_r_restarts_escape_quits():
-    FakeSim.made = 0
-    state = _State(FakeSim)
-    assert FakeSim.made == 1 and not state.paused
+    state = Keys()
+    assert not state.paused
     press(state, glfw.KEY_SPACE)
     assert state.paused
     press(state, glfw.KEY_SPACE, glfw.REPEAT)      # a held key does not flicker the pause
@@ -41,9 +29,6 @@ def test_space_pauses_and_resumes_right_steps_r_restarts_escape_quits():
     assert not state.quit
     press(state, glfw.KEY_ESCAPE)
     assert state.quit
-    first = state.sim
-    state.release()
-    assert first.released
 
 
 def test_no_display_means_no_window(monkeypatch):
@@ -83,32 +68,31 @@ class FakeGlfw:
 def test_the_loop_plays_pauses_steps_restarts_and_draws(ctx):
     from types import SimpleNamespace
 
-    from kzplayer.commands.play import load_for_play, reader
-    from kzplayer.gpu import Simulation
-    from kzplayer.render.billboard import Renderer
+    from kzplayer.commands.play import load_for_play
+    from kzplayer.render.player import Player
     from kzplayer.render.window import _loop
 
     project, graph = load_for_play(None)
-    sims = []
-
-    def make():
-        sims.append(Simulation(ctx, project, graph, seed=1))
-        return sims[-1]
-
-    state = _State(make)
-    renderer = Renderer(ctx, (64, 36))
+    player = Player(ctx, project, graph, (64, 36), seed=1)
+    keys = Keys()
     screen = ctx.simple_framebuffer((64, 36))
+    sims = []
+    restart = player.restart
+
+    def counted_restart():
+        sims.append(player.sim.frames)
+        restart()
+    player.restart = counted_restart
     try:
         # frame 0-1 play, 2 pause (Space), 3 step twice (Right, Right), 5 restart (R)
-        fake = FakeGlfw(state, 7, {2: [glfw.KEY_SPACE], 3: [glfw.KEY_RIGHT, glfw.KEY_RIGHT], 5: [glfw.KEY_R]})
-        _loop(fake, None, SimpleNamespace(screen=screen), state, renderer, project, reader(graph), 60.0)
+        fake = FakeGlfw(keys, 7, {2: [glfw.KEY_SPACE], 3: [glfw.KEY_RIGHT, glfw.KEY_RIGHT], 5: [glfw.KEY_R]})
+        _loop(fake, None, SimpleNamespace(screen=screen), keys, player, 60.0)
         assert fake.swaps == 7
-        assert len(sims) == 2 and sims[0].frames == 2 + 2   # two played frames, then two steps
-        assert sims[1].frames == 0                          # restarted while paused: frame 0
+        assert sims == [2 + 2]                          # two played frames, then two steps
+        assert player.sim.frames == 0                   # restarted while paused: frame 0
         assert any("paused" in t for t in fake.titles)
         assert screen.viewport == (0, 0, 64, 36)
+        assert player.image().shape == (36, 64, 3)
     finally:
-        state.release()
-        sims[0].release()
-        renderer.release()
+        player.release()
         screen.release()

@@ -8,5 +8,6 @@ error, a cycle) has no `check`: its module is its documentation and its code. A 
 gives such a report its fix where it came without one (even when no project could be read).
 
 Ranges: KZ0xx structure, XML and schema; KZ1xx paths and bindings; KZ2xx expressions;
-KZ3xx properties; KZ4xx materials; KZ5xx emitters, events and subemitters; KZ6xx shaders.
+KZ3xx properties; KZ4xx materials; KZ5xx emitters, events and subemitters; KZ6xx shaders;
+KZ7xx the scene and its assets (meshes, textures, lights).
 """

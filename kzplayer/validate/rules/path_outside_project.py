@@ -1,9 +1,10 @@
 """A file reference that leaves the project folder (refused).
 
 A custom material's shader, the files its shaders `#include` (which may also come from
-kzplayer's shader library; reported as `shader.compile` where the include is), a
-`Particle.Texture` and the item files of a folder project must lie inside the project's
-folder: a project is self-contained and cannot read arbitrary files. An absolute path, a
+kzplayer's shader library; reported as `shader.compile` where the include is), the item
+files of a folder project (and textures and meshes: `texture.unreadable`,
+`mesh.unreadable`) must lie inside the project's folder: a project is self-contained and
+cannot read arbitrary files. An absolute path, a
 `..` that leaves the folder and a symbolic link that points out of it are refused before
 the file is opened, and no message shows what the file holds.
 
@@ -24,17 +25,4 @@ CODE = "KZ008"
 RULE = "path.outside-project"
 SEVERITY = Severity.ERROR
 
-# Shaders and item files: found while loading, reported as found. Textures: checked here.
-
-
-def check(context):
-    from kzplayer.project.files import Outside, inside, project_folder
-    from kzplayer.validate.engine import Problem
-    from kzplayer.validate.rules.file_texture_missing import textures
-    base = project_folder(context.project)
-    for item, name, spot in textures(context):
-        try:
-            inside(base, name, [base], f"the Particle.Texture of '{item.name}' ({name})")
-        except Outside as exc:
-            yield Problem(spot, str(exc), "copy the image into the project folder and name it by a "
-                                          "path relative to the project file")
+# No check(): found while loading; the engine reports it as found (textures: texture.unreadable).

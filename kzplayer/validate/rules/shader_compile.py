@@ -4,6 +4,8 @@ A `<MaterialType>` in the project's `<Materials>` library names a GLSL file (rel
 project file) that defines its slot's function (`void affectParticle(uint index)` for an
 Affector, ...). kzplayer compiles it behind the slot's main, as the player will, and reports
 the driver's errors at the line of the material's own file (or of the file it includes).
+A rendering material (`slot="Particle"`) is a `vertex=` and `fragment=` pair: both are
+compiled and linked, for each geometry it draws (a billboard; a mesh, with `KZ_MESH`).
 This needs an OpenGL 4.3 context (a GPU, or Mesa's llvmpipe through EGL); without one the
 shaders are not compiled and a note says so. Stock materials are compiled by kzplayer's tests.
 
@@ -34,11 +36,14 @@ SEVERITY = Severity.ERROR
 
 def check(context):
     from kzplayer.gpu import check_material_shaders
+    from kzplayer.render.check import check_render_shaders
     try:
-        found = check_material_shaders(context.project, ctx=None)   # no custom shader: no context
+        # no custom shader: no context is made
+        found = check_material_shaders(context.project, ctx=None) + check_render_shaders(context.project, ctx=None)
     except KzError as exc:          # no OpenGL 4.3 context here
         why = "; ".join(d.message for d in exc.diagnostics)
-        first = next((i for i in context.items if i.type == "MaterialType" and i.attributes.get("shader")), None)
+        first = next((i for i in context.items if i.type == "MaterialType"
+                      and any(i.attributes.get(a) for a in ("shader", "vertex", "fragment"))), None)
         yield Problem(first.span if first else None, f"custom shaders were not compiled: {why}",
                       severity=Severity.NOTE)
         return

@@ -11,5 +11,5 @@ float a() { return 1.0; }
 float b() { return 2.0; }
 #line 100004 1
 #line 4 0
-// #include "lib/b.glsl" (already included)
+// "lib/b.glsl" is already included
 void main() {}

@@ -1,0 +1,224 @@
+"""What one frame draws, read from the project and the simulation (no GL here).
+
+`build_frame(sim, project, values)` turns the resolved project into a `Frame`: every
+visible emitter with its rendering material, blend mode, sorting, mesh and Node.Opacity
+(`EmitterDraw`), every visible Model3D with its mesh (`ModelDraw`), and the scene's lights,
+each with its place in tree order (the order blended things are drawn in). Problems found on
+the way (a mesh that cannot be read, a texture outside the project, a custom rendering
+material without a shader pair) are Diagnostics in `Frame.problems`, not exceptions: the
+rest of the frame still draws.
+
+Property values are read after bindings, with legacy presets and the catalog's clamps
+(kzplayer.gpu.properties.PropertyReader); another name of a property (Kanzi's
+ParticlesOverLife.ColorStart for ColorOverLife.StartColor) and an earlier enum word
+(SortingType BackToFront for Depth) are the catalog's aliases, read as the entry they name
+by the loader and the binding graph.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.gpu.properties import PropertyReader
+from kzplayer.render.lights import SceneLights, scene_lights
+
+BLENDS = ("Additive", "Alpha", "Opaque")
+SORTINGS = ("Identity", "Depth", "ReverseDepth", "Unsorted")
+
+
+@dataclass(eq=False)
+class EmitterDraw:
+    """One emitter as the renderer draws it. `values(name)` reads the node's properties
+    (uniforms come from them); `files(name)` turns a file name the node gives into a path
+    inside the project (None when refused)."""
+    key: str
+    particles: object                      # the Particle Data Buffer (moderngl Buffer)
+    capacity: int
+    material: object                       # RenderMaterial
+    values: Callable[[str], object]
+    files: Callable[[str], Path | None] = lambda name: Path(name)
+    model: np.ndarray = field(default_factory=lambda: np.eye(4))
+    blend: str = "Additive"
+    sorting: str = "Identity"
+    mesh: object = None                    # MeshData of ParticleEmitter.ParticleMesh
+    cast_light: bool = False
+    opacity: float = 1.0
+    order: int = 0                         # place in tree order
+
+    @property
+    def opaque(self) -> bool:
+        return self.blend == "Opaque"
+
+
+@dataclass(eq=False)
+class ModelDraw:
+    """A Model3D node: its mesh at its world matrix, with the scene's lit material."""
+    key: str
+    mesh: object                           # MeshData
+    model: np.ndarray
+    values: Callable[[str], object]
+    files: Callable[[str], Path | None] = lambda name: Path(name)
+    opacity: float = 1.0
+    order: int = 0
+
+    @property
+    def opaque(self) -> bool:
+        return self.opacity >= 1.0
+
+
+@dataclass
+class Frame:
+    emitters: list[EmitterDraw] = field(default_factory=list)
+    models: list[ModelDraw] = field(default_factory=list)
+    lights: SceneLights = field(default_factory=SceneLights)
+    time: float = 0.0
+    problems: list[Diagnostic] = field(default_factory=list)
+
+
+def node_opacity(item, value) -> float:
+    """Node.Opacity multiplied down the tree; 0 where the node or an ancestor has
+    Node.Visible = false (catalog: a hidden node and everything below it is not drawn)."""
+    opacity = 1.0
+    node = item
+    while node is not None:
+        if value(node, "Node.Visible") is False:
+            return 0.0
+        o = value(node, "Node.Opacity")
+        if isinstance(o, (int, float)) and not isinstance(o, bool):
+            opacity *= min(max(float(o), 0.0), 1.0)
+        node = node.parent
+    return opacity
+
+
+def _warning(rule: str, code: str, message: str, span=None, hint=None) -> Diagnostic:
+    return Diagnostic(code, rule, Severity.WARNING, message, span, hint=hint)
+
+
+class FrameBuilder:
+    """Builds Frames for one project; remembers what it resolved (materials, meshes, property
+    values) and the problems it found, so each is reported once. A run does not change a
+    property (--set comes before it); after `graph.set_value`, call `refresh()`."""
+
+    def __init__(self, project, graph, catalog=None):
+        self.project = project
+        self.catalog = catalog or project.catalog
+        self.values = PropertyReader(graph, self.catalog)
+        self.problems: list[Diagnostic] = []
+        self._order = {id(item): n for n, item in enumerate(project.walk())}
+        self._materials: dict = {}
+        self._meshes: dict = {}
+        self._values: dict = {}
+
+    def value(self, item, name):
+        # read once per run: the reader's rule (presets, clamps) costs ~0.1 ms a property
+        key = (id(item), name)
+        if key not in self._values:
+            self._values[key] = self.values.value(item, name)
+        return self._values[key]
+
+    def refresh(self) -> None:
+        """Forget what was read: property values, materials and meshes are read again."""
+        self._values.clear()
+        self._materials.clear()
+        self._meshes.clear()
+
+    def _problem(self, d: Diagnostic) -> None:
+        if d not in self.problems:
+            self.problems.append(d)
+
+    def files_of(self, item) -> Callable[[str], Path | None]:
+        from kzplayer.meshes import MeshError, inside_project
+
+        def files(name):
+            try:
+                return inside_project(self.project, name)
+            except MeshError as exc:
+                self._problem(_warning("path.outside-project", "KZ008", f"{item.path}: {exc}"))
+                return None
+        return files
+
+    def material(self, item):
+        from kzplayer.render.materials import RenderMaterial, resolve_render_material, stock_material
+        ref = self.value(item, "ParticleEmitter.ParticleMaterial")
+        key = str(ref) if ref is not None else ""
+        if key not in self._materials:
+            try:
+                found = resolve_render_material(self.project, self.catalog, ref,
+                                                f"{item.path}: ParticleEmitter.ParticleMaterial",
+                                                span=self.values.span(item, "ParticleEmitter.ParticleMaterial"))
+            except KzError as exc:
+                for d in exc.diagnostics:
+                    self._problem(Diagnostic(d.code, d.rule, Severity.WARNING,
+                                             d.message + "; drawn with ParticlesDefault", d.span))
+                found = stock_material(self.catalog)
+            if not isinstance(found, RenderMaterial):
+                self._problem(found)
+                found = stock_material(self.catalog)
+            self._materials[key] = found
+        return self._materials[key]
+
+    def mesh(self, item, name: str):
+        from kzplayer.meshes import MeshError, mesh_for
+        ref = self.value(item, name)
+        if ref is None or str(getattr(ref, "path", ref)).strip() == "":
+            return None
+        key = (id(item), name, str(getattr(ref, "path", ref)))
+        if key not in self._meshes:
+            try:
+                self._meshes[key] = mesh_for(self.project, ref, item)
+            except MeshError as exc:
+                self._problem(_warning("mesh.unreadable", "KZ701", f"{item.path}: {name}: {exc}",
+                                       self.values.span(item, name)))
+                self._meshes[key] = None
+        return self._meshes[key]
+
+    def build(self, sim, time: float = 0.0) -> Frame:
+        frame = Frame(time=time)
+        value = self.value
+        for em in sim.emitters:
+            item = em.item
+            opacity = node_opacity(item, value)
+            if opacity <= 0.0 or not em.capacity:
+                continue
+            material = self.material(item)
+            mesh = self.mesh(item, "ParticleEmitter.ParticleMesh")
+            if mesh is not None and "mesh" not in material.geometry:
+                self._problem(_warning("material.unsupported", "KZ405",
+                                       f"{item.path}: {material.name} cannot draw a ParticleMesh; drawn as billboards"))
+                mesh = None
+            blend = str(value(item, "Particle.BlendMode") or "Additive")
+            if mesh is not None and not self.values.authored(item, "Particle.BlendMode"):
+                blend = "Opaque"            # mesh particles are solid unless the node says otherwise
+            sorting = str(value(item, "ParticleEmitter.SortingType") or "Identity")
+            frame.emitters.append(EmitterDraw(
+                key=item.path, particles=em.particles, capacity=em.capacity, material=material,
+                values=(lambda name, item=item: value(item, name)), files=self.files_of(item),
+                model=em.simulation_to_world, blend=blend if blend in BLENDS else "Additive",
+                sorting=sorting if sorting in SORTINGS else "Identity", mesh=mesh,
+                cast_light=value(item, "ParticleEmitter.CastLight") is True, opacity=opacity,
+                order=self._order.get(id(item), 0)))
+        frame.emitters.sort(key=lambda e: e.order)
+        from kzplayer.transforms import world_matrix
+        for item in self.project.walk():
+            if item.type != "Model3D":
+                continue
+            opacity = node_opacity(item, value)
+            if opacity <= 0.0:
+                continue
+            mesh = self.mesh(item, "Model3D.Mesh")
+            if mesh is None:
+                continue
+            frame.models.append(ModelDraw(key=item.path, mesh=mesh, model=world_matrix(item, value),
+                                          values=(lambda name, item=item: value(item, name)),
+                                          files=self.files_of(item), opacity=opacity,
+                                          order=self._order.get(id(item), 0)))
+        frame.lights = scene_lights(self.project, value, lambda item: node_opacity(item, value) > 0.0)
+        for item in frame.lights.dropped:
+            self._problem(_warning("light.limit", "KZ703", f"{item.path}: more than 8 {item.type} nodes are on; "
+                                   "this one lights nothing", item.span))
+        frame.problems = self.problems
+        return frame

@@ -1,0 +1,93 @@
+"""The live list of an emitter: the pool slots of its live particles, on the GPU.
+
+Its shape is the frame pipeline's contract (docs/rendering.md, "Live list"): a uint count,
+three pad words, then `count` uint slots in ASCENDING slot order, so Identity sorting is the
+list as it is and every sort built on it breaks ties by slot. The count never comes back to
+the CPU: the same pass writes the indirect arguments that the sort, the light gather and
+the draws read (shaders/render/live_scan.glsl lists them).
+
+Until the simulation keeps this list itself (the frame pipeline of issue 10), the renderer
+builds it with three small compute passes over the pool (count per 64-slot group, a prefix
+sum, write); `LiveList.update` is the one place that changes when the simulation's list
+arrives: it then binds that buffer and writes only the draw arguments.
+"""
+from __future__ import annotations
+
+import moderngl
+
+from kzplayer.gpu import layout as L
+from kzplayer.render.shaders import set_uniform
+
+HEADER_WORDS = 4
+BINDING_LIVE, BINDING_ORDER, BINDING_KEYS, BINDING_ARGS, BINDING_GROUPS, BINDING_PARTICLE_LIGHTS = 8, 9, 10, 11, 12, 13
+ARGS_WORDS = 16
+ARRAYS_COMMAND, ELEMENTS_COMMAND = 0, 1     # render_indirect's `first`: 20-byte commands
+LIVE_DISPATCH_OFFSET = 48                    # bytes: a dispatch over the live particles
+BARRIER = moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.COMMAND_BARRIER_BIT
+
+
+def groups_of(n: int, size: int = L.WORKGROUP_SIZE) -> int:
+    return max((int(n) + size - 1) // size, 1)
+
+
+class LiveList:
+    """One emitter's live list and indirect arguments (`buffer`, `args`), resized with its
+    pool."""
+
+    def __init__(self, ctx, programs):
+        self.ctx = ctx
+        self.programs = programs
+        self.capacity = -1
+        self.buffer = self.args = self.groups = None
+
+    def _ensure(self, capacity: int) -> None:
+        if capacity == self.capacity:
+            return
+        self.release()
+        self.capacity = capacity
+        self.buffer = self.ctx.buffer(reserve=(HEADER_WORDS + max(capacity, 1)) * 4)
+        self.args = self.ctx.buffer(reserve=ARGS_WORDS * 4)
+        self.groups = self.ctx.buffer(reserve=groups_of(capacity) * 4)
+
+    def update(self, particles, capacity: int, vertex_count: int = 4, index_count: int = 0) -> None:
+        """Rebuild the list from the pool `particles` (a Buffer of `capacity` records) and
+        the draw arguments for `vertex_count` billboard vertices / `index_count` mesh
+        indices per instance."""
+        self._ensure(int(capacity))
+        ctx = self.ctx
+        groups = groups_of(capacity)
+        particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
+        self.buffer.bind_to_storage_buffer(BINDING_LIVE)
+        self.args.bind_to_storage_buffer(BINDING_ARGS)
+        self.groups.bind_to_storage_buffer(BINDING_GROUPS)
+        ctx.memory_barrier(BARRIER)          # the simulation's last writes, before reading them
+        for rel, count in (("render/live_count.glsl", groups), ("render/live_scan.glsl", 1),
+                           ("render/live_write.glsl", groups)):
+            program, initial = self.programs.compute(rel)
+            set_uniform(program, initial, "kz_capacity", int(capacity))
+            set_uniform(program, initial, "kz_groups", groups)
+            set_uniform(program, initial, "kz_vertexCount", int(vertex_count))
+            set_uniform(program, initial, "kz_indexCount", int(index_count))
+            program.run(groups_of(count) if count > 1 else 1)
+            ctx.memory_barrier(BARRIER)
+
+    def read(self):
+        """(count, slots) read back: for tests and benchmarks only, never in a frame."""
+        import numpy as np
+        self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
+        words = np.frombuffer(self.buffer.read(), np.uint32)
+        n = int(words[0])
+        return n, words[HEADER_WORDS:HEADER_WORDS + n].copy()
+
+    def read_args(self):
+        import numpy as np
+        self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
+        return np.frombuffer(self.args.read(), np.uint32).copy()
+
+    def release(self) -> None:
+        for name in ("buffer", "args", "groups"):
+            buf = getattr(self, name)
+            if buf is not None:
+                buf.release()
+                setattr(self, name, None)
+        self.capacity = -1

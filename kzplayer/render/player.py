@@ -1,0 +1,261 @@
+"""The one home of the frame loop: a Player owns the simulation, the camera, the renderer
+and (offline) the writer, for the window and for files alike.
+
+    player = Player(ctx, project, graph, (640, 360), seed=7, warn=show)
+    player.step(1 / 60)                 # advance the effect (fixed steps inside, player.md)
+    player.draw()                       # the frame of rendering.md, into player.renderer
+    image = player.image()              # (H, W, 3) uint8 sRGB
+    player.release()
+
+    result = render_offline(project, graph, size, n_frames=300, fps=60, output="out.mp4", warn=show)
+
+`warn(diagnostics)` hears every problem found on the way, once: the simulation's (a stock
+material not run yet, a pool capped, a broken material left out), the drawing's (a mesh that
+cannot be read, a texture outside the project), a full pool that refused particles, steps
+dropped over the per-frame budget. A frame past `frame_budget` seconds of wall-clock time
+raises KzError (render/budget.py: an endless loop in a custom shader). The command line prints them
+(kzplayer.commands.play); nothing here prints, and nothing here imports the commands.
+
+The camera (docs/play.md, "Camera") is the project's first Camera node, or one fitted to the
+effect: a probe run of the effect's first seconds (render/probe.py) finds where the
+particles go, so the camera never moves during a render.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from kzplayer.diagnostics import Diagnostic, Severity
+from kzplayer.render.probe import PROBE_SECONDS
+
+
+def _quiet(diagnostics) -> None:
+    pass
+
+
+class Player:
+    """Simulation + camera + renderer of one project at one image size."""
+
+    def __init__(self, ctx, project, graph, size: tuple[int, int], *, seed: int | None = None,
+                 warn: Callable[[list[Diagnostic]], None] = _quiet, probe_seconds: float = PROBE_SECONDS,
+                 frame_budget: float | None = None):
+        from kzplayer.gpu import Simulation
+        from kzplayer.render.frame import FrameBuilder
+        self.ctx = ctx
+        self.project = project
+        self.graph = graph
+        self.seed = seed
+        self.size = (int(size[0]), int(size[1]))
+        self.warn = warn
+        self.probe_seconds = probe_seconds
+        self.sim = Simulation(ctx, project, graph, seed=seed, leave_out_broken=True)
+        self.frames = FrameBuilder(project, graph)
+        self.frame_budget = frame_budget
+        self._watch = None
+        self.frame = 0                    # output frames stepped (the budget spares the first)
+        self.renderer = None
+        self.time = 0.0
+        self._said: set = set()
+        self._seen = None                 # the probe's box, once (a restart keeps it)
+        self.stalled = Shortfall()
+        self._say(self.sim.diagnostics)
+
+    # -- time ------------------------------------------------------------------------------
+
+    def step(self, dt: float) -> None:
+        """Advance the effect by dt seconds (cut into ParticleSystem.Framerate steps, at most
+        Simulation.max_steps of them), within the frame budget when there is one."""
+        if self.frame_budget is not None:
+            from kzplayer.render.budget import FrameWatch
+            if self._watch is None or self._watch.sim is not self.sim:
+                self._watch = FrameWatch(self.sim, self.frame_budget)
+            self._watch.start()
+        self.sim.step_frame(dt)
+        if self._watch is not None:
+            self._watch.stop(self.frame)
+        self.frame += 1
+        self.time += max(float(dt), 0.0)
+        self.stalled.add(self.sim.stats)
+
+    def restart(self) -> None:
+        """The effect from its first frame, with the same seed (the window's R key)."""
+        from kzplayer.gpu import Simulation
+        self.sim.release()
+        self.sim = Simulation(self.ctx, self.project, self.graph, seed=self.seed, leave_out_broken=True)
+        self.time = 0.0
+
+    # -- the picture -------------------------------------------------------------------------
+
+    def camera(self, aspect: float | None = None, seconds: float | None = None):
+        """(Camera, how it was chosen) for the image's aspect ratio (the window's may change)."""
+        from kzplayer.render.camera import choose_camera, find_camera_item
+        if self._seen is None and find_camera_item(self.project) is None:
+            from kzplayer.render.probe import probe_positions
+            self._seen = probe_positions(self.ctx, self.project, self.graph, self.seed,
+                                         self.probe_seconds if seconds is None else seconds)
+            if self._seen is None:
+                self._seen = False
+        aspect = aspect or self.size[0] / self.size[1]
+        return choose_camera(self.project, self.frames.value, aspect,
+                             seen=self._seen if self._seen is not False else None)
+
+    def draw(self, size: tuple[int, int] | None = None, camera=None) -> None:
+        """Draw the current state of the effect (at `size`, the window's, when given)."""
+        from kzplayer.render.renderer import Renderer
+        size = (int(size[0]), int(size[1])) if size is not None else self.size
+        if self.renderer is None:
+            self.renderer = Renderer(self.ctx, size)
+        self.renderer.resize(size)
+        if camera is None:
+            camera, _ = self.camera(size[0] / size[1])
+        self.renderer.draw(self.frames.build(self.sim, self.time), camera)
+        self._say(self.frames.problems)
+        self._say(_texture_problems(self.renderer))
+
+    def image(self) -> np.ndarray:
+        return self.renderer.read()
+
+    def show(self, target) -> None:
+        self.renderer.show(target)
+
+    # -- the end ---------------------------------------------------------------------------
+
+    def _say(self, diagnostics) -> None:
+        new = [d for d in diagnostics if d not in self._said and d.severity != Severity.NOTE]
+        if new:
+            self._said.update(new)
+            self.warn(new)
+
+    def release(self) -> None:
+        if self.renderer is not None:
+            self.renderer.release()
+            self.renderer = None
+        if self.sim is not None:
+            self.sim.release()
+            self.sim = None
+
+
+def _texture_problems(renderer) -> list[Diagnostic]:
+    return [Diagnostic("KZ702", "texture.unreadable", Severity.WARNING,
+                       f"{path}: not drawn ({why}); the material draws without it")
+            for path, why in renderer.textures.problems.items()]
+
+
+class Shortfall:
+    """Particles a full pool refused, per emitter, over the run: an effect that looks thin
+    for this reason should say so (--stats has the per-frame figures)."""
+
+    def __init__(self):
+        self.stalled: dict[str, int] = {}
+        self.frames: dict[str, int] = {}
+
+    def add(self, stats) -> None:
+        for path, s in stats.items():
+            self.stalled[path] = self.stalled.get(path, 0) + int(s.stalled)
+            self.frames[path] = self.frames.get(path, 0) + (s.stalled > 0)
+
+    def diagnostics(self, sim, value) -> list[Diagnostic]:
+        out = []
+        for em in sim.emitters:
+            if self.stalled.get(em.path):
+                pool = value(em.item, "ParticleEmitter.MaximumAmount")
+                capped = isinstance(pool, (int, float)) and em.capacity < pool
+                held = f"; this driver caps it at {em.capacity:,}" if capped else ""
+                hint = ("the OpenGL driver, not MaximumAmount, caps this pool (emitter.pool-limit): split the "
+                        "effect over several emitters, or play it on a GPU whose driver allows more"
+                        if capped else
+                        "raise MaximumAmount, or bind it to the emission rate x lifetime (emission page, "
+                        "Sizing MaximumAmount)")
+                out.append(Diagnostic(
+                    "KZ805", "emitter.pool-full", Severity.WARNING,
+                    f"{em.path}: its pool (ParticleEmitter.MaximumAmount = {pool}{held}) was full on "
+                    f"{self.frames[em.path]} frame(s): {self.stalled[em.path]:,} particle(s) not emitted",
+                    hint=f"{hint}; --stats shows when"))
+        return out
+
+
+@dataclass
+class Result:
+    """What an offline run did, for the summary line (kzplayer.commands.play)."""
+    frames: int
+    seconds: float
+    fps: float
+    emitters: int
+    alive: int
+    wrote: list[str] = field(default_factory=list)
+    camera: str | None = None
+    size: tuple[int, int] = (0, 0)
+
+
+def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None, output=None, stats=None,
+                   dump=None, ctx=None, warn=_quiet, progress=None, frame_budget=None) -> Result:
+    """Simulate n_frames output frames headless, writing what was asked. `ctx` lets tests
+    share their context (otherwise a standalone one is made and released); `progress()` is
+    called once per frame (a progress bar); `frame_budget`: seconds a frame may take
+    (default render/budget.FRAME_BUDGET). --stats rows are streamed as they come."""
+    from kzplayer.render.budget import FRAME_BUDGET, dropped_steps
+    from kzplayer.gpu.context import create_context
+    from kzplayer.render.stats import StatsRecorder
+    from kzplayer.render.writers import needs_every_frame, open_writer
+
+    own_ctx = ctx is None
+    ctx = ctx or create_context(headless=True)
+    player = writer = recorder = None
+    try:
+        player = Player(ctx, project, graph, size, seed=seed, warn=warn,
+                        probe_seconds=min(n_frames / fps, PROBE_SECONDS),
+                        frame_budget=FRAME_BUDGET if frame_budget is None else frame_budget)
+        camera = how = None
+        if output:
+            camera, how = player.camera(size[0] / size[1])
+            if player.renderer is None:       # compile the materials before simulating: fail fast
+                from kzplayer.render.renderer import Renderer
+                player.renderer = Renderer(ctx, size)
+                player.renderer.draw(player.frames.build(player.sim, 0.0), camera)
+            writer = open_writer(output, fps, size)
+        recorder = StatsRecorder(player.sim, stats) if stats else None
+        every = bool(output) and needs_every_frame(output)
+        dt = 1.0 / fps
+        for frame in range(n_frames):
+            player.step(dt)
+            if recorder:
+                recorder.record(frame, (frame + 1) * dt)
+            if writer and (every or frame == n_frames - 1):
+                player.draw(camera=camera)
+                writer.write(player.image())
+            if progress:
+                progress()
+        if writer:
+            writer.close()
+        if recorder:
+            recorder.close()
+        if dump:
+            save_dump(player.sim, dump)
+        player._say(player.stalled.diagnostics(player.sim, player.frames.value))
+        if (dropped := dropped_steps(player.sim)):
+            player._say([dropped])
+        sim = player.sim
+        return Result(frames=n_frames, seconds=n_frames * dt, fps=fps, emitters=len(sim.emitters),
+                      alive=sum(int(s.alive) for s in sim.stats.values()),
+                      wrote=[str(p) for p in (output, stats, dump) if p], camera=how, size=tuple(size))
+    finally:
+        if recorder:
+            recorder.abandon()       # only when the run stopped: close() put the file in place
+        if writer:
+            writer.close()
+        if player is not None:
+            player.release()
+        if own_ctx:
+            ctx.release()
+
+
+def save_dump(sim, path: str) -> None:
+    """The --dump .npz (cli.md keys: `<emitter path>/position` and so on)."""
+    arrays = sim.dump()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:   # np.savez(path) would append .npz to other names
+        np.savez(fh, **arrays)
+

@@ -1,0 +1,44 @@
+"""An image file that cannot be drawn (an error).
+
+`Particle.Texture` and `Model3D.Texture` name an image file (PNG, JPEG, ...) relative to the
+project file. kzplayer reports one that is missing, lies outside the project folder or is no
+image it can read; the player then draws the particle's round sprite, or the model's colour
+alone.
+
+To fix: name an image inside the project folder, relative to the project file.
+
+Failing:
+
+    <Property name="Particle.Texture">textures/smok.png</Property>
+
+Passing:
+
+    <Property name="Particle.Texture">textures/smoke.png</Property>
+"""
+from kzplayer.diagnostics import Severity
+from kzplayer.validate.context import value_span
+from kzplayer.validate.engine import Problem
+
+CODE = "KZ702"
+RULE = "texture.unreadable"
+SEVERITY = Severity.ERROR
+PROPERTIES = ("Particle.Texture", "Model3D.Texture")
+
+
+def check(context):
+    from kzplayer.meshes import MeshError, inside_project
+    from kzplayer.render.textures import read_image
+    for item in context.items:
+        for name in PROPERTIES:
+            prop = item.properties.get(name)
+            if prop is None or not isinstance(prop.value, str) or not prop.value.strip():
+                continue
+            try:
+                path = inside_project(context.project, prop.value)
+                read_image(path)
+            except MeshError as exc:
+                yield Problem(value_span(prop), f"{name}: {exc}", "name an image inside the project folder")
+            except (OSError, ValueError) as exc:
+                why = "no such file" if isinstance(exc, FileNotFoundError) else f"not a readable image ({exc})"
+                yield Problem(value_span(prop), f"{name}: {prop.value}: {why}",
+                              "name a PNG or JPEG file relative to the project file")

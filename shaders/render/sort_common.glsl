@@ -1,0 +1,21 @@
+// The GPU sort of a live list (docs/rendering.md, "Sorting"): a bitonic sort of (key, slot)
+// pairs over the next power of two above the live count, so every pair is distinct, ties
+// break by slot, and the order repeats run to run. Padding pairs are all ones (they sort
+// last). The indirect arguments (KzSortArgs, uint words) are written on the GPU from the
+// live count:
+//   0..2  keys pass, over P pairs   3  P, the padded size     4..6  scatter, over n
+//   8 + 3 s .. : stage s of the network (k, j in the order the CPU dispatches them);
+//                no groups where k > P, so a short list does not pay for the pool's size
+#include "Particles/particle_data.glsl"
+#include "render/live_list.glsl"
+
+#define KZ_SORT_STAGES_AT 8u
+
+layout(std430, binding = KZ_BINDING_KEYS) buffer KzPairs { uvec2 pairs[]; };
+layout(std430, binding = KZ_BINDING_ARGS) buffer KzSortArgs { uint sortArgs[]; };
+
+// A float as a uint whose unsigned order is the float's order.
+uint kzSortable(float f) {
+    uint u = floatBitsToUint(f);
+    return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
+}

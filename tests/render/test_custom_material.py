@@ -1,0 +1,98 @@
+"""Custom rendering materials: a `<MaterialType slot="Particle" vertex=... fragment=...>` of
+the project, its properties reaching the shaders as uniforms (the sample's spark streak), an
+error reported at the line of the user's own file, and the catalog's geometry honoured."""
+from __future__ import annotations
+
+import math
+import shutil
+
+import numpy as np
+import pytest
+
+import kzplayer
+from kzplayer.diagnostics import KzError
+from kzplayer.render.materials import resolve_render_material
+from kzplayer.render.renderer import Renderer
+from kzplayer.resources import samples_dir
+
+from tests.render.helpers import FOCAL, DIST, H, W, draw, particles
+
+MATERIAL = """<?xml version="1.0" encoding="utf-8"?>
+<Project name="Custom" format="1">
+  <Screens><Screen name="Screen"><Scene name="Scene"><ParticleSystem name="System">
+    <ParticleEmitter name="Sparks">
+      <Property name="ParticleEmitter.ParticleMaterial">Materials/Streak</Property>
+    </ParticleEmitter>
+  </ParticleSystem></Scene></Screen></Screens>
+  <Materials>
+    <MaterialType name="Streak" slot="Particle" vertex="shaders/{vertex}" fragment="shaders/{fragment}"
+                  geometry="billboard" reads="ColorOverLife.StartColor ColorOverLife.EndColor">
+      <PropertyType name="Streak.Length" type="float" default="0.03" min="0"/>
+      <PropertyType name="Streak.Width" type="float" default="0.025" min="0"/>
+    </MaterialType>
+  </Materials>
+</Project>"""
+
+
+def project_with(tmp_path, vertex="spark_streak.vert.glsl", fragment="spark_streak.frag.glsl"):
+    (tmp_path / "shaders").mkdir(exist_ok=True)
+    for name in ("spark_streak.vert.glsl", "spark_streak.frag.glsl"):
+        shutil.copy(samples_dir() / "shaders" / name, tmp_path / "shaders" / name)
+    (tmp_path / "p.kzm").write_text(MATERIAL.format(vertex=vertex, fragment=fragment))
+    return kzplayer.load(str(tmp_path / "p.kzm"))
+
+
+def test_a_custom_material_is_its_vertex_and_fragment_pair(tmp_path):
+    project = project_with(tmp_path)
+    mat = resolve_render_material(project, project.catalog, "Materials/Streak", "here")
+    assert mat.custom and mat.geometry == ("billboard",)
+    assert mat.vertex.path == (tmp_path / "shaders" / "spark_streak.vert.glsl").resolve()
+    assert {"Streak.Length", "Streak.Width", "ColorOverLife.StartColor"} <= set(mat.reads)
+
+
+@pytest.mark.parametrize("length", [0.05, 0.1])
+def test_its_properties_are_its_uniforms(ctx, tmp_path, length):
+    project = project_with(tmp_path)
+    mat = resolve_render_material(project, project.catalog, "Materials/Streak", "here")
+    records = particles([(0, 0, 0)], scale=1.0)
+    records["velocity"] = (20.0, 0.0, 0.0)             # 20 m/s along +X
+    r = Renderer(ctx, (W, H))
+    try:
+        img = draw(r, ctx, records, material=mat, values={"Streak.Length": length, "Streak.Width": 0.2,
+                                                           "ParticlesOverLife.OpacityEnd": 1.0, "ColorOverLife.EndColor": (1, 1, 1, 1)})
+    finally:
+        r.release()
+    cols = np.flatnonzero(img.max(axis=(0, 2)) > 0)
+    rows = np.flatnonzero(img.max(axis=(1, 2)) > 0)
+    metre = FOCAL / DIST * H / 2
+    # from the head back along the velocity: 20 m/s x Length seconds; 0.2 m across
+    assert cols[-1] - cols[0] + 1 == pytest.approx(20 * length * metre, abs=2)
+    assert cols[-1] + 0.5 == pytest.approx(W / 2, abs=1.5)          # the head is at the particle
+    assert rows[-1] - rows[0] + 1 <= math.ceil(0.2 * metre) + 1
+
+
+def test_a_compile_error_points_at_the_users_file_and_line(ctx, tmp_path):
+    project = project_with(tmp_path)
+    broken = (tmp_path / "shaders" / "spark_streak.frag.glsl").read_text().replace("float along =", "float along = undefinedThing +")
+    (tmp_path / "shaders" / "broken.frag.glsl").write_text(broken)
+    project = project_with(tmp_path, fragment="broken.frag.glsl")
+    mat = resolve_render_material(project, project.catalog, "Materials/Streak", "here")
+    r = Renderer(ctx, (W, H))
+    try:
+        with pytest.raises(KzError) as exc:
+            r.programs.render(mat.vertex, mat.fragment)
+    finally:
+        r.release()
+    line = next(n for n, text in enumerate(broken.splitlines(), 1) if "undefinedThing" in text)
+    d = exc.value.diagnostics[0]
+    assert (d.rule, d.span.file, d.span.line) == ("shader.compile", str(tmp_path / "shaders" / "broken.frag.glsl"), line)
+    assert "undefinedThing" in d.message
+
+
+def test_validate_compiles_custom_rendering_materials(tmp_path):
+    from kzplayer.validate import validate_paths
+    project_with(tmp_path)
+    assert [d for d in validate_paths([str(tmp_path / "p.kzm")]).diagnostics if d.rule == "shader.compile"] == []
+    (tmp_path / "shaders" / "spark_streak.vert.glsl").write_text("#version 430\nvoid main() { gl_Position = nope; }\n")
+    found = [d for d in validate_paths([str(tmp_path / "p.kzm")]).diagnostics if d.rule == "shader.compile"]
+    assert found and found[0].span.file.endswith("spark_streak.vert.glsl") and found[0].span.line == 2

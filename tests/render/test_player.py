@@ -1,0 +1,80 @@
+"""The Player: the one frame loop (simulation, camera, renderer, writer) that the window and
+offline renders share; problems heard once; and render/ never reaching back into the
+command line."""
+from __future__ import annotations
+
+import ast
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import kzplayer
+from kzplayer.bindings import resolve
+from kzplayer.diagnostics import KzError
+from kzplayer.render.player import Player, render_offline
+from kzplayer.resources import samples_dir
+
+RENDER = Path(kzplayer.__file__).parent / "render"
+
+
+def test_nothing_in_render_imports_the_commands():
+    for path in RENDER.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        names = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        names += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        assert not [m for m in names if m.startswith("kzplayer.commands")], path.name
+
+
+def test_a_player_steps_draws_and_restarts(ctx):
+    project = kzplayer.load(str(samples_dir() / "demo_fountain.kzm"))
+    player = Player(ctx, project, resolve(project), (64, 36), seed=3)
+    try:
+        player.step(0.5)
+        player.draw()
+        first = player.image()
+        assert first.shape == (36, 64, 3) and first.max() > 0
+        player.restart()
+        assert player.sim.frames == 0 and player.time == 0.0
+        player.step(0.5)
+        player.draw()
+        assert np.array_equal(player.image(), first)          # same seed, same picture
+        player.draw((32, 32))                                  # a window's new size
+        assert player.image().shape == (32, 32, 3)
+    finally:
+        player.release()
+
+
+def test_problems_are_heard_once_however_many_frames(ctx, tmp_path):
+    shutil.copytree(samples_dir() / "assets", tmp_path / "assets")
+    text = (samples_dir() / "08_rock_debris.kzm").read_text().replace("assets/meshes/rock.glb", "assets/meshes/gone.glb")
+    (tmp_path / "p.kzm").write_text(text)
+    project = kzplayer.load(str(tmp_path / "p.kzm"))
+    heard = []
+    result = render_offline(project, resolve(project), (32, 18), n_frames=5, fps=30.0,
+                            output=str(tmp_path / "x.gif"), ctx=ctx, warn=heard.extend)
+    assert [d.rule for d in heard] == ["mesh.unreadable"] and "gone.glb" in heard[0].message
+    assert result.frames == 5 and result.emitters == 3 and result.wrote == [str(tmp_path / "x.gif")]
+
+
+def test_a_broken_custom_rendering_material_fails_before_anything_is_simulated(ctx, tmp_path):
+    shutil.copytree(samples_dir() / "assets", tmp_path / "assets")
+    shutil.copytree(samples_dir() / "shaders", tmp_path / "shaders")
+    frag = tmp_path / "shaders" / "spark_streak.frag.glsl"
+    frag.write_text(frag.read_text().replace("float across =", "float across = nothing +"))
+    shutil.copy(samples_dir() / "02_sparks_spray.kzm", tmp_path / "p.kzm")
+    project = kzplayer.load(str(tmp_path / "p.kzm"))
+    stepped = []
+    import kzplayer.render.player as P
+    original = P.Player.step
+    P.Player.step = lambda self, dt: stepped.append(dt) or original(self, dt)
+    try:
+        with pytest.raises(KzError) as exc:
+            render_offline(project, resolve(project), (32, 18), n_frames=50, fps=30.0,
+                           output=str(tmp_path / "x.png"), ctx=ctx)
+    finally:
+        P.Player.step = original
+    d = exc.value.diagnostics[0]
+    assert d.rule == "shader.compile" and d.span.file == str(frag.resolve()) and "nothing" in d.message
+    assert stepped == []
