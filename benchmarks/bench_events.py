@@ -1,5 +1,5 @@
 """Cost per step of colliders, event generation and subemitters, on top of the plain step
-of bench_gpu.py (reset, Gravity, integrate, kill), at 200,000 particles (one run, on
+of bench_frame.py (the Gravity step: reset, Gravity, integrate, kill), at 200,000 particles (one run, on
 whatever OpenGL the machine offers: llvmpipe without a GPU).
 
 The source pool is filled directly (every slot live, in [-1, 1]^3, random velocities,

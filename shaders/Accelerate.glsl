@@ -7,12 +7,17 @@ uniform float Accelerate_Magnitude = 1.0;
 uniform float Affector_Radius = 0.0;
 uniform float Affector_FalloffExponent = 0.0;
 
-void affectParticle(uint index) {
+KZ_PER_STEP vec3 accelerateAxis;    // Direction in simulation space, unit (once per step)
+
+void prepareStep() {
     mat4 m = getAffectorTransform();
     vec3 d = dot(Accelerate_Direction, Accelerate_Direction) > 0.0 ? Accelerate_Direction : vec3(0.0, 1.0, 0.0);
     vec3 axis = mat3(m) * d;
-    axis = dot(axis, axis) > 0.0 ? normalize(axis) : vec3(0.0, 1.0, 0.0);
-    float distance = length(getParticlePosition(index) - m[3].xyz);
+    accelerateAxis = dot(axis, axis) > 0.0 ? normalize(axis) : vec3(0.0, 1.0, 0.0);
+}
+
+void affectParticle(uint index) {
+    float distance = length(getParticlePosition(index) - getAffectorPosition());
     float strength = sphereFalloff(distance, Affector_Radius, Affector_FalloffExponent);
-    addParticleAcceleration(index, axis * Accelerate_Magnitude * strength);
+    addParticleAcceleration(index, accelerateAxis * Accelerate_Magnitude * strength);
 }

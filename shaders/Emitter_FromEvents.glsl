@@ -27,17 +27,15 @@ void emitParticle(uint index) {
     vec3 parentRotation = vec3(0.0);
     vec3 parentSpin = vec3(0.0);
     if (kz_hasSourceParticles) {
-        Particle parent = sourceParticles[e.particle];
-        parentVelocity = parent.velocity;
-        parentLifetime = parent.lifetime;
-        parentScale = parent.scale;
-        parentRotation = parent.rotation;
-        parentSpin = parent.angularVelocity;
+        parentVelocity = getSourceParticleVelocity(e.particle);
+        parentLifetime = getSourceParticleLifetime(e.particle);
+        parentScale = getSourceParticleScale(e.particle);
+        parentRotation = getSourceParticleRotation(e.particle);
+        parentSpin = getSourceParticleAngularVelocity(e.particle);
     }
     // The common contract at the emitter origin, then moved onto the event.
     emitFromShape(index, vec3(0.0), vec3(0.0));
-    Particle p = particles[index];
-    p.position = e.position;
+    setParticlePosition(index, e.position);
     float parentSpeed = length(parentVelocity);
     vec3 axis = velocityAxis();
     if (Emission_InitialVelocityOrientToNormal) {
@@ -51,11 +49,11 @@ void emitParticle(uint index) {
                                Emission_InitialVelocityOuterAngle, spawnRandom(2u), spawnRandom(3u));
     float speed = varied(Emission_InitialVelocityStrength, Emission_InitialVelocityStrengthVariance,
                          spawnRandom(4u)) + parentSpeed * Emission_InitialVelocityStrengthFromParent;
-    p.velocity = direction * speed;
-    p.lifetime = max(p.lifetime + parentLifetime * Emission_LifetimeFromParent, 0.0);
-    p.scale *= mix(vec3(1.0), parentScale, Emission_ScaleFromParent);
-    p.mass = Emission_Density * abs(p.scale.x * p.scale.y * p.scale.z);
-    p.rotation += parentRotation * Emission_InitialRotationFromParent;
-    p.angularVelocity += parentSpin * Emission_InitialAngularVelocityFromParent;
-    particles[index] = p;
+    setParticleVelocity(index, direction * speed);
+    setParticleLifetime(index, max(getParticleLifetime(index) + parentLifetime * Emission_LifetimeFromParent, 0.0));
+    vec3 scale = getParticleScale(index) * mix(vec3(1.0), parentScale, Emission_ScaleFromParent);
+    setParticleScale(index, scale);
+    setParticleMass(index, Emission_Density * abs(scale.x * scale.y * scale.z));
+    setParticleRotation(index, getParticleRotation(index) + parentRotation * Emission_InitialRotationFromParent);
+    setParticleAngularVelocity(index, getParticleAngularVelocity(index) + parentSpin * Emission_InitialAngularVelocityFromParent);
 }

@@ -26,13 +26,12 @@ void emitParticle(uint index) {
     float phi = 2.0 * PI * spawnRandom(3u);
     vec3 scatter = basisAround(normal) * vec3(s * cos(phi), s * sin(phi), c);
     vec3 direction = normalize(mix(scatter, normal, clamp(Emission_NormalBias, 0.0, 1.0)));
-    Particle p = particles[index];
-    p.position = position;
-    p.velocity = direction * Emission_ScatterSpeed;
-    p.lifetime = max(varied(Emission_Lifetime, Emission_LifetimeVariance, spawnRandom(0u)), 0.0);
-    p.scale = vec3(varied(Emission_ParticleScale, Emission_ScaleVariance.x, spawnRandom(5u)),
-                   varied(Emission_ParticleScale, Emission_ScaleVariance.y, spawnRandom(6u)),
-                   varied(Emission_ParticleScale, Emission_ScaleVariance.z, spawnRandom(7u)));
-    p.mass = Emission_Density * abs(p.scale.x * p.scale.y * p.scale.z);
-    particles[index] = p;
+    setParticlePosition(index, position);
+    setParticleVelocity(index, direction * Emission_ScatterSpeed);
+    setParticleLifetime(index, max(varied(Emission_Lifetime, Emission_LifetimeVariance, spawnRandom(0u)), 0.0));
+    vec3 scale = vec3(varied(Emission_ParticleScale, Emission_ScaleVariance.x, spawnRandom(5u)),
+                      varied(Emission_ParticleScale, Emission_ScaleVariance.y, spawnRandom(6u)),
+                      varied(Emission_ParticleScale, Emission_ScaleVariance.z, spawnRandom(7u)));
+    setParticleScale(index, scale);
+    setParticleMass(index, Emission_Density * abs(scale.x * scale.y * scale.z));
 }

@@ -11,9 +11,9 @@ void generateEvents(uint index) {
         return;
     }
     vec2 s = speedSweep(index);
-    float impact = tracks[index].hitSpeed;
+    float impact = getParticleHitSpeed(index);
     s = vec2(min(s.x, impact), max(s.y, impact));
     if (s.y >= Events_VelocityMin && s.x <= Events_VelocityMax && eventChance(index)) {
-        writeEvent(EVENT_COLLISION, index, tracks[index].hitPosition, tracks[index].hitNormal);
+        writeEvent(EVENT_COLLISION, index, getParticleHitPosition(index), getParticleHitNormal(index));
     }
 }

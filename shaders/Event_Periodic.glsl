@@ -11,9 +11,9 @@ void generateEvents(uint index) {
     if (Events_Interval <= 0.0) {
         return;
     }
-    uint last = firstSweep(index) ? 0u : tracks[index].cycle;
+    uint last = firstSweep(index) ? 0u : getParticleEventCycle(index);
     uint k = uint(min(floor(getParticleAge(index) / Events_Interval), 4294967295.0));
-    tracks[index].cycle = k;
+    setParticleEventCycle(index, k);
     if (k > last && eventChance(index)) {
         writeParticleEvent(EVENT_INTERVAL, index);
     }

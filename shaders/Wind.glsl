@@ -27,23 +27,33 @@ uniform float Wind_GustFrequency = 0.5;
 #define GUST_SEED 0x47555354u           // 'GUST'
 #define TURBULENCE_SEED 0x5455524Bu     // 'TURK'
 
-void affectParticle(uint index) {
+// Once per step (the count pass runs it, before any particle): what is the same for every
+// particle of the step, kept for affectParticle.
+KZ_PER_STEP vec3 windUp;            // world up in simulation space, unit
+KZ_PER_STEP vec3 windVelocity;      // the mean wind with this step's gust, m/s
+KZ_PER_STEP vec3 windDrift;         // how far the mean wind has carried the turbulence, m
+
+void prepareStep() {
     mat4 m = getAffectorTransform();
     vec3 axis = mat3(m) * vec3(0.0, 0.0, 1.0);
     axis = dot(axis, axis) > 0.0 ? normalize(axis) : vec3(0.0, 0.0, 1.0);
-    vec3 up = normalize(worldToSimulationDirection(vec3(0.0, 1.0, 0.0)));
-    vec3 offset = getParticlePosition(index) - m[3].xyz;
     float t = getTime();
-
-    float ramp = Wind_FullWindHeight > Wind_GroundLevel
-               ? smoothstep(Wind_GroundLevel, Wind_FullWindHeight, dot(offset, up)) : 1.0;
     float speed = Wind_WindSpeed * KMH_TO_MS;
     float gust = max(0.0, 1.0 + Wind_GustAmplitude * gradientNoise1(Wind_GustFrequency * t, GUST_SEED));
-    vec3 wind = axis * speed * gust;
+    windUp = normalize(worldToSimulationDirection(vec3(0.0, 1.0, 0.0)));
+    windVelocity = axis * speed * gust;
+    windDrift = axis * speed * t;
+}
+
+void affectParticle(uint index) {
+    vec3 offset = getParticlePosition(index) - getAffectorPosition();
+    float ramp = Wind_FullWindHeight > Wind_GroundLevel
+               ? smoothstep(Wind_GroundLevel, Wind_FullWindHeight, dot(offset, windUp)) : 1.0;
+    vec3 wind = windVelocity;
     if (Wind_TurbulenceStrength > 0.0) {
-        vec3 q = (offset - axis * speed * t) * Wind_TurbulenceFrequency;
+        vec3 q = (offset - windDrift) * Wind_TurbulenceFrequency;
         // an eddy of size 1/F turning at S m/s turns over in 1 / (S F) seconds
-        float evolve = t * Wind_TurbulenceStrength * Wind_TurbulenceFrequency;
+        float evolve = getTime() * Wind_TurbulenceStrength * Wind_TurbulenceFrequency;
         wind += Wind_TurbulenceStrength * curlNoise(q, evolve, TURBULENCE_SEED);
     }
     addDragForce(index, max(Wind_DragFactor, 0.0), wind * ramp);

@@ -1,40 +1,22 @@
-"""Events and subemitters on the Python side: each emitter's per-slot track buffer (this
-step's collider hit and the event generators' sweep memory, TRACK_DTYPE), the event source
-a subemitter's `Emission.SourceEventBuffer` names, and reading an Event Buffer back.
+"""Events and subemitters on the Python side: the event source a subemitter's
+`Emission.SourceEventBuffer` names, the dependency order of a system's emitters, and
+reading an Event Buffer back.
 
-The GPU work is in the shaders: `Particles/main_collider.glsl` (stage 6),
-`Particles/main_events.glsl` with `pass_events_begin/end.glsl` (stage 7) and the
-event-driven count and emission materials (`Particles/source_events.glsl`).
+The GPU work is in the shaders: the collider stage (Particles/collider_stage.glsl) and the
+events stage of the fused step (Particles/stage_step.glsl), the ordering passes
+(Particles/pass_events_*.glsl) and the event-driven count and emission materials
+(Particles/source_events.glsl).
 """
 from __future__ import annotations
 
-import moderngl
 import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
-from kzplayer.gpu import layout as L
-
-
-def ensure_tracks(ctx: moderngl.Context, em) -> None:
-    """(Re)allocate the emitter's track buffer to its pool size. A new track's serial is
-    all ones, so the first particle of every slot starts a fresh sweep (birth events)."""
-    slots = max(em.capacity, 1)
-    if em.tracks is not None and em.tracks.size == slots * L.TRACK_DTYPE.itemsize:
-        return
-    if em.tracks is not None:
-        em.tracks.release()
-    tracks = np.zeros(slots, L.TRACK_DTYPE)
-    tracks["serial"] = 0xFFFFFFFF
-    em.tracks = ctx.buffer(tracks.tobytes())
 
 
 def read_events(em) -> tuple[np.ndarray, np.ndarray]:
     """(header, records) of an emitter's Event Buffer: the events of its last step."""
-    em.buffers.sync_for_cpu()
-    raw = em.buffers.events.read()
-    size = L.EVENT_HEADER_DTYPE.itemsize
-    header = np.frombuffer(raw[:size], L.EVENT_HEADER_DTYPE)[0].copy()
-    records = np.frombuffer(raw[size:], L.EVENT_RECORD_DTYPE)
+    header, records = em.buffers.storage.read_events(em.buffers.index)
     return header, records[:min(int(header["count"]), int(header["capacity"]))].copy()
 
 

@@ -6,6 +6,11 @@ by one 4-byte scalar that fills its fourth lane). tests/gpu/test_layout.py write
 values into every field from a compute shader and reads them back through these dtypes,
 which proves the offsets, not only the sizes.
 
+The particle record is split in two (docs/player.md, Buffers): `HOT_DTYPE`, the 64 bytes
+every step reads and writes (one cache line), and `COLD_DTYPE`, the 80 bytes that only
+emission, some materials and drawing touch. `PARTICLE_DTYPE` is the whole record as the
+Python side sees it (read_particles, dumps, writing a pool): `join` and `split` convert.
+
 Vectors are in simulation space: world space, or the particle system's own space when
 `ParticleSystem.LocalSpace` is true (see docs/player.md).
 """
@@ -19,8 +24,8 @@ FLAG_BORN = 1 << 1     # spawned during the current step
 FLAG_HIT = 1 << 2      # a collider hit it during the current step
 FLAG_KILL = 1 << 3     # marked for death this step (KillZone, collider); reaped in the kill pass
 
-# struct Particle: one record per pool slot, 144 bytes.
-PARTICLE_DTYPE = np.dtype([
+# struct Particle: the hot part of a pool slot, 64 bytes (4 texels of the rgba32ui view).
+HOT_DTYPE = np.dtype([
     ("position", "<f4", 3),          # 0    metres
     ("age", "<f4"),                  # 12   seconds since spawn
     ("previous_position", "<f4", 3), # 16   position one step ago (Verlet, swept collisions)
@@ -28,22 +33,48 @@ PARTICLE_DTYPE = np.dtype([
     ("velocity", "<f4", 3),          # 32   m/s
     ("mass", "<f4"),                 # 44   Density x scale.x*scale.y*scale.z
     ("acceleration", "<f4", 3),      # 48   accumulator: zeroed before affectors, m/s^2
-    ("hash", "<u4"),                 # 60   fixed random word per particle (getParticleHash)
-    ("scale", "<f4", 3),             # 64
-    ("flags", "<u4"),                # 76   FLAG_* bits
-    ("rotation", "<f4", 3),          # 80   Euler radians around X, Y, Z
-    ("time_scale", "<f4"),           # 92   dt multiplier of this step (TimeDilation), reset to 1
-    ("angular_velocity", "<f4", 3),  # 96   rad/s around X, Y, Z
-    ("serial", "<u4"),               # 108  n-th particle this emitter spawned (stable order)
-    ("color", "<f4", 4),             # 112  RGBA, (1,1,1,1) at spawn
-    ("custom", "<f4", 4),            # 128  free for custom materials, zero at spawn
+    ("flags", "<u4"),                # 60   FLAG_* bits
+])
+assert HOT_DTYPE.itemsize == 64
+
+# struct ParticleCold: the cold part of a pool slot, 80 bytes (5 texels).
+COLD_DTYPE = np.dtype([
+    ("scale", "<f4", 3),             # 0
+    ("hash", "<u4"),                 # 12   fixed random word per particle (getParticleHash)
+    ("rotation_origin", "<f4", 3),   # 16   rotation at age 0: the rotation is this + angular_velocity * age
+    ("time_scale", "<f4"),           # 28   dt multiplier of the last step (TimeDilation)
+    ("angular_velocity", "<f4", 3),  # 32   rad/s around X, Y, Z
+    ("serial", "<u4"),               # 44   n-th particle this emitter spawned (stable order)
+    ("color", "<f4", 4),             # 48   RGBA, (1,1,1,1) at spawn
+    ("custom", "<f4", 4),            # 64   free for custom materials, zero at spawn
+])
+assert COLD_DTYPE.itemsize == 80
+
+# The whole particle as Python sees it (not a GPU struct): hot + cold, the rotation current.
+PARTICLE_DTYPE = np.dtype([
+    ("position", "<f4", 3),
+    ("age", "<f4"),
+    ("previous_position", "<f4", 3),
+    ("lifetime", "<f4"),
+    ("velocity", "<f4", 3),
+    ("mass", "<f4"),
+    ("acceleration", "<f4", 3),
+    ("hash", "<u4"),
+    ("scale", "<f4", 3),
+    ("flags", "<u4"),
+    ("rotation", "<f4", 3),          # Euler radians around X, Y, Z (now: origin + spin x age)
+    ("time_scale", "<f4"),
+    ("angular_velocity", "<f4", 3),
+    ("serial", "<u4"),
+    ("color", "<f4", 4),
+    ("custom", "<f4", 4),
 ])
 assert PARTICLE_DTYPE.itemsize == 144
 
-# struct EmitterState: one per emitter. The first three words are the indirect dispatch
-# arguments of the emit pass (glDispatchComputeIndirect reads them at offset 0).
+# struct EmitterState: one per emitter. The first three words are the emit pass's
+# indirect arguments of the pipeline before v2; they now hold this emitter's share of them.
 EMITTER_STATE_DTYPE = np.dtype([
-    ("groups", "<u4", 3),            # 0    num_groups_x/y/z of the emit dispatch
+    ("groups", "<u4", 3),            # 0    workgroups of this step's emission
     ("count", "<u4"),                # 12   particles to emit this step (clamped to free slots)
     ("requested", "<u4"),            # 16   what the count material asked for this step
     ("emit_base", "<u4"),            # 20   free-stack top before this step's emission
@@ -62,9 +93,10 @@ EMITTER_STATE_DTYPE = np.dtype([
 ])
 assert EMITTER_STATE_DTYPE.itemsize == 96
 
-# The Event Buffer: a header, then `capacity` records (this step's, in slot order), then
-# `capacity` staging records where the writers append by atomics before the ordering pass
-# moves them (docs/player.md, Events). Overflow drops and counts.
+# The Event Buffer: a header (in the system's control buffer, beside the states), and
+# `capacity` records (this step's, in slot order) followed by `capacity` staging records
+# where the writers append by atomics before the ordering passes move them (docs/player.md,
+# Events). Overflow drops and counts.
 EVENT_HEADER_DTYPE = np.dtype([
     ("count", "<u4"),                # 0    records written this step (<= capacity)
     ("capacity", "<u4"),             # 4    records that fit (ParticleEmitter.MaximumAmount)
@@ -86,7 +118,7 @@ EVENT_INTERVAL = 6
 
 EVENT_RECORD_DTYPE = np.dtype([
     ("kind", "<u4"),                 # 0    EVENT_*
-    ("particle", "<u4"),             # 4    source pool slot
+    ("particle", "<u4"),             # 4    source pool slot (of its emitter)
     ("hash", "<u4"),                 # 8    source particle's hash
     ("age", "<f4"),                  # 12   source age at the event
     ("position", "<f4", 3),          # 16   hit position for collisions, else particle position
@@ -105,25 +137,91 @@ TRACK_DTYPE = np.dtype([
     ("hit_position", "<f4", 3),      # 0    where the swept path met the collider, simulation space
     ("hit_speed", "<f4"),            # 12   speed just before the hit
     ("hit_normal", "<f4", 3),        # 16   unit surface normal, pointing to the free side
-    ("last_age", "<f4"),             # 28   the particle's age when the events stage last ran
+    ("event_base", "<u4"),           # 28   this step's records' first place among their run's records
     ("serial", "<u4"),               # 32   serial of the particle the event memory belongs to
     ("cycle", "<u4"),                # 36   Event_Periodic: last interval index that fired
     ("events", "<u4"),               # 40   records the slot kept in this step's Event Buffer
-    ("event_base", "<u4"),           # 44   their first place among its workgroup's records
+    ("last_age", "<f4"),             # 44   the particle's age when the events stage last ran
 ])
 assert TRACK_DTYPE.itemsize == 48
 
-# Binding points of the shader storage blocks (BINDING_* defines).
-BINDING_PARTICLES = 0
-BINDING_FREE_LIST = 1
-BINDING_EMITTER_STATE = 2
-BINDING_EVENTS = 3
-BINDING_SOURCE_EVENTS = 4
-BINDING_SOURCE_PARTICLES = 5
-BINDING_TRACKS = 6
-BINDING_KILL_GROUPS = 7     # one uint per workgroup: the kill passes' deaths, then offsets
+# struct LiveHeader: one per emitter, the count of its live list (the pool slots holding
+# live particles, ascending) with indirect dispatch and draw arguments (docs/player.md,
+# "The live list"). Rebuilt on the GPU at the end of every step.
+LIVE_HEADER_DTYPE = np.dtype([
+    ("count", "<u4"),                # 0    live particles = entries of the live list
+    ("dispatch", "<u4", 3),          # 4    glDispatchComputeIndirect: (ceil(count / 64), 1, 1)
+    ("draw", "<u4", 4),              # 16   glDrawArraysIndirect: (4 vertices, count instances, 0, 0)
+])
+assert LIVE_HEADER_DTYPE.itemsize == 32
+
+# Binding points of the shader storage blocks (BINDING_* defines). A simulation program
+# sees its system's buffers whole; a drawing program one emitter's ranges.
+BINDING_PARTICLES = 0       # Particle (hot) per slot
+BINDING_COLD = 1            # ParticleCold per slot
+BINDING_CONTROL = 2         # EmitterState[E], EventHeader[E], LiveHeader[E], then scratch words
+BINDING_EVENTS = 3          # every emitter's event records and staging records
+BINDING_TRACKS = 4          # ParticleTrack per slot
+BINDING_SLOTS = 5           # live lists, then free stacks (uint per slot)
+BINDING_PARAMS_SSBO = 6     # the parameter words when they outgrow a uniform block
+BINDING_SCHEDULE = 7        # plans, walk counts, per-step constants (written here, read as KzSchedule)
+
+# Uniform blocks (UNIFORM_* defines): the step's constants, the system's emitter table and
+# the program's node parameters, each written with one buffer write.
+UNIFORM_FRAME = 0
+UNIFORM_TABLE = 1
+UNIFORM_PARAMS = 2
+UNIFORM_SCHEDULE = 3
+
+# Image units of the rgba32ui / r32ui texel-buffer views of the same buffers (IMAGE_*).
+IMAGE_HOT = 0
+IMAGE_COLD = 1
+IMAGE_TRACKS = 2
+IMAGE_EVENTS = 3
+IMAGE_CONTROL = 4
+IMAGE_SLOTS = 5
+IMAGE_SCHEDULE = 6
 
 WORKGROUP_SIZE = 64
+GROUPS_PER_RUN = 64         # the scans' second level: a run is 64 groups of 64 slots
+
+# Texels (16 bytes) per record in the texel-buffer views.
+HOT_TEXELS = HOT_DTYPE.itemsize // 16
+COLD_TEXELS = COLD_DTYPE.itemsize // 16
+TRACK_TEXELS = TRACK_DTYPE.itemsize // 16
+EVENT_TEXELS = EVENT_RECORD_DTYPE.itemsize // 16
+
+STATE_WORDS = EMITTER_STATE_DTYPE.itemsize // 4
+HEADER_WORDS = EVENT_HEADER_DTYPE.itemsize // 4
+LIVE_WORDS = LIVE_HEADER_DTYPE.itemsize // 4
+
+
+def split(records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """PARTICLE_DTYPE records -> (HOT_DTYPE, COLD_DTYPE) arrays; the rotation is stored as
+    its origin, rotation - angular_velocity * age (float32, as the shaders compute it)."""
+    hot = np.zeros(len(records), HOT_DTYPE)
+    cold = np.zeros(len(records), COLD_DTYPE)
+    for name in HOT_DTYPE.names:
+        hot[name] = records[name]
+    for name in COLD_DTYPE.names:
+        if name != "rotation_origin":
+            cold[name] = records[name]
+    age = records["age"].astype(np.float32)[:, None]
+    cold["rotation_origin"] = records["rotation"] - records["angular_velocity"] * age
+    return hot, cold
+
+
+def join(hot: np.ndarray, cold: np.ndarray) -> np.ndarray:
+    """(HOT_DTYPE, COLD_DTYPE) arrays -> PARTICLE_DTYPE records with the current rotation."""
+    records = np.zeros(len(hot), PARTICLE_DTYPE)
+    for name in HOT_DTYPE.names:
+        records[name] = hot[name]
+    for name in COLD_DTYPE.names:
+        if name != "rotation_origin":
+            records[name] = cold[name]
+    age = hot["age"].astype(np.float32)[:, None]
+    records["rotation"] = cold["rotation_origin"] + cold["angular_velocity"] * age
+    return records
 
 
 def alive(records: np.ndarray, next_serial: int = 0) -> np.ndarray:

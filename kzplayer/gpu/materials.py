@@ -1,10 +1,10 @@
-"""Materials -> compute programs, and property values -> uniforms.
+"""Materials: what a slot value names, and property values -> the words of parameters.
 
 A material (stock or a project's custom MaterialType) is one .glsl file that defines the
-function of its slot; the program is that file preprocessed behind the slot's main
-(`Particles/main_<slot>.glsl`), so a driver error points into the material's own file.
-A property `Type.Name` the material reads is the uniform `Type_Name`; its value comes from
-the binding graph (catalog default when unset, the GLSL initializer as a last resort).
+function of its slot; kzplayer.gpu.generate inlines it into its system's programs, so a
+driver error points into the material's own file. A property `Type.Name` the material reads
+is its uniform `Type_Name`, a parameter in the generated programs; its value comes from the
+binding graph (catalog default when unset, the GLSL initializer as a last resort).
 """
 from __future__ import annotations
 
@@ -20,14 +20,8 @@ from kzplayer.gpu.shader_errors import compile_compute
 from kzplayer.project.files import Outside, inside, is_file, project_folder
 from kzplayer.resources import shader_dir
 
-# The slots the simulation runs, and the main each one's material is compiled behind.
-SLOT_MAINS = {
-    "EmissionCount": "Particles/main_count.glsl",
-    "Emission": "Particles/main_emission.glsl",
-    "Affector": "Particles/main_affector.glsl",
-    "Collider": "Particles/main_collider.glsl",
-    "GenerateEvents": "Particles/main_events.glsl",
-}
+# The slots the simulation runs.
+SLOTS = ("EmissionCount", "Emission", "Affector", "Collider", "GenerateEvents")
 
 
 @dataclass
@@ -83,31 +77,21 @@ def _material_error(rule: str, message: str, span) -> KzError:
 
 
 class ProgramCache:
-    """Compiled programs by (file, slot main, defines); emitters sharing a material share it."""
+    """Compiled programs by source text: systems (and the fixed passes) that generate the
+    same program share it. `_programs` maps a key to (program, its source)."""
 
     def __init__(self, ctx: moderngl.Context):
         self.ctx = ctx
-        self._programs: dict[tuple, tuple[moderngl.ComputeShader, dict]] = {}
+        self._programs: dict[str, tuple[moderngl.ComputeShader, object]] = {}
 
-    def material(self, material: Material, defines: dict | None = None):
-        roots = (material.root,) if material.root is not None else None
-        return self._get(material.shader, material.display, SLOT_MAINS[material.slot], defines, roots)
+    def compile(self, source):
+        if source.text not in self._programs:
+            self._programs[source.text] = (compile_compute(self.ctx, source), source)
+        return self._programs[source.text][0]
 
     def stage(self, file: str, defines: dict | None = None):
-        """A built-in pass (Particles/pass_*.glsl)."""
-        path = shader_dir() / file
-        return self._get(path, f"shaders/{file}", "", defines)
-
-    def _get(self, path: Path, display: str, main: str, defines: dict | None, roots=None):
-        key = (str(path), main, tuple(sorted((defines or {}).items())))
-        if key not in self._programs:
-            prelude = f'#include "{main}"' if main else ""
-            source = preprocess(path, defines, display_name=display, prelude=prelude, roots=roots)
-            program = compile_compute(self.ctx, source)
-            initial = {name: m.value for name, m in program._members.items()
-                       if isinstance(m, moderngl.Uniform)}
-            self._programs[key] = (program, initial)
-        return self._programs[key]
+        """A fixed pass (Particles/pass_*.glsl) with these defines."""
+        return self.compile(preprocess(shader_dir() / file, defines, display_name=f"shaders/{file}"))
 
     def release(self) -> None:
         for program, _ in self._programs.values():
@@ -115,20 +99,30 @@ class ProgramCache:
         self._programs.clear()
 
 
+def property_of(uniform: str, material: Material, known) -> str | None:
+    """The property a material's uniform `Type_Name` reads: one the material declares, else
+    any property of the catalog or the project (`known(name)`), so a custom emitter that
+    includes Particles/emitter_common.glsl gets the common contract; None for the others
+    (kz_ uniforms are the simulation's own)."""
+    for prop in material.reads:
+        if uniform_name(prop) == uniform:
+            return prop
+    guess = uniform.replace("_", ".", 1)
+    if not uniform.startswith("kz_") and known(guess):
+        return guess
+    return None
+
+
 def uniform_values(program_entry, material: Material, read, known=lambda name: False) -> list[tuple[str, object]]:
-    """(uniform, value) pairs for the properties a program reads: those the material
-    declares, and any other uniform named after a known property (`known(name)`), so a
-    custom emitter that includes Particles/emitter_common.glsl gets the common contract.
-    `read(name)` is the value after bindings, None when neither node nor catalog has one."""
+    """(uniform, value) pairs for the plain uniforms of a program that is not generated (the
+    renderer's materials): those the material declares, and any other uniform named after a
+    known property (`known(name)`). `read(name)` is the value after bindings, None when
+    neither node nor catalog has one; the uniform's initializer is used then."""
     program, initial = program_entry
-    by_uniform = {uniform_name(p): p for p in material.reads}
-    for uname in initial:
-        guess = uname.replace("_", ".", 1)
-        if uname not in by_uniform and not uname.startswith("kz_") and known(guess):
-            by_uniform[uname] = guess
     pairs = []
-    for uname, prop in by_uniform.items():
-        if uname not in initial:
+    for uname in initial:
+        prop = property_of(uname, material, known)
+        if prop is None:
             continue
         value = read(prop)
         converted = _to_uniform(value, program[uname]) if value is not None else None
@@ -153,3 +147,41 @@ def _to_uniform(value, uniform: moderngl.Uniform):
             return int(value)
         return float(value)
     return None
+
+
+def param_words(value, glsl_type: str):
+    """A property value as the words of a parameter of this GLSL type (floats, ints, uints
+    and bools as 32-bit words, matrices column-major); None when it does not fit."""
+    from kzplayer.gpu.glsl import PARAM_TYPES
+    n = PARAM_TYPES[glsl_type]
+    if isinstance(value, V.EnumValue) or value is None:
+        return None
+    if isinstance(value, V.Srt3D):
+        if glsl_type != "mat4":
+            return None
+        from kzplayer.transforms import srt_matrix
+        comps = tuple(float(c) for c in srt_matrix(value).T.reshape(-1))     # column-major
+    elif isinstance(value, V.Matrix):
+        comps = tuple(float(c) for c in value.values)
+    elif isinstance(value, (V.Vector, V.Color4, tuple, list)):
+        comps = tuple(float(c) for c in value)
+    elif isinstance(value, (bool, int, float)):
+        comps = (float(value),)
+    else:
+        return None
+    if len(comps) != n:
+        return None
+    return components_words(comps, glsl_type)
+
+
+def components_words(comps, glsl_type: str):
+    """Numbers -> 32-bit words for a GLSL type (float bits, or integers)."""
+    import numpy as np
+    base = glsl_type.rstrip("0123456789")
+    if base in ("int", "ivec"):
+        return [int(np.int64(int(c)) & 0xFFFFFFFF) for c in comps]
+    if base in ("uint", "uvec"):
+        return [int(c) & 0xFFFFFFFF for c in comps]
+    if base == "bool":
+        return [1 if c else 0 for c in comps]
+    return [int(w) for w in np.asarray(comps, np.float32).view(np.uint32)]

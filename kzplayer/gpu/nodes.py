@@ -1,14 +1,13 @@
 """The simulation's records of the project's nodes: one per ParticleSystem, ParticleEmitter,
-ParticleAffector and ParticleCollider, holding what the GPU side derived from their properties (materials,
-uniforms, transforms, pool), and the per-frame stats of an emitter."""
+ParticleAffector and ParticleCollider, holding what the GPU side derived from their
+properties (materials, transforms, pool), and the per-frame stats of an emitter."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import moderngl
 import numpy as np
 
-from kzplayer.gpu.buffers import EmitterBuffers
+from kzplayer.gpu.storage import EmitterBuffers
 from kzplayer.gpu.materials import Material
 
 
@@ -27,20 +26,22 @@ class EmitterStats:
 @dataclass(eq=False)
 class Emitter:
     """One ParticleEmitter on the GPU. `particles` is its Particle Data Buffer (PARTICLE_DTYPE
-    records, one per pool slot, live ones flagged FLAG_ALIVE) in simulation space;
-    `simulation_to_world` maps that space to the world (identity unless local space)."""
+    records, one per pool slot, live ones flagged FLAG_ALIVE) in simulation space, kept as its
+    range of the system's hot and cold blocks; `live` its live list (slots of live particles,
+    ascending, with a GPU-side count); `simulation_to_world` maps simulation space to the
+    world (identity unless local space). docs/player.md, Buffers."""
     item: object
     index: int
     system: "System"
-    buffers: EmitterBuffers
+    buffers: EmitterBuffers | None = None            # its view of the system's storage
     count: Material | None = None
     emission: Material | None = None
     self_affect: Material | None = None
     events: Material | None = None                    # GenerateEventsMaterial
     source: "Emitter | None" = None                   # whose Event Buffer feeds this subemitter
     particle_source: "Emitter | None" = None          # whose Particle Data Buffer it reads
-    tracks: moderngl.Buffer | None = None             # TRACK_DTYPE per slot (hits, event sweeps)
-    uniforms: dict = field(default_factory=dict)      # slot -> [(uniform, value)]
+    level: int = 0                                    # 0, or its source's level + 1
+    pool: int = 0                                     # the pool size asked for (MaximumAmount, capped)
     seed: int = 0
     transform: np.ndarray = field(default_factory=lambda: np.eye(4))   # emitter -> simulation
     totals: np.ndarray | None = None                  # emitter state at the last frame's end
@@ -52,12 +53,18 @@ class Emitter:
         return self.item.path
 
     @property
-    def particles(self) -> moderngl.Buffer:
+    def particles(self):
+        """storage.ParticleData: `bind_to_storage_buffer()` for drawing, `read`/`write` records."""
         return self.buffers.particles
 
     @property
+    def live(self):
+        """storage.LiveList: buffer + offset of its slots, header_buffer + offsets of the count."""
+        return self.buffers.live
+
+    @property
     def capacity(self) -> int:
-        return self.buffers.capacity
+        return self.buffers.capacity if self.buffers is not None else 0
 
     @property
     def simulation_to_world(self) -> np.ndarray:
@@ -67,8 +74,7 @@ class Emitter:
 @dataclass(eq=False)
 class Affector:
     item: object
-    material: Material
-    uniforms: list = field(default_factory=list)
+    material: Material | None = None
     transform: np.ndarray = field(default_factory=lambda: np.eye(4))   # affector -> simulation
     visible: bool = True
 
@@ -78,7 +84,6 @@ class Collider:
     """A ParticleCollider: its material and the collider -> simulation transform."""
     item: object
     material: Material | None = None
-    uniforms: list = field(default_factory=list)
     transform: np.ndarray = field(default_factory=lambda: np.eye(4))
     visible: bool = True
 
@@ -95,6 +100,7 @@ class System:
     verlet: bool = False
     local_space: bool = False
     simulation_to_world: np.ndarray = field(default_factory=lambda: np.eye(4))
+    world_to_simulation: np.ndarray = field(default_factory=lambda: np.eye(4))
     steps: int = 0
     clock: float = 0.0          # frame time handed to this system, in steps (may be fractional)
     visible: bool = True        # a hidden system is frozen: its clock stops too

@@ -46,7 +46,9 @@ class Source:
     """Preprocessed GLSL ready for the driver, and the file of each source-string number."""
     text: str
     files: dict[int, str] = field(default_factory=dict)
-    lines: dict[int, list[str]] = field(default_factory=dict)    # each file's text, by number
+    lines: dict[int, list[str]] = field(default_factory=dict)    # each file's text as compiled, by number
+    # per file number and line index: where the columns of a renamed line came from
+    colmaps: dict[int, dict[int, list]] = field(default_factory=dict)
 
     def locate(self, source_number: int, line: int) -> tuple[str, int]:
         """(file, line) of a line a driver reported."""
@@ -57,6 +59,13 @@ class Source:
         lines = self.lines.get(self._number(source_number, line), [])
         n = line % LINE_STRIDE
         return lines[n - 1] if 1 <= n <= len(lines) else None
+
+    def written_column(self, source_number: int, line: int, col: int) -> int:
+        """A 1-based column of a compiled line -> the column in the line as the user wrote
+        it (the program generator renames identifiers in material files)."""
+        from kzplayer.gpu.glsl import map_column
+        cmap = self.colmaps.get(self._number(source_number, line), {}).get(line % LINE_STRIDE - 1)
+        return map_column(cmap, col - 1) + 1 if cmap else col
 
     @staticmethod
     def _number(source_number: int, line: int) -> int:
@@ -142,18 +151,25 @@ class _Preprocessor:
             self.out.append(line_directive(number + 1, fid))
 
     def _find(self, name: str, here: Path, where: Span) -> Path:
-        refused = None
-        for base, roots in ((here, self.roots), (shader_dir(), (shader_dir(),))):
-            try:
-                candidate = inside(base, name, roots, f'#include "{name}"')
-            except Outside as exc:
-                refused = refused or exc
-                continue
-            if is_file(candidate):
-                return candidate
-        if refused is not None:
-            raise _error(f"{refused}, or in kzplayer's shader library", where)
-        raise _error(f'#include "{name}": no such file beside {where.file} or in the shader library', where)
+        return find_include(name, here, where, self.roots)
+
+
+def find_include(name: str, here: Path, where: Span, roots) -> Path:
+    """The file `#include "name"` means: beside the including file (`here`), inside one of
+    `roots`, then in the shader library; refused (shader.compile at the include, the file
+    never opened) when it would lie elsewhere: kzplayer.project.files.inside."""
+    refused = None
+    for base, allowed in ((here, (*roots, shader_dir())), (shader_dir(), (shader_dir(),))):
+        try:
+            candidate = inside(base, name, allowed, f'#include "{name}"')
+        except Outside as exc:
+            refused = refused or exc
+            continue
+        if is_file(candidate):
+            return candidate
+    if refused is not None:
+        raise _error(f"{refused}, or in kzplayer's shader library", where)
+    raise _error(f'#include "{name}": no such file beside {where.file} or in the shader library', where)
 
 
 def _library_name(path: Path) -> str:
@@ -183,3 +199,214 @@ def _glsl_literal(value: object) -> str:
 def _error(message: str, where: Span | None, fallback_file: str = "") -> KzError:
     span = where or Span(fallback_file, 1, 1)
     return KzError(Diagnostic("KZ801", "shader.compile", Severity.ERROR, message, span), exit_code=1)
+
+
+# -- programs generated from several files -----------------------------------------------------
+
+@dataclass
+class Node:
+    """One material inlined into a generated program under `prefix` (kzplayer.gpu.generate):
+    its parameters (the `uniform`s of its files, now globals `prefix + name`), its per-step
+    constants (KZ_PER_STEP globals), the functions it defines and whether it touches the
+    particle storage blocks directly (not through the accessors)."""
+    prefix: str
+    display: str
+    uniforms: list = field(default_factory=list)      # glsl.Uniform, in declaration order
+    per_step: list = field(default_factory=list)      # (name, type)
+    functions: set = field(default_factory=set)
+    indexed: set = field(default_factory=set)         # identifiers used as arrays (raw access)
+    identifiers: set = field(default_factory=set)
+
+    def name(self, original: str) -> str:
+        return self.prefix + original
+
+
+class ProgramBuilder:
+    """Builds one program from generated text, library includes and material files, keeping
+    `#line` mapping for all of them (Source.files / lines / colmaps).
+
+    Library files without parameters (random, noise, accessors, velocity...) are included
+    once per program, like `#include`. A material (`node`) is included once per node: its
+    own file and every include of it that declares parameters or hooks (emitter_common,
+    collider_solid, a custom helper beside it) are renamed with the node's prefix, their
+    `uniform` and `KZ_PER_STEP` declarations blanked and declared again as plain globals,
+    and the library files they include are hoisted in front of all nodes. Sections keep the
+    order prelude, library, nodes, main whatever order the parts are added in."""
+
+    SECTIONS = ("prelude", "shared", "nodes", "main")
+
+    def __init__(self, defines: dict[str, object] | None = None, version: str = GLSL_VERSION):
+        self.roots: list[Path] = []      # besides the library: the folders the nodes' includes may read
+        self.out = {name: [] for name in self.SECTIONS}
+        self.files: dict[int, str] = {}
+        self.lines: dict[int, list[str]] = {}
+        self.colmaps: dict[int, dict[int, list]] = {}
+        self.included: set[Path] = set()
+        self.version = version
+        self.defines = dict(defines or {})
+        self._shared_cache: dict[Path, bool] = {}
+
+    # -- parts ---------------------------------------------------------------------------
+
+    def text(self, section: str, text: str, name: str) -> None:
+        """Generated GLSL (its own file number; errors in it are kzplayer's)."""
+        lines = text.splitlines()
+        fid = self._new_id(name, lines)
+        self.out[section].append(line_directive(1, fid))
+        self.out[section].extend(lines)
+
+    def include(self, section: str, name: str) -> None:
+        """`#include "name"` from the shader library, once per program."""
+        where = Span("<generated>", 1, 1)
+        target = self._find(name, shader_dir(), where)
+        self._shared(target, section, [target])
+
+    def node(self, path: str | Path, display: str, prefix: str, before=(), root=None) -> Node:
+        """Inline a material file (and its own includes) under `prefix`; `before`: library
+        files of the slot (Particles/collider_stage.glsl) inlined with it, first. `root`: the
+        folder its includes may read besides the library (a custom material's project
+        folder; default the file's own folder)."""
+        path = Path(path).resolve()
+        allowed = Path(root).resolve() if root is not None else path.parent
+        if allowed not in self.roots:
+            self.roots.append(allowed)
+        heads = [self._find(name, shader_dir(), Span(display, 1, 1)) for name in before]
+        files = {}
+        for head in heads:
+            files.update(self._node_files(head, _library_name(head)))
+        files.update(self._node_files(path, display))
+        from kzplayer.gpu import glsl
+        node = Node(prefix, display)
+        scans = {}
+        for file, (_, lines) in files.items():
+            d = glsl.scan(lines)
+            scans[file] = d
+            node.uniforms.extend(d.uniforms)
+            node.per_step.extend((name, type_) for name, type_, _ in d.per_step)
+            node.functions |= d.functions | d.prototypes
+            node.indexed |= d.indexed
+            node.identifiers |= d.identifiers
+        names = set().union(*(d.names for d in scans.values())) | \
+            {n for d in scans.values() for n in d.opaque_uniforms}
+        renames = {n: prefix + n for n in names}
+        # the parameters and per-step constants become plain globals of this node
+        decls = [f"{u.type} {prefix}{u.name};" for u in node.uniforms]
+        decls += [f"{type_} {prefix}{name};" for name, type_ in node.per_step]
+        if decls:
+            self.text("nodes", "\n".join(decls), f"<parameters of {display}>")
+        emitted: set[Path] = set()
+        for file in (*heads, path):
+            if file not in emitted:
+                self._emit_node_file(file, files, scans, renames, emitted)
+        return node
+
+    def source(self) -> Source:
+        head = [self.version] + [f"#define {k} {_glsl_literal(v)}".rstrip() for k, v in self.defines.items()]
+        body = [line for name in self.SECTIONS for line in self.out[name]]
+        return Source("\n".join(head + body) + "\n", dict(self.files), dict(self.lines),
+                      {k: v for k, v in self.colmaps.items() if v})
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _new_id(self, name: str, lines: list[str], colmaps: dict | None = None) -> int:
+        fid = len(self.files)
+        self.files[fid] = name
+        self.lines[fid] = lines
+        if colmaps:
+            self.colmaps[fid] = colmaps
+        return fid
+
+    def _shared(self, target: Path, section: str, chain: list[Path]) -> None:
+        """Emit a library file once, its own includes first-come (as `preprocess` does)."""
+        if target in self.included:
+            return
+        self.included.add(target)
+        lines = _read(target, None).splitlines()
+        fid = self._new_id(_library_name(target), lines)
+        out = self.out[section]
+        out.append(line_directive(1, fid))
+        for number, line in enumerate(lines, 1):
+            m = _INCLUDE.match(line)
+            if m is None:
+                out.append("" if _VERSION.match(line) else line)
+                continue
+            where = Span(self.files[fid], number, line.index("#") + 1, number, len(line) + 1)
+            inner = self._find(m.group(1), target.parent, where)
+            self._check_chain(inner, chain, where)
+            if inner in self.included:
+                out.append(f'// "{m.group(1)}" is already included')
+                continue
+            self._shared(inner, section, [*chain, inner])
+            out.append(line_directive(number + 1, fid))
+
+    def _is_library(self, path: Path) -> bool:
+        """A file of the shader library that can be shared by every node: it declares no
+        parameter, per-step constant or function prototype (a hook a material fills in)."""
+        if path not in self._shared_cache:
+            from kzplayer.gpu import glsl
+            shared = False
+            try:
+                path.relative_to(shader_dir().resolve())
+                d = glsl.scan(_read(path, None).splitlines())
+                shared = not (d.uniforms or d.per_step or d.prototypes)
+            except ValueError:
+                shared = False          # a user's file: always the node's own
+            self._shared_cache[path] = shared
+        return self._shared_cache[path]
+
+    def _node_files(self, path: Path, display: str) -> dict[Path, tuple[str, list[str]]]:
+        """The node's own files (material first, then its node-scoped includes) as
+        {path: (name for messages, lines)}; library includes are hoisted on the way."""
+        files: dict[Path, tuple[str, list[str]]] = {}
+
+        def visit(file: Path, name: str, chain: list[Path], where: Span | None):
+            if file in files:
+                return
+            lines = _read(file, where).splitlines()
+            files[file] = (name, lines)
+            for number, line in enumerate(lines, 1):
+                m = _INCLUDE.match(line)
+                if m is None:
+                    continue
+                at = Span(name, number, line.index("#") + 1, number, len(line) + 1)
+                inner = self._find(m.group(1), file.parent, at)
+                self._check_chain(inner, chain, at)
+                if self._is_library(inner):
+                    self._shared(inner, "shared", [inner])
+                else:
+                    visit(inner, _library_name(inner), [*chain, inner], at)
+        visit(path, display, [path], None)
+        return files
+
+    def _emit_node_file(self, file: Path, files, scans, renames, emitted: set[Path]) -> None:
+        from kzplayer.gpu import glsl
+        emitted.add(file)
+        name, lines = files[file]
+        d = scans[file]
+        blank = [u.span for u in d.uniforms] + [span for _, _, span in d.per_step]
+        text = glsl.rewrite(lines, renames, blank)
+        fid = self._new_id(name, text.lines, text.colmaps)
+        out = self.out["nodes"]
+        out.append(line_directive(1, fid))
+        for number, line in enumerate(text.lines, 1):
+            m = _INCLUDE.match(lines[number - 1])
+            if m is None:
+                out.append("" if _VERSION.match(line) else line)
+                continue
+            inner = self._find(m.group(1), file.parent, Span(name, number, 1))
+            if inner in files and inner not in emitted:
+                self._emit_node_file(inner, files, scans, renames, emitted)
+                out.append(line_directive(number + 1, fid))
+            else:
+                out.append(f'// "{m.group(1)}" is a library file, included once above')
+
+    @staticmethod
+    def _check_chain(target: Path, chain: list[Path], where: Span) -> None:
+        if target in chain:
+            cycle = " -> ".join(p.name for p in (*chain, target))
+            raise _error(f"#include cycle: {cycle}", where)
+        if len(chain) >= MAX_DEPTH:
+            raise _error(f"#include nested deeper than {MAX_DEPTH} files", where)
+
+    def _find(self, name: str, here: Path, where: Span) -> Path:
+        return find_include(name, here, where, self.roots)

@@ -62,6 +62,7 @@ def _diagnostic(m: re.Match, source: Source) -> Diagnostic:
     text = source.line_text(number, reported)
     if text is not None:      # a driver without columns: the line's first character
         col = column_in_written_line(text, col) if m.groupdict().get("col") else len(text) - len(text.lstrip()) + 1
+        col = source.written_column(number, reported, col)      # back through a generator's renames
     return Diagnostic("KZ801", "shader.compile", Severity.ERROR, m.group("msg").strip(),
                       Span(name, line, col))
 

@@ -2,57 +2,57 @@
 
 One `Simulation` holds every ParticleSystem of a project. A frame (`step_frame(dt)`) is cut
 into fixed steps of 1/ParticleSystem.Framerate per system, the remainder carried. One step
-runs the stages of docs/player.md as compute dispatches:
+runs the stages of docs/player.md, each over every emitter of the system in one dispatch
+(kzplayer.gpu.frame): count and emit, then one fused kernel per live particle (reset,
+self-affect, the affectors in tree order, integrate, the colliders, events, the death
+test), the event records put in slot order, the subemitters' levels, and the end passes
+(freed slots back on the free stacks in slot order, the live lists rebuilt).
 
-    1. per emitter (sources before their subemitters): count -> emit (indirect dispatch)
-    2. reset the acceleration accumulators
-    3. each emitter's SelfAffectMaterial
-    4. the system's affectors in tree order, over every emitter's particles
-    5. integrate (Euler or Verlet) and age
-    6. the system's colliders in tree order: swept hits, bounce, friction, sinks
-    7. per emitter in dependency order: a subemitter's count and emission from its source's
-       events of this step, then the emitter's GenerateEventsMaterial into its Event Buffer
-       (records put in slot order after the atomic appends)
-    8. kill (age >= lifetime, or marked), slots back to the pool in slot order
-
-Particle state stays on the GPU; Python reads back only the tiny emitter-state records once
-per frame for `stats`, and the pools when asked (`read_particles`, `dump`).
+Particle state stays on the GPU; the per-frame stats are copied on the GPU into a ring and
+read a frame or more later (kzplayer.gpu.stats); the pools are read when asked
+(`read_particles`, `dump`).
 
 Bounds (docs/player.md, "Limits"): a frame runs at most `max_steps` steps per system (steps
 beyond are dropped and counted in `dropped_steps`, as game engines drop them); with
-`timings` set to a dict, each custom material's dispatches are timed into it (play's
-per-frame wall-clock budget names the slow one); with `leave_out_broken`, a material that
-cannot be resolved or compiled leaves its slot out with a diagnostic instead of raising.
+`timings` set to a dict, the steps of each system that runs custom materials are timed into
+it (play's per-frame wall-clock budget names them); with `leave_out_broken`, a material
+that cannot be resolved or compiled leaves its slot out with a diagnostic instead of
+raising.
 """
 from __future__ import annotations
 
 import math
 import time
-from contextlib import contextmanager
 
 import moderngl
 import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.gpu import gl
 from kzplayer.gpu import layout as L
-from kzplayer.gpu.buffers import EmitterBuffers
-from kzplayer.gpu.events import dependency_order, ensure_tracks, event_source
-from kzplayer.gpu.materials import Material, ProgramCache, resolve_material, uniform_values
+from kzplayer.gpu.events import dependency_order, event_source
+from kzplayer.gpu.frame import PASSES, SystemRunner, runs
+from kzplayer.gpu.materials import Material, ProgramCache, resolve_material
 from kzplayer.gpu.nodes import Affector, Collider, Emitter, EmitterStats, System
 from kzplayer.gpu.properties import PropertyReader
+from kzplayer.gpu.stats import DEPTH, StatsRing
 from kzplayer.transforms import world_matrix
 
 DUMP_FIELDS = ("position", "velocity", "age", "lifetime", "scale", "mass")
-_BARRIER = moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.COMMAND_BARRIER_BIT
 _STEP_EPSILON = 1e-9     # time that rounds to a whole step counts as one
 MAX_STEPS_PER_FRAME = 1000   # per system; beyond it steps are dropped (Framerate 1e9, --fps 1e-9)
 
 
 class Simulation:
-    """`Simulation(ctx, project, graph=None, seed=None)`: `seed` overrides every Emission.Seed."""
+    """`Simulation(ctx, project, graph=None, seed=None)`: `seed` overrides every Emission.Seed.
+    `io="storage"` makes every program read and write particles through storage blocks
+    instead of texel-buffer images (the same bits; for drivers without texel buffers, and
+    the tests that compare the two). `walk="pool"` makes the step kernel walk every slot of
+    every pool, skipping dead ones, instead of the live lists (the pipeline before v2's
+    way, kept to test that both give the same particles)."""
 
-    def __init__(self, ctx: moderngl.Context, project, graph=None, seed: int | None = None,
-                 leave_out_broken: bool = False):
+    def __init__(self, ctx: moderngl.Context, project, graph=None, seed: int | None = None, io: str | None = None,
+                 walk: str = "live", leave_out_broken: bool = False):
         if graph is None:
             from kzplayer.bindings import resolve
             graph = resolve(project)
@@ -63,25 +63,35 @@ class Simulation:
         self.catalog = project.catalog      # the stock catalog plus the project's custom types
         self.values = PropertyReader(graph, self.catalog)
         self.max_pool = max_pool(ctx)
+        self.image_io = io != "storage" and gl.available(ctx)
+        block = int(ctx.info.get("GL_MAX_UNIFORM_BLOCK_SIZE", 16384) or 16384)
+        self.uniform_block_vec4s = min(block, 65536) // 16
+        self.table_vec4s = self.uniform_block_vec4s
         self.programs = ProgramCache(ctx)
         self.systems: list[System] = []
+        self.runners: list[SystemRunner] = []
         self.emitters: list[Emitter] = []
-        self.stats: dict[str, EmitterStats] = {}
         self.diagnostics: list[Diagnostic] = []   # warnings: slots skipped, pools capped
         self.frames = 0
         self.max_steps = MAX_STEPS_PER_FRAME
         self.dropped_steps: dict[str, int] = {}   # system path -> steps dropped over the budget
-        self.timings: dict[str, float] | None = None   # custom material -> seconds, when asked
+        self.timings: dict[str, float] | None = None   # custom materials' systems -> seconds, when asked
         self.leave_out_broken = leave_out_broken
+        self.walk_full_pool = walk == "pool"
+        self._ring = StatsRing(ctx)
+        self._last_stats: dict[str, EmitterStats] | None = {}
+        self._folded = None
+        self._passes = {}
         try:
             self._build()
+            self.passes = self.passes_for(False)
             self._refresh()
         except BaseException:        # a shader error, say: free what was made, then report
             self.release()
             raise
         for em in self.emitters:
             em.totals = em.buffers.read_state()
-            self.stats[em.path] = EmitterStats(em.path)
+            self._last_stats[em.path] = EmitterStats(em.path)
 
     # -- the interface ----------------------------------------------------------------------
 
@@ -89,31 +99,96 @@ class Simulation:
         """Advance by `dt` seconds of wall or output time; returns the steps run (the most of
         any system). Fixed steps of 1/Framerate; a remainder waits for the next frame."""
         most = 0
-        for system in self.systems:
+        for runner in self.runners:
+            system = runner.system
             if not system.visible:
                 continue
             # Counted in steps, not seconds, so a Framerate change applies from now on.
             system.clock += max(float(dt), 0.0) * system.framerate
             due = math.floor(system.clock + _STEP_EPSILON) - system.steps
             run = min(max(due, 0), self.max_steps)
+            timed = self._timed_key(system)
+            if timed:
+                self.ctx.finish()
+                start = time.perf_counter()
             for _ in range(run):
-                self._step(system)
+                runner.step()
+                system.steps += 1
+            if timed:
+                self.ctx.finish()
+                self.timings[timed] = self.timings.get(timed, 0.0) + time.perf_counter() - start
             if due > run:               # over budget: the clock moves on, the work does not
                 system.steps += due - run
                 path = system.item.path
                 self.dropped_steps[path] = self.dropped_steps.get(path, 0) + due - run
             most = max(most, run)
-        self.frames += 1
-        self._collect_stats()
+        self._end_frame()
         return most
+
+    def _timed_key(self, system) -> str | None:
+        """What `timings` calls a system whose kernel runs custom materials (None: not timed;
+        the GPU is drained around it, so only projects that ask pay)."""
+        if self.timings is None:
+            return None
+        mats = [m for em in system.emitters for m in (em.count, em.emission, em.self_affect, em.events)]
+        mats += [n.material for n in (*system.affectors, *system.colliders)]
+        custom = list(dict.fromkeys(f"'{m.name}' ({m.display})" for m in mats
+                                    if m is not None and getattr(m, "root", None) is not None))
+        if not custom:
+            return None
+        which = "material" if len(custom) == 1 else "materials"
+        return f"the custom {which} {', '.join(custom)} of ParticleSystem '{system.item.path}'"
 
     def step(self) -> None:
         """Exactly one fixed step of every system (tests, benchmarks)."""
-        for system in self.systems:
-            if system.visible:
-                system.clock += 1.0
-                self._step(system)
-        self._collect_stats()
+        for runner in self.runners:
+            if runner.system.visible:
+                runner.system.clock += 1.0
+                runner.step()
+                runner.system.steps += 1
+        self._end_frame()
+
+    @property
+    def stats(self) -> dict[str, EmitterStats]:
+        """One EmitterStats per emitter path for the last frame (reads the GPU now: the frame
+        loop itself uses `take_stats`, which never waits)."""
+        self.take_stats(flush=True)
+        if self._last_stats is None:            # the last frame was folded in: work it out now
+            systems, befores = self._folded
+            self._last_stats = {}
+            for (emitters, states, headers), before in zip(systems, befores):
+                for em, state, header, (totals, events) in zip(emitters, states, headers, before):
+                    self._last_stats[em.path] = _figures(em.path, state, header, totals, events)
+        return self._last_stats
+
+    def take_stats(self, flush: bool = False) -> list[tuple[int, dict[str, EmitterStats]]]:
+        """[(frame, {path: EmitterStats})] of the frames whose figures are in: those a couple
+        of frames old (no wait for the GPU), or every frame so far with `flush`. Frames count
+        the calls of step_frame and step from 0; each frame comes out once, if taken within
+        stats.DEPTH frames (a frame loop that never asks does not pile them up)."""
+        return self._take(flush)
+
+    def _take(self, flush: bool = False, keep: int = 0, fold: bool = False) -> list:
+        out = []
+        for frame, systems in self._ring.ready(self.frames - 1, flush, keep):
+            befores = []
+            for emitters, states, headers in systems:
+                written = headers["total_written"].tolist()
+                dropped = headers["total_dropped"].tolist()
+                before = [(em.totals, em.event_totals) for em in emitters]
+                for k, em in enumerate(emitters):
+                    em.totals, em.event_totals = states[k], (written[k], dropped[k])
+                befores.append(before)
+            if fold:                    # nobody asked for this frame: its figures only if `stats` asks
+                self._folded, self._last_stats = (systems, befores), None
+                continue
+            figures = {}
+            for (emitters, states, headers), before in zip(systems, befores):
+                for em, state, header, (totals, events) in zip(emitters, states, headers, before):
+                    figures[em.path] = _figures(em.path, state, header, totals, events)
+            self._last_stats = figures
+            out.append((frame, figures))
+        return out
 
     def read_particles(self, emitter: Emitter) -> np.ndarray:
         """The live particles of an emitter (PARTICLE_DTYPE, simulation space), in spawn order."""
@@ -137,20 +212,19 @@ class Simulation:
 
     def set_value(self, item, name: str, value) -> set:
         """Set a property through the binding graph and bring the GPU side up to date
-        (uniforms, transforms, pool sizes, materials)."""
+        (parameters, transforms, pool sizes, materials)."""
         changed = self.graph.set_value(item, name, value)
         # Refresh even when the graph's value did not change: setting a property to its
         # catalog default still makes it the node's own, which beats a legacy preset.
+        self.take_stats(flush=True)      # figures of earlier frames belong to the old pools
         self._refresh()
         return changed
 
     def release(self) -> None:
         """Free every GL object; safe to call twice."""
-        for em in self.emitters:
-            em.buffers.release()
-            if em.tracks is not None:
-                em.tracks.release()
-                em.tracks = None
+        for runner in self.runners:
+            runner.release()
+        self._ring.release()
         self.programs.release()
 
     # -- building ---------------------------------------------------------------------------
@@ -164,20 +238,21 @@ class Simulation:
             emitters = []
             for node in _members(item):
                 if node.type == "ParticleEmitter":
-                    buffers = EmitterBuffers(self.ctx, 0, label=node.path)
-                    emitters.append(Emitter(node, number, system, buffers))
+                    emitters.append(Emitter(node, number, system))
                     number += 1
                 elif node.type == "ParticleAffector":
-                    system.affectors.append(Affector(node, None))
+                    system.affectors.append(Affector(node))
                 elif node.type == "ParticleCollider":
                     system.colliders.append(Collider(node))
             system.emitters = emitters
             self.systems.append(system)
+            self.runners.append(SystemRunner(self, system))
             self.emitters.extend(emitters)
 
     def _order_emitters(self) -> None:
-        """Each subemitter's event source (same system only), and every system's emitters
-        in dependency order: sources before the subemitters that read their events."""
+        """Each subemitter's event source (same system only), every system's emitters in
+        dependency order (sources before the subemitters that read their events), and each
+        emitter's level (a source's subemitters run one level after it, in the same step)."""
         by_path = {em.path: em for em in self.emitters}
         for em in self.emitters:
             em.source, warning = event_source(em, self.values.value(em.item, "Emission.SourceEventBuffer"), by_path)
@@ -187,6 +262,8 @@ class Simulation:
                 em, self.values.value(em.item, "Emission.SourceParticleDataBuffer"), by_path)
         for system in self.systems:
             system.emitters = dependency_order(system.emitters, lambda em: em.source)
+            for em in system.emitters:           # sources come first
+                em.level = em.source.level + 1 if em.source is not None else 0
         self.emitters = [em for system in self.systems for em in system.emitters]
 
     def _refresh(self) -> None:
@@ -200,36 +277,57 @@ class Simulation:
             system_world = world_matrix(item, self.values.value)
             system.simulation_to_world = system_world if system.local_space else np.eye(4)
             to_sim = np.linalg.inv(system.simulation_to_world)
+            system.world_to_simulation = to_sim
             for em in system.emitters:
                 self._refresh_emitter(em, to_sim)
             for aff in system.affectors:
                 aff.material = self._material(aff.item, "ParticleAffector.AffectorMaterial", "Affector")
                 aff.transform = to_sim @ world_matrix(aff.item, self.values.value)
-                aff.uniforms = self._uniforms(aff.item, aff.material)
                 aff.visible = self._visible(aff.item)
             for col in system.colliders:
                 col.material = self._material(col.item, "ParticleCollider.ColliderMaterial", "Collider")
                 col.transform = to_sim @ world_matrix(col.item, self.values.value)
-                col.uniforms = self._uniforms(col.item, col.material)
                 col.visible = self._visible(col.item)
         self._order_emitters()          # a binding may have moved a buffer handle
+        for runner in self.runners:
+            sizes = self._system_pools(runner.system)
+            while True:
+                try:
+                    runner.refresh(sizes)
+                    break
+                except KzError as exc:    # a custom material that does not compile
+                    if not (self.leave_out_broken and self._leave_out(runner.system, exc)):
+                        raise
+
+    def _leave_out(self, system, exc: KzError) -> bool:
+        """With leave_out_broken: the custom material a compile error points into leaves its
+        slot out (its diagnostics kept), so the system's kernel can be built without it.
+        False when no custom material of the system is to blame."""
+        files = {str(d.span.file) for d in exc.diagnostics if d.span is not None}
+        slots = [(em, name) for em in system.emitters for name in ("count", "emission", "self_affect", "events")]
+        slots += [(node, "material") for node in (*system.affectors, *system.colliders)]
+        custom = [(owner, name) for owner, name in slots
+                  if getattr(getattr(owner, name), "root", None) is not None]
+        blamed = [(o, n) for o, n in custom if {str(getattr(o, n).shader), getattr(o, n).display} & files]
+        if not blamed and len(custom) == 1:
+            blamed = custom            # an error in a file the one custom material includes
+        if not blamed:
+            return False
+        for d in exc.diagnostics:
+            self._warn(d)
+        for owner, name in blamed:
+            setattr(owner, name, None)
+        return True
 
     def _refresh_emitter(self, em: Emitter, to_sim: np.ndarray) -> None:
         item = em.item
-        capacity = em.buffers.capacity
-        em.buffers.resize(self._pool_size(item))
-        if em.buffers.capacity != capacity:
-            em.event_totals = (0, 0)    # a new Event Buffer counts from zero
+        em.pool = self._pool_size(item)
         em.count = self._material(item, "ParticleEmitter.EmissionCountMaterial", "EmissionCount")
         em.emission = self._material(item, "ParticleEmitter.EmissionMaterial", "Emission")
         em.self_affect = self._material(item, "ParticleEmitter.SelfAffectMaterial", "Affector")
         em.events = self._material(item, "ParticleEmitter.GenerateEventsMaterial", "GenerateEvents")
-        ensure_tracks(self.ctx, em)
         em.seed = int(self.seed if self.seed is not None else (self.values.value(item, "Emission.Seed") or 0))
         em.transform = to_sim @ world_matrix(item, self.values.value)
-        em.uniforms = {slot: self._uniforms(item, mat) for slot, mat in
-                       (("count", em.count), ("emission", em.emission), ("self", em.self_affect),
-                        ("events", em.events))}
         em.visible = self._visible(item)
 
     def _pool_size(self, item) -> int:
@@ -244,6 +342,24 @@ class Simulation:
             f"the pool holds {self.max_pool:,} particles",
             self.values.span(item, "ParticleEmitter.MaximumAmount")))
         return self.max_pool
+
+    def _system_pools(self, system: System) -> list[int]:
+        """The emitters' pools in dependency order, the later ones cut where the system's
+        buffers would pass what one texel buffer (or storage block) and one dispatch hold."""
+        limit = system_limit(self.ctx, self.image_io)
+        sizes, total = [], 0
+        for em in system.emitters:
+            size = min(em.pool, max(limit - total, 0))
+            if size < em.pool:
+                self._warn(Diagnostic(
+                    "KZ804", "emitter.pool-limit", Severity.WARNING,
+                    f"{em.path}: the emitters of this ParticleSystem together need more than this OpenGL "
+                    f"driver allows one system ({limit:,} particles: its buffers and one dispatch hold them "
+                    f"all); this pool holds {size:,}",
+                    self.values.span(em.item, "ParticleEmitter.MaximumAmount")))
+            sizes.append(size)
+            total += -(-size // L.WORKGROUP_SIZE) * L.WORKGROUP_SIZE
+        return sizes
 
     def _warn(self, diagnostic: Diagnostic) -> None:
         if diagnostic not in self.diagnostics:
@@ -266,9 +382,7 @@ class Simulation:
         try:
             found = resolve_material(self.project, self.catalog, ref, slot, f"{item.path}: {slot_property}",
                                      span=self.values.span(item, slot_property))
-            if self.leave_out_broken and isinstance(found, Material):
-                self.programs.material(found)       # compiled now: a broken shader leaves its slot out
-        except KzError as exc:
+        except KzError as exc:           # unknown, another slot's, outside the project
             if not self.leave_out_broken:
                 raise
             for d in exc.diagnostics:
@@ -279,173 +393,67 @@ class Simulation:
             return None
         return found
 
-    def _uniforms(self, item, material: Material | None) -> list:
-        if material is None:
-            return []
-        return uniform_values(self.programs.material(material), material, lambda name: self.values.value(item, name),
-                              known=lambda name: self.catalog.property(name) is not None)
-
-    # -- one step ---------------------------------------------------------------------------
-
-    def _step(self, system: System) -> None:
-        h = system.step_length
-        frame = {"kz_dt": h, "kz_time": system.steps * h, "kz_step": system.steps,
-                 "kz_worldToSimulation": np.linalg.inv(system.simulation_to_world)[:3, :3],
-                 "kz_verlet": system.verlet}
-        live = [em for em in system.emitters if _runs(em)]
-        for em in live:                                           # 1. count, emit
-            if em.source is None:          # subemitters emit in stage 7, after their source
-                self._emit(em, frame)
-        for em in live:                                           # 2. reset
-            em.buffers.bind()
-            self._run_stage("Particles/pass_reset.glsl", em, frame)
-        for em in live:                                           # 3. self-affect
-            if em.self_affect is not None:
-                em.buffers.bind()
-                self._run(em.self_affect, em, em.uniforms["self"], frame)
-        for aff in system.affectors:                              # 4. affectors
-            if aff.material is None or not aff.visible:
-                continue
-            for em in live:
-                em.buffers.bind()
-                self._run(aff.material, em, aff.uniforms, frame, affector=aff)
-        defines = {"INTEGRATION_VERLET": 1 if system.verlet else 0}
-        for em in live:                                           # 5. integrate, age; 8. kill
-            em.buffers.bind()
-            self._run_stage("Particles/pass_integrate.glsl", em, frame, defines)
-        for col in system.colliders:                              # 6. colliders
-            if col.material is None or not col.visible:
-                continue
-            for em in live:
-                self._bind(em)
-                self._run(col.material, em, col.uniforms, frame, collider=col)
-        sources = {em.source for em in live}
-        for em in live:                                           # 7. subemitters, events
-            if em.source is not None:
-                self._emit(em, frame)
-            if em.events is not None or em in sources:
-                self._generate_events(em, frame)
-        for em in live:                                           # 8. kill
-            em.buffers.bind()
-            self._run_stage("Particles/pass_kill_count.glsl", em, frame, per_group=True)
-            self._run_single("Particles/pass_group_scan.glsl", em, frame, {"SCAN_FREE_STACK": 1})
-            self._run_stage("Particles/pass_kill.glsl", em, frame)
-        system.steps += 1
-
-    def _bind(self, em: Emitter) -> None:
-        """The emitter's own buffers, its tracks, and its sources' buffers (read-only); an
-        unbound source slot gets the emitter's own buffers, flagged absent (kz_hasSource*)."""
-        em.buffers.bind()
-        em.tracks.bind_to_storage_buffer(L.BINDING_TRACKS)
-        source = em.source if em.source is not None and _runs(em.source) else None
-        (source or em).buffers.events.bind_to_storage_buffer(L.BINDING_SOURCE_EVENTS)
-        particles = em.particle_source if em.particle_source is not None and _runs(em.particle_source) else None
-        (particles or em).buffers.particles.bind_to_storage_buffer(L.BINDING_SOURCE_PARTICLES)
-
-    def _emit(self, em: Emitter, frame: dict) -> None:
-        """Stage 1 of one emitter: the count (clamped to the free slots) writes the indirect
-        arguments, then one emission invocation per new particle."""
-        if em.count is None or em.emission is None:
-            return
-        self._bind(em)
-        self._run(em.count, em, em.uniforms["count"], frame, groups=(1, 1, 1))
-        program = self._prepare(em.emission, em, em.uniforms["emission"], frame)
-        with self._timed(em.emission):
-            program.run_indirect(em.buffers.state, 0)
-            self.ctx.memory_barrier(_BARRIER)
-
-    def _generate_events(self, em: Emitter, frame: dict) -> None:
-        """Stage 7 of one emitter: this step's Event Buffer (count and drops start at 0,
-        writers append, the end pass clamps to the capacity and adds to the totals)."""
-        self._bind(em)
-        self._run_single("Particles/pass_events_begin.glsl", em, frame)
-        if em.events is not None:
-            self._run(em.events, em, em.uniforms["events"], frame)
-            # the records into slot order, whatever order the atomics gave (kill_groups.glsl)
-            self._run_stage("Particles/pass_events_count.glsl", em, frame, per_group=True)
-            self._run_single("Particles/pass_group_scan.glsl", em, frame, {"SCAN_FREE_STACK": 0})
-            program, initial = self.programs.stage("Particles/pass_events_order.glsl")
-            _set_frame(program, initial, em, frame, None)       # one invocation per kept record
-            program.run_indirect(em.buffers.kill_groups, 3 * 4 * _groups(em.capacity)[0])
-            self.ctx.memory_barrier(_BARRIER)
-        self._run_single("Particles/pass_events_end.glsl", em, frame)
-
-    def _run(self, material: Material, em: Emitter, uniforms, frame, groups=None, affector=None, collider=None):
-        program = self._prepare(material, em, uniforms, frame, affector, collider)
-        with self._timed(material):
-            program.run(*(groups or _groups(em.capacity)))
-            self.ctx.memory_barrier(_BARRIER)
-
-    @contextmanager
-    def _timed(self, material: Material):
-        """Wall-clock time of a custom material's dispatch into `timings` (when asked): the GPU
-        is drained before and after, so only projects that ask pay for it."""
-        if self.timings is None or material.root is None:
-            yield
-            return
-        self.ctx.finish()
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.ctx.finish()
-            key = f"'{material.name}' ({material.display})"
-            self.timings[key] = self.timings.get(key, 0.0) + time.perf_counter() - start
-
-    def _run_single(self, file: str, em: Emitter, frame, defines=None) -> None:
-        program, initial = self.programs.stage(file, defines)
-        _set_frame(program, initial, em, frame, None)
-        program.run(1)
-        self.ctx.memory_barrier(_BARRIER)
-
-    def _run_stage(self, file: str, em: Emitter, frame, defines=None, per_group=False):
-        """A built-in pass, one invocation per slot (or, `per_group`, per 64-slot group)."""
-        program, initial = self.programs.stage(file, defines)
-        _set_frame(program, initial, em, frame, None)
-        slots = _groups(em.capacity)[0] if per_group else em.capacity
-        program.run(*_groups(slots))
-        self.ctx.memory_barrier(_BARRIER)
-
-    def _prepare(self, material, em, uniforms, frame, affector=None, collider=None):
-        program, initial = self.programs.material(material)
-        _set_frame(program, initial, em, frame, affector, collider)
-        for name, value in uniforms:
-            program[name].value = value
-        return program
+    def passes_for(self, words_in_ssbo: bool) -> dict:
+        """The fixed passes (Particles/pass_*.glsl), compiled for the emitter table in a
+        uniform block or, for systems of hundreds of emitters, in a storage block."""
+        if words_in_ssbo not in self._passes:
+            defines = {"KZ_IMAGE_IO": 1 if self.image_io else 0, "KZ_TABLE_VEC4S": self.table_vec4s,
+                       "KZ_SCHEDULE_VEC4S": self.table_vec4s}
+            if words_in_ssbo:
+                defines["KZ_WORDS_IN_SSBO"] = 1
+            self._passes[words_in_ssbo] = {
+                name: self.programs.stage(f"Particles/pass_{name.removesuffix('_wide')}.glsl",
+                                          {**defines, "KZ_WIDE": int(name.endswith("_wide"))})
+                for name in PASSES}
+        return self._passes[words_in_ssbo]
 
     # -- stats --------------------------------------------------------------------------------
 
-    def _collect_stats(self) -> None:
-        for em in self.emitters:
-            state = em.buffers.read_state()
-            before = em.totals
-            header = em.buffers.read_event_header()
-            written = int(header["total_written"]) - int(em.event_totals[0])
-            dropped = int(header["total_dropped"]) - int(em.event_totals[1])
-            em.event_totals = (int(header["total_written"]), int(header["total_dropped"]))
-            self.stats[em.path] = EmitterStats(
-                emitter=em.path,
-                alive=int(state["capacity"] - state["free_count"]),
-                emitted=int(state["total_emitted"] - before["total_emitted"]) & 0xFFFFFFFF,
-                died=int(state["total_died"] - before["total_died"]) & 0xFFFFFFFF,
-                events_written=written & 0xFFFFFFFF,
-                events_dropped=dropped & 0xFFFFFFFF,
-                stalled=int(state["total_stalled"] - before["total_stalled"]) & 0xFFFFFFFF,
-            )
-            em.totals = state
+    def _end_frame(self) -> None:
+        self._ring.snapshot(self.frames, self.runners)
+        self.frames += 1
+        if len(self._ring.pending) > DEPTH:         # nobody takes them: fold the oldest in
+            self._take(keep=DEPTH, fold=True)
+
+
+def _figures(path: str, state, header, before, event_before) -> EmitterStats:
+    """An emitter's figures for a frame: its totals after it less its totals before."""
+    return EmitterStats(
+        emitter=path,
+        alive=int(state["capacity"]) - int(state["free_count"]),
+        emitted=(int(state["total_emitted"]) - int(before["total_emitted"])) & 0xFFFFFFFF,
+        died=(int(state["total_died"]) - int(before["total_died"])) & 0xFFFFFFFF,
+        events_written=(int(header["total_written"]) - int(event_before[0])) & 0xFFFFFFFF,
+        events_dropped=(int(header["total_dropped"]) - int(event_before[1])) & 0xFFFFFFFF,
+        stalled=(int(state["total_stalled"]) - int(before["total_stalled"])) & 0xFFFFFFFF,
+    )
 
 
 def max_pool(ctx) -> int:
     """The most particles one emitter can hold on this driver. Two limits: one dispatch of
     WORKGROUP_SIZE-wide groups covers every slot (GL_MAX_COMPUTE_WORK_GROUP_COUNT, 65,535 at
-    least), and the pool is one shader storage block (GL_MAX_SHADER_STORAGE_BLOCK_SIZE,
-    128 MiB at least and on Mesa, 2 GiB and more on desktop GPUs). Past the second, a
-    driver may clamp the bound range and silently drop the slots beyond it (llvmpipe
-    happens not to)."""
+    least), and the pool, drawn as one storage-block range of its whole records
+    (GL_MAX_SHADER_STORAGE_BLOCK_SIZE, 128 MiB at least and on Mesa, 2 GiB and more on
+    desktop GPUs). Past the second, a driver may clamp the bound range and silently drop the
+    slots beyond it (llvmpipe happens not to)."""
     groups = int(ctx.info.get("GL_MAX_COMPUTE_WORK_GROUP_COUNT", (65535,))[0])
     block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
-    # The particle record is the largest per-slot record (tracks 48, event records 2 x 64 + header).
+    # The whole particle record (hot + cold) is the largest per-slot record.
     return min(groups * L.WORKGROUP_SIZE, block // L.PARTICLE_DTYPE.itemsize)
+
+
+def system_limit(ctx, image_io: bool) -> int:
+    """The most slots one ParticleSystem's emitters hold together: its step is one dispatch,
+    and each of its buffers one texel buffer (or, without them, one storage block). The
+    events buffer is the largest per slot (a record and a staging record: 128 bytes)."""
+    groups = int(ctx.info.get("GL_MAX_COMPUTE_WORK_GROUP_COUNT", (65535,))[0])
+    if image_io:
+        texels = int(ctx.info.get("GL_MAX_TEXTURE_BUFFER_SIZE", 65536) or 65536)
+        per_buffer = texels // (2 * L.EVENT_TEXELS)
+    else:
+        block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
+        per_buffer = block // (2 * L.EVENT_RECORD_DTYPE.itemsize)
+    return min(groups * L.WORKGROUP_SIZE, per_buffer)
 
 
 def _members(system_item):
@@ -456,32 +464,4 @@ def _members(system_item):
             yield from _members(child)
 
 
-def _groups(count: int) -> tuple[int, int, int]:
-    return (max((count + L.WORKGROUP_SIZE - 1) // L.WORKGROUP_SIZE, 1), 1, 1)
-
-
-def _runs(em: Emitter) -> bool:
-    """Does the emitter take part in this step (a pool, and visible)?"""
-    return em.capacity > 0 and em.visible
-
-
-def _set_frame(program, initial: dict, em: Emitter, frame: dict, affector, collider=None) -> None:
-    """The kz_* uniforms a program declares (the driver drops the ones it does not use)."""
-    values = dict(frame)
-    values.update(kz_seed=em.seed & 0xFFFFFFFF, kz_emitter=em.index, kz_capacity=em.capacity,
-                  kz_emitterTransform=em.transform,
-                  kz_hasSourceEvents=em.source is not None and _runs(em.source),
-                  kz_hasSourceParticles=em.particle_source is not None and _runs(em.particle_source))
-    # a SelfAffectMaterial's affector is its emitter; set it always, or a program shared with
-    # a ParticleAffector keeps that node's transform
-    values["kz_affectorTransform"] = affector.transform if affector is not None else em.transform
-    if collider is not None:
-        values["kz_colliderTransform"] = collider.transform
-        values["kz_colliderInverse"] = np.linalg.inv(collider.transform)
-    for name, value in values.items():
-        if name not in initial:
-            continue
-        if isinstance(value, np.ndarray):
-            program[name].write(np.asarray(value, dtype="f4").T.tobytes())
-        else:
-            program[name].value = value
+__all__ = ["Simulation", "max_pool", "system_limit", "runs"]

@@ -20,8 +20,9 @@ FRAME_BUDGET = 10.0          # seconds of wall-clock time one output frame may t
 
 class FrameWatch:
     """Wall-clock time per output frame: past the budget the run stops (KzError, exit 1)
-    with what was slowest. Custom materials are timed one by one (Simulation.timings), since
-    they are what can loop without end; stock ones are kzplayer's own."""
+    with what was slowest. The systems that run custom materials are timed
+    (Simulation.timings: a system's materials run fused in one kernel), since custom
+    materials are what can loop without end; stock ones are kzplayer's own."""
 
     def __init__(self, sim, budget: float):
         self.sim = sim
@@ -45,8 +46,8 @@ class FrameWatch:
         timings = self.sim.timings or {}
         culprit = max(timings.items(), key=lambda kv: kv[1], default=None)
         if culprit is not None and culprit[1] > 0.5 * took:
-            why = (f"the custom material {culprit[0]} took {culprit[1]:.3g} s of it: a loop in its shader "
-                   "that does not end (or ends very late)?")
+            why = (f"{culprit[0]} took {culprit[1]:.3g} s of it: a loop in a shader that does not end "
+                   "(or ends very late)?")
             hint = ("bound every loop in the shader by a constant; a GPU driver resets the whole GPU on "
                     "an endless loop, llvmpipe stops each loop after 65,535 rounds")
         else:

@@ -6,10 +6,11 @@ list as it is and every sort built on it breaks ties by slot. The count never co
 the CPU: the same pass writes the indirect arguments that the sort, the light gather and
 the draws read (shaders/render/live_scan.glsl lists them).
 
-Until the simulation keeps this list itself (the frame pipeline of issue 10), the renderer
-builds it with three small compute passes over the pool (count per 64-slot group, a prefix
-sum, write); `LiveList.update` is the one place that changes when the simulation's list
-arrives: it then binds that buffer and writes only the draw arguments.
+The simulation keeps this list itself (docs/player.md, "The live list": an emitter's
+`particles.live`, rebuilt at the end of every step): `LiveList.update` copies it on the GPU
+(its count and its slots) and writes the draw arguments from the count. Records drawn
+without a simulation (tests, tools) get it from three small compute passes over the pool
+(count per 64-slot group, a prefix sum, write).
 """
 from __future__ import annotations
 
@@ -55,8 +56,13 @@ class LiveList:
         indices per instance."""
         self._ensure(int(capacity))
         ctx = self.ctx
-        groups = groups_of(capacity)
+        source = getattr(particles, "live", None)       # the simulation's own list
+        # the pool stays bound for what reads it next (the sort's key pass binds nothing)
         particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
+        if source is not None:
+            self._take(source, int(capacity), vertex_count, index_count)
+            return
+        groups = groups_of(capacity)
         self.buffer.bind_to_storage_buffer(BINDING_LIVE)
         self.args.bind_to_storage_buffer(BINDING_ARGS)
         self.groups.bind_to_storage_buffer(BINDING_GROUPS)
@@ -70,6 +76,23 @@ class LiveList:
             set_uniform(program, initial, "kz_indexCount", int(index_count))
             program.run(groups_of(count) if count > 1 else 1)
             ctx.memory_barrier(BARRIER)
+
+    def _take(self, source, capacity: int, vertex_count: int, index_count: int) -> None:
+        """The simulation's list (count and ascending slots) copied into this one's shape,
+        then the indirect arguments from its count: no count comes back to the CPU."""
+        ctx = self.ctx
+        ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)      # the simulation's last writes
+        ctx.copy_buffer(self.buffer, source.header_buffer, 4, read_offset=source.count_offset)
+        if capacity:
+            ctx.copy_buffer(self.buffer, source.buffer, capacity * 4, read_offset=source.offset,
+                            write_offset=HEADER_WORDS * 4)
+        self.buffer.bind_to_storage_buffer(BINDING_LIVE)
+        self.args.bind_to_storage_buffer(BINDING_ARGS)
+        program, initial = self.programs.compute("render/live_args.glsl")
+        set_uniform(program, initial, "kz_vertexCount", int(vertex_count))
+        set_uniform(program, initial, "kz_indexCount", int(index_count))
+        program.run(1)
+        ctx.memory_barrier(BARRIER)
 
     def read(self):
         """(count, slots) read back: for tests and benchmarks only, never in a frame."""

@@ -61,6 +61,7 @@ class Player:
         self._said: set = set()
         self._seen = None                 # the probe's box, once (a restart keeps it)
         self.stalled = Shortfall()
+        self.on_stats = None              # on_stats(frame, {path: EmitterStats}), each frame once
         self._say(self.sim.diagnostics)
 
     # -- time ------------------------------------------------------------------------------
@@ -78,7 +79,18 @@ class Player:
             self._watch.stop(self.frame)
         self.frame += 1
         self.time += max(float(dt), 0.0)
-        self.stalled.add(self.sim.stats)
+        # each frame's figures come a couple of frames late: the loop never waits for the GPU
+        self._figures(self.sim.take_stats())
+
+    def flush_stats(self) -> None:
+        """The figures of the frames not handed out yet (the end of a run)."""
+        self._figures(self.sim.take_stats(flush=True))
+
+    def _figures(self, done) -> None:
+        for frame, figures in done:
+            self.stalled.add(figures)
+            if self.on_stats is not None:
+                self.on_stats(frame, figures)
 
     def restart(self) -> None:
         """The effect from its first frame, with the same seed (the window's R key)."""
@@ -219,15 +231,16 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         recorder = StatsRecorder(player.sim, stats) if stats else None
         every = bool(output) and needs_every_frame(output)
         dt = 1.0 / fps
+        if recorder:
+            player.on_stats = lambda number, figures: recorder.add(number, (number + 1) * dt, figures)
         for frame in range(n_frames):
             player.step(dt)
-            if recorder:
-                recorder.record(frame, (frame + 1) * dt)
             if writer and (every or frame == n_frames - 1):
                 player.draw(camera=camera)
                 writer.write(player.image())
             if progress:
                 progress()
+        player.flush_stats()
         if writer:
             writer.close()
         if recorder:

@@ -18,10 +18,12 @@ COUNTS = COLUMNS[3:]
 
 
 class StatsRecorder:
-    """Writes the rows of `sim.stats` after each step_frame AS THEY COME (a run of millions of
-    rows keeps none in memory): `open(path)` first, `record(frame, time)` per frame,
-    `close()` at the end. Rows go to a temporary file beside `path`, which becomes `path`
-    on `close()` (a JSON array closed properly); a run that stops leaves no half file."""
+    """Writes rows of per-frame stats AS THEY COME (a run of millions of rows keeps none in
+    memory): `open(path)` first (or the path to the constructor), then `add(frame, time,
+    stats)` (from Simulation.take_stats) or `record(frame, time)` (sim.stats after a
+    step_frame), `close()` at the end. Rows go to a temporary file beside `path`, which
+    becomes `path` on `close()` (a JSON array closed properly); a run that stops
+    (`abandon()`) leaves no half file."""
 
     def __init__(self, sim, path: str | Path | None = None):
         self.sim = sim
@@ -46,7 +48,10 @@ class StatsRecorder:
             self._csv.writeheader()
 
     def record(self, frame: int, time: float) -> None:
-        for path, figures in _per_emitter(self.sim.stats):
+        self.add(frame, time, self.sim.stats)
+
+    def add(self, frame: int, time: float, stats) -> None:
+        for path, figures in _per_emitter(stats):
             row = {"frame": frame, "time": round(time, 9), "emitter": path}
             row.update({k: int(figures.get(k, 0)) for k in COUNTS})
             if self._json:

@@ -18,13 +18,13 @@ bool spawnEvent(uint index, out ParticleEvent e) {
         e_ = kz_spawnIndex % count;
         child = kz_spawnIndex / count;
     }
-    e = sourceEvents[e_];
+    e = sourceEvent(e_);
     // The event records are appended by atomics, in an order that may change from run to
     // run on a parallel GPU; a child's random numbers therefore come from its parent and its
     // number among the event's children, not from its place in the batch: the same event
     // always makes the same children.
     kz_spawnHash = hash4(kz_seed, kz_emitter, kz_step, hash2(e.hash ^ (e.kind * 0x9E3779B9u), child));
-    particles[index].hash = kz_spawnHash;
+    kz_setParticleHash(index, kz_spawnHash);
     if (e.kind == EVENT_COLLISION) {
         // Born 0.1 mm off the surface on the free side, as the collider leaves a bounced
         // particle: the child's first swept test then starts outside the solid.

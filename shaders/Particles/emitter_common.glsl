@@ -61,11 +61,11 @@ vec3 variedVec3(vec3 value, vec3 variance, uint k) {
 // Everything but the position's shape. `normal` is the outward surface normal (emitter-
 // local, unit) when the spawn lies on a surface, else vec3(0).
 void emitFromShape(uint index, vec3 localPosition, vec3 normal) {
-    Particle p = particles[index];
-    p.lifetime = max(varied(Emission_Lifetime, Emission_LifetimeVariance, spawnRandom(0u)), 0.0);
+    setParticleLifetime(index, max(varied(Emission_Lifetime, Emission_LifetimeVariance, spawnRandom(0u)), 0.0));
     // One draw for all three axes: a uniform band keeps a uniform scale uniform.
-    p.scale = Emission_Scale + Emission_ScaleVariance * (2.0 * spawnRandom(1u) - 1.0);
-    p.mass = Emission_Density * abs(p.scale.x * p.scale.y * p.scale.z);
+    vec3 scale = Emission_Scale + Emission_ScaleVariance * (2.0 * spawnRandom(1u) - 1.0);
+    setParticleScale(index, scale);
+    setParticleMass(index, Emission_Density * abs(scale.x * scale.y * scale.z));
 
     vec3 axis = velocityAxis();
     bool onSurface = dot(normal, normal) > 0.0 && !Emission_Volume;
@@ -79,10 +79,9 @@ void emitFromShape(uint index, vec3 localPosition, vec3 normal) {
     mat4 m = kz_emitterTransform;
     vec3 worldDirection = mat3(m) * direction;
     float len = length(worldDirection);
-    p.velocity = len > 0.0 ? worldDirection / len * speed : vec3(0.0);
-    p.position = (m * vec4(localPosition, 1.0)).xyz;
-    p.rotation = Emission_InitialRotation
-               + Emission_InitialRotationVariance * (2.0 * vec3(spawnRandom(5u), spawnRandom(6u), spawnRandom(7u)) - 1.0);
-    p.angularVelocity = variedVec3(Emission_InitialAngularVelocity, Emission_InitialAngularVelocityVariance, 16u);
-    particles[index] = p;
+    setParticleVelocity(index, len > 0.0 ? worldDirection / len * speed : vec3(0.0));
+    setParticlePosition(index, (m * vec4(localPosition, 1.0)).xyz);
+    setParticleRotation(index, Emission_InitialRotation
+        + Emission_InitialRotationVariance * (2.0 * vec3(spawnRandom(5u), spawnRandom(6u), spawnRandom(7u)) - 1.0));
+    setParticleAngularVelocity(index, variedVec3(Emission_InitialAngularVelocity, Emission_InitialAngularVelocityVariance, 16u));
 }

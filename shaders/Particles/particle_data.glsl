@@ -1,7 +1,8 @@
-// The std430 structs shared by every particle compute shader.
-// Twin of kzplayer/gpu/layout.py (PARTICLE_DTYPE, EMITTER_STATE_DTYPE, EVENT_*_DTYPE):
-// change both together; tests/gpu/test_layout.py checks every field's offset.
-// Each vec3 is followed by a scalar that fills its fourth lane (std430 aligns vec3 to 16).
+// The std430 structs shared by every particle shader, and the binding points.
+// Twin of kzplayer/gpu/layout.py (HOT_DTYPE, COLD_DTYPE, EMITTER_STATE_DTYPE, EVENT_*_DTYPE,
+// TRACK_DTYPE, LIVE_HEADER_DTYPE): change both together; tests/gpu/test_layout.py checks every
+// field's offset. Each vec3 is followed by a scalar that fills its fourth lane (std430
+// aligns vec3 to 16), so every struct is also a whole number of 16-byte texels.
 
 #define FLAG_ALIVE 1u
 #define FLAG_BORN  2u
@@ -15,18 +16,33 @@
 #define EVENT_AGE          5u
 #define EVENT_INTERVAL     6u
 
-#define BINDING_PARTICLES        0
-#define BINDING_FREE_LIST        1
-#define BINDING_EMITTER_STATE    2
-#define BINDING_EVENTS           3
-#define BINDING_SOURCE_EVENTS    4
-#define BINDING_SOURCE_PARTICLES 5
-#define BINDING_TRACKS           6
-#define BINDING_KILL_GROUPS      7
+#define BINDING_PARTICLES   0
+#define BINDING_COLD        1
+#define BINDING_CONTROL     2
+#define BINDING_EVENTS      3
+#define BINDING_TRACKS      4
+#define BINDING_SLOTS       5
+#define BINDING_PARAMS_SSBO 6
+#define BINDING_SCHEDULE    7
+
+#define UNIFORM_FRAME  0
+#define UNIFORM_TABLE  1
+#define UNIFORM_PARAMS 2
+#define UNIFORM_SCHEDULE 3
+
+#define IMAGE_HOT     0
+#define IMAGE_COLD    1
+#define IMAGE_TRACKS  2
+#define IMAGE_EVENTS  3
+#define IMAGE_CONTROL 4
+#define IMAGE_SLOTS   5
+#define IMAGE_SCHEDULE 6
 
 #define WORKGROUP_SIZE 64
+#define GROUPS_PER_RUN 64
 
-struct Particle {               // 144 bytes
+// The hot part of a pool slot: what every step reads and writes, one 64-byte cache line.
+struct Particle {               // 64 bytes
     vec3  position;             // 0    metres, simulation space
     float age;                  // 12   seconds since spawn
     vec3  previousPosition;     // 16   position one step ago
@@ -34,19 +50,23 @@ struct Particle {               // 144 bytes
     vec3  velocity;             // 32   m/s
     float mass;                 // 44   Density * scale.x * scale.y * scale.z
     vec3  acceleration;         // 48   accumulator, zeroed before the affectors
-    uint  hash;                 // 60   fixed per particle
-    vec3  scale;                // 64
-    uint  flags;                // 76   FLAG_*
-    vec3  rotation;             // 80   Euler radians
-    float timeScale;            // 92   dt multiplier of this step (TimeDilation)
-    vec3  angularVelocity;      // 96   rad/s
-    uint  serial;               // 108  n-th particle of its emitter
-    vec4  color;                // 112
-    vec4  custom;               // 128
+    uint  flags;                // 60   FLAG_*
+};
+
+// The cold part: set at emission, read by drawing and by the materials that ask for it.
+struct ParticleCold {           // 80 bytes
+    vec3  scale;                // 0
+    uint  hash;                 // 12   fixed per particle
+    vec3  rotationOrigin;       // 16   Euler radians at age 0: rotation = origin + angularVelocity * age
+    float timeScale;            // 28   dt multiplier of the last step (TimeDilation)
+    vec3  angularVelocity;      // 32   rad/s
+    uint  serial;               // 44   n-th particle of its emitter
+    vec4  color;                // 48
+    vec4  custom;               // 64
 };
 
 struct EmitterState {           // 96 bytes
-    uint  groupsX;              // 0    indirect dispatch arguments of the emit pass
+    uint  groupsX;              // 0    workgroups of this step's emission
     uint  groupsY;              // 4
     uint  groupsZ;              // 8
     uint  count;                // 12   particles to emit this step
@@ -80,7 +100,7 @@ struct EventHeader {            // 32 bytes
 
 struct ParticleEvent {          // 64 bytes
     uint  kind;                 // 0   EVENT_*
-    uint  particle;             // 4   source pool slot
+    uint  particle;             // 4   source pool slot (of its emitter)
     uint  hash;                 // 8
     float age;                  // 12
     vec3  position;             // 16
@@ -91,13 +111,27 @@ struct ParticleEvent {          // 64 bytes
     uint  stagedRank;           // 60  0; while staged: its number among that slot's records
 };
 
+// Texel by texel: what a collider writes (0, 1: it need not read them), what the events
+// stage keeps (2), so each writer stores whole texels.
 struct ParticleTrack {          // 48 bytes, one per pool slot (collider and event stages)
     vec3  hitPosition;          // 0   this step's hit, valid while FLAG_HIT is set
     float hitSpeed;             // 12  speed just before the hit
     vec3  hitNormal;            // 16  unit, towards the free side
-    float lastAge;              // 28  age when the events stage last ran
+    uint  eventBase;            // 28  this step's records' first place among their run's records
     uint  serial;               // 32  owner of lastAge / cycle
     uint  cycle;                // 36  Event_Periodic: last interval index fired
     uint  events;               // 40  records this slot kept in this step's Event Buffer
-    uint  eventBase;            // 44  their first place among the records of its workgroup
+    float lastAge;              // 44  age when the events stage last ran
+};
+
+// One per emitter: its live list's count, with indirect dispatch and draw arguments.
+struct LiveHeader {             // 32 bytes
+    uint count;                 // 0   entries of the live list (live particles)
+    uint dispatchX;             // 4   glDispatchComputeIndirect: ceil(count / 64), 1, 1
+    uint dispatchY;             // 8
+    uint dispatchZ;             // 12
+    uint drawVertices;          // 16  glDrawArraysIndirect: 4, count, 0, 0
+    uint drawInstances;         // 20
+    uint drawFirst;             // 24
+    uint drawBaseInstance;      // 28
 };

@@ -1,6 +1,8 @@
 """The numpy dtypes of kzplayer.gpu.layout agree with the GLSL structs of
 shaders/Particles/particle_data.glsl: a compute shader writes a distinct value into every
-field, the dtype reads each one back at its own offset."""
+field, the dtype reads each one back at its own offset. The particle record is split into
+its hot part (`Particle`, 64 bytes) and its cold part (`ParticleCold`, 80 bytes); the
+whole-record PARTICLE_DTYPE that Python reads is their join, checked here too."""
 from __future__ import annotations
 
 import numpy as np
@@ -15,6 +17,7 @@ layout(local_size_x = 1) in;
 layout(std430, binding = 0) buffer P { Particle particles[]; };
 layout(std430, binding = 1) buffer S { EmitterState state; };
 layout(std430, binding = 2) buffer E { EventHeader header; ParticleEvent events[]; };
+layout(std430, binding = 3) buffer C { ParticleCold coldParticles[]; };
 void main() {
     for (uint i = 0u; i < 2u; ++i) {
         float b = float(i) * 1000.0;
@@ -25,15 +28,15 @@ void main() {
         particles[i].velocity = vec3(9, 10, 11) + b;
         particles[i].mass = 12.0 + b;
         particles[i].acceleration = vec3(13, 14, 15) + b;
-        particles[i].hash = 16u + i * 1000u;
-        particles[i].scale = vec3(17, 18, 19) + b;
         particles[i].flags = 20u + i * 1000u;
-        particles[i].rotation = vec3(21, 22, 23) + b;
-        particles[i].timeScale = 24.0 + b;
-        particles[i].angularVelocity = vec3(25, 26, 27) + b;
-        particles[i].serial = 28u + i * 1000u;
-        particles[i].color = vec4(29, 30, 31, 32) + b;
-        particles[i].custom = vec4(33, 34, 35, 36) + b;
+        coldParticles[i].scale = vec3(17, 18, 19) + b;
+        coldParticles[i].hash = 16u + i * 1000u;
+        coldParticles[i].rotationOrigin = vec3(21, 22, 23) + b;
+        coldParticles[i].timeScale = 24.0 + b;
+        coldParticles[i].angularVelocity = vec3(25, 26, 27) + b;
+        coldParticles[i].serial = 28u + i * 1000u;
+        coldParticles[i].color = vec4(29, 30, 31, 32) + b;
+        coldParticles[i].custom = vec4(33, 34, 35, 36) + b;
     }
     state.groupsX = 1u; state.groupsY = 2u; state.groupsZ = 3u; state.count = 4u;
     state.requested = 5u; state.emitBase = 6u; state.freeCount = 7u; state.capacity = 8u;
@@ -58,9 +61,10 @@ def _run(ctx, tmp_path):
     src = tmp_path / "writer.glsl"
     src.write_text(WRITER)
     program = compile_compute(ctx, preprocess(src))
-    bufs = [ctx.buffer(reserve=2 * L.PARTICLE_DTYPE.itemsize),
+    bufs = [ctx.buffer(reserve=2 * L.HOT_DTYPE.itemsize),
             ctx.buffer(reserve=L.EMITTER_STATE_DTYPE.itemsize),
-            ctx.buffer(reserve=L.EVENT_HEADER_DTYPE.itemsize + 2 * L.EVENT_RECORD_DTYPE.itemsize)]
+            ctx.buffer(reserve=L.EVENT_HEADER_DTYPE.itemsize + 2 * L.EVENT_RECORD_DTYPE.itemsize),
+            ctx.buffer(reserve=2 * L.COLD_DTYPE.itemsize)]
     for binding, buf in enumerate(bufs):
         buf.clear()
         buf.bind_to_storage_buffer(binding)
@@ -72,19 +76,37 @@ def _run(ctx, tmp_path):
     return data
 
 
+HOT = {"position": (1, 2, 3), "age": 4, "previous_position": (5, 6, 7), "lifetime": 8,
+       "velocity": (9, 10, 11), "mass": 12, "acceleration": (13, 14, 15), "flags": 20}
+COLD = {"scale": (17, 18, 19), "hash": 16, "rotation_origin": (21, 22, 23), "time_scale": 24,
+        "angular_velocity": (25, 26, 27), "serial": 28, "color": (29, 30, 31, 32), "custom": (33, 34, 35, 36)}
+
+
 def test_particle_fields_at_their_offsets(ctx, tmp_path):
-    particles = np.frombuffer(_run(ctx, tmp_path)[0], L.PARTICLE_DTYPE)
-    expected = {
-        "position": (1, 2, 3), "age": 4, "previous_position": (5, 6, 7), "lifetime": 8,
-        "velocity": (9, 10, 11), "mass": 12, "acceleration": (13, 14, 15), "hash": 16,
-        "scale": (17, 18, 19), "flags": 20, "rotation": (21, 22, 23), "time_scale": 24,
-        "angular_velocity": (25, 26, 27), "serial": 28, "color": (29, 30, 31, 32),
-        "custom": (33, 34, 35, 36),
-    }
-    assert set(expected) == set(L.PARTICLE_DTYPE.names)
+    data = _run(ctx, tmp_path)
+    hot, cold = np.frombuffer(data[0], L.HOT_DTYPE), np.frombuffer(data[3], L.COLD_DTYPE)
+    assert set(HOT) == set(L.HOT_DTYPE.names) and set(COLD) == set(L.COLD_DTYPE.names)
     for i in range(2):          # the second record proves the array stride
-        for name, value in expected.items():
-            np.testing.assert_array_equal(particles[i][name], np.array(value) + 1000 * i, err_msg=name)
+        for records, expected in ((hot, HOT), (cold, COLD)):
+            for name, value in expected.items():
+                np.testing.assert_array_equal(records[i][name], np.array(value) + 1000 * i, err_msg=name)
+
+
+def test_the_whole_record_is_the_join_of_hot_and_cold_with_the_current_rotation(ctx, tmp_path):
+    data = _run(ctx, tmp_path)
+    hot, cold = np.frombuffer(data[0], L.HOT_DTYPE), np.frombuffer(data[3], L.COLD_DTYPE)
+    records = L.join(hot, cold)
+    assert set(L.PARTICLE_DTYPE.names) == (set(HOT) | set(COLD) | {"rotation"}) - {"rotation_origin"}
+    for i in range(2):
+        b = 1000 * i
+        # the rotation turns with the spin as the particle ages: origin + angular velocity x age
+        expected = (np.array([21, 22, 23]) + b) + (np.array([25, 26, 27]) + b) * np.float32(4 + b)
+        np.testing.assert_allclose(records[i]["rotation"], expected, rtol=1e-6)
+        for name in set(HOT) | set(COLD) - {"rotation_origin"}:
+            np.testing.assert_array_equal(records[i][name], (HOT | COLD)[name] + np.array(b), err_msg=name)
+    back_hot, back_cold = L.split(records)
+    assert back_hot.tobytes() == hot.tobytes()
+    np.testing.assert_allclose(back_cold["rotation_origin"], cold["rotation_origin"], rtol=1e-5)
 
 
 def test_emitter_state_fields_at_their_offsets(ctx, tmp_path):
@@ -120,9 +142,10 @@ def test_flag_and_binding_constants_match_glsl():
     from kzplayer.resources import shader_dir
     text = (shader_dir() / "Particles/particle_data.glsl").read_text()
     defines = {name: int(value) for name, value in re.findall(r"#define (\w+)\s+(\d+)u?\b", text)}
-    names = [n for n in dir(L) if n.isupper() and n.startswith(("FLAG_", "BINDING_", "EVENT_", "WORKGROUP"))
-             and isinstance(getattr(L, n), int)]
-    assert len(names) >= 17
+    names = [n for n in dir(L) if n.isupper() and n.startswith(("FLAG_", "BINDING_", "EVENT_", "WORKGROUP",
+                                                                 "UNIFORM_", "IMAGE_", "GROUPS_PER_RUN"))
+             and isinstance(getattr(L, n), int) and not n.endswith("_TEXELS")]
+    assert len(names) >= 28
     for name in names:
         assert defines.get(name) == getattr(L, name), name
 
@@ -175,3 +198,68 @@ def test_track_and_event_totals_at_their_offsets(ctx, tmp_path):
     header = np.frombuffer(raw[:L.EVENT_HEADER_DTYPE.itemsize], L.EVENT_HEADER_DTYPE)[0]
     assert (header["total_written"], header["total_dropped"]) == (11, 12)
     assert np.frombuffer(raw[L.EVENT_HEADER_DTYPE.itemsize:], L.EVENT_RECORD_DTYPE)[0]["kind"] == 13
+
+
+LIVE_AND_FRAME = """
+#include "Particles/common.glsl"
+layout(std430, binding = 7) buffer Out { LiveHeader live[2]; uint frame[]; };
+void main() {
+    if (gl_GlobalInvocationID.x != 0u) {
+        return;
+    }
+    for (uint i = 0u; i < 2u; ++i) {
+        uint b = i * 100u;
+        live[i].count = 1u + b; live[i].dispatchX = 2u + b; live[i].dispatchY = 3u + b; live[i].dispatchZ = 4u + b;
+        live[i].drawVertices = 5u + b; live[i].drawInstances = 6u + b; live[i].drawFirst = 7u + b;
+        live[i].drawBaseInstance = 8u + b;
+    }
+    frame[0] = floatBitsToUint(kz_dt); frame[1] = floatBitsToUint(kz_time); frame[2] = kz_step;
+    frame[3] = kz_emitterCount; frame[4] = kz_slotCount; frame[5] = kz_runCount; frame[6] = kz_groupCount;
+    frame[7] = kz_headerWords; frame[8] = kz_liveWords; frame[9] = kz_planEmit; frame[10] = kz_planStep;
+    frame[11] = kz_planMove; frame[12] = kz_stepCounts; frame[13] = kz_derivedWords; frame[14] = kz_aliveWords;
+    frame[15] = kz_deathWords; frame[16] = kz_writerWords; frame[17] = kz_groupWords; frame[18] = kz_runWords;
+    frame[19] = kz_freeSlots; frame[20] = kz_rebuildWords; frame[21] = kz_endArgs;
+    for (uint c = 0u; c < 3u; ++c) {
+        for (uint r = 0u; r < 3u; ++r) {
+            frame[22u + 3u * c + r] = floatBitsToUint(kz_worldToSimulation[c][r]);
+        }
+    }
+}
+"""
+
+
+def test_live_header_and_the_frame_block_at_their_offsets(ctx, tmp_path):
+    """The LiveHeader struct, and the KzFrame uniform block (std140) as params.frame_words
+    writes it: every member read back where the shader sees it."""
+    from kzplayer.gpu.params import frame_words
+    from kzplayer.gpu.storage import Layout
+    src = tmp_path / "live.glsl"
+    src.write_text(LIVE_AND_FRAME)
+    program = compile_compute(ctx, preprocess(src))
+    out = ctx.buffer(reserve=2 * L.LIVE_HEADER_DTYPE.itemsize + 31 * 4)
+    out.clear()
+    layout = Layout([100, 5000, 0, 70], derived_words=7)
+    m = np.arange(1, 17, dtype=float).reshape(4, 4)
+    frame = ctx.buffer(frame_words(layout, dt=0.25, time=3.5, step=12345, world_to_simulation=m))
+    try:
+        out.bind_to_storage_buffer(7)
+        frame.bind_to_uniform_block(L.UNIFORM_FRAME)
+        program.run(1)
+        raw = out.read()
+    finally:
+        out.release()
+        frame.release()
+        program.release()
+    live = np.frombuffer(raw[:2 * L.LIVE_HEADER_DTYPE.itemsize], L.LIVE_HEADER_DTYPE)
+    for i in range(2):
+        b = 100 * i
+        assert live[i]["count"] == 1 + b and tuple(live[i]["dispatch"]) == (2 + b, 3 + b, 4 + b)
+        assert tuple(live[i]["draw"]) == (5 + b, 6 + b, 7 + b, 8 + b)
+    words = np.frombuffer(raw[2 * L.LIVE_HEADER_DTYPE.itemsize:], np.uint32)
+    assert words[:2].view(np.float32).tolist() == [0.25, 3.5] and words[2] == 12345
+    w, s = layout.words, layout.schedule
+    assert words[3:22].tolist() == [4, layout.slots, layout.runs, layout.groups, w["headers"], w["live"],
+                                    s["plan_emit"], s["plan_step"], s["plan_move"], s["step_counts"], s["derived"],
+                                    w["alive"], w["death"], w["writer"], w["group"], w["run"], layout.slots,
+                                    s["rebuild"], s["end_args"]]
+    np.testing.assert_array_equal(words[22:31].view(np.float32).reshape(3, 3), m[:3, :3].T)

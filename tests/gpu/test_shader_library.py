@@ -199,3 +199,110 @@ def test_the_shader_library_and_the_project_folder_may_be_included(tmp_path):
     source = preprocess(main, roots=[project])
     assert any(name.endswith("common.glsl") for name in source.files.values())
     assert "shaders/Particles/accessors.glsl" in source.files.values()
+
+
+# -- generated programs (kzplayer.gpu.generate): materials inlined, renamed per variant ---------
+
+def _affector_project(tmp_path, files: dict, material="Swirl", nodes=1):
+    """A project whose affectors (`nodes` of them) use the custom material `material`, whose
+    shader and helper files are `files` ({name: text}) under shaders/."""
+    (tmp_path / "shaders").mkdir(exist_ok=True)
+    for name, text in files.items():
+        (tmp_path / "shaders" / name).write_text(text)
+    swirl = Item("MaterialType", material, attributes={"name": material, "slot": "Affector",
+                                                       "shader": f"shaders/{material}.glsl"})
+    emitter = burst_emitter("Emitter_Point", 8, **{"Emission.InitialVelocityStrength": 0.0})
+    affectors = {f"A{k}": {"ParticleAffector.AffectorMaterial": material} for k in range(nodes)}
+    return make_project(emitters={"E": emitter}, affectors=affectors, materials=[swirl],
+                        path=str(tmp_path / "effect.kzm"))
+
+
+def _error(simulate, project):
+    with pytest.raises(KzError) as err:
+        simulate(project)
+    return err.value.diagnostics
+
+
+def test_an_error_after_a_renamed_name_points_at_the_column_written(simulate, tmp_path):
+    """The generator renames a material's own names (helperValue -> kz_a0_helperValue): the
+    driver's column, counted in the renamed line, is mapped back to the line as written."""
+    body = ("float helperValue(uint i) { return 1.0; }\n"
+            "void affectParticle(uint index) {\n"
+            "    addParticleAcceleration(index, vec3(helperValue(index) + helperValue(index) * missing_thing));\n"
+            "}\n")
+    [d, *_] = _error(simulate, _affector_project(tmp_path, {"Swirl.glsl": body}))
+    assert Path(d.span.file) == tmp_path / "shaders" / "Swirl.glsl"
+    assert (d.span.line, d.span.column) == (3, body.splitlines()[2].index("missing_thing") + 1)
+
+
+def test_a_material_used_by_several_nodes_reports_its_error_once(simulate, tmp_path):
+    body = "void affectParticle(uint index) {\n    addParticleAcceleration(index, vec3(nope));\n}\n"
+    diagnostics = _error(simulate, _affector_project(tmp_path, {"Swirl.glsl": body}, nodes=3))
+    undeclared = [d for d in diagnostics if "nope" in d.message]
+    assert len(undeclared) == 1 and (undeclared[0].span.line, undeclared[0].span.column) == (2, 41)
+
+
+def test_an_error_in_a_helper_beside_the_material_points_into_the_helper(simulate, tmp_path):
+    helper = "// a helper of the material\nvec3 swirlOf(vec3 p) {\n    return cross(p, up_axis);\n}\n"
+    body = ('#include "helper.glsl"\n'
+            "void affectParticle(uint index) {\n"
+            "    addParticleAcceleration(index, swirlOf(getParticlePosition(index)));\n"
+            "}\n")
+    [d, *_] = _error(simulate, _affector_project(tmp_path, {"Swirl.glsl": body, "helper.glsl": helper}))
+    assert Path(d.span.file).name == "helper.glsl" and (d.span.line, d.span.column) == (3, 21)
+
+
+def test_a_uniform_line_keeps_its_columns(simulate, tmp_path):
+    """A uniform declaration becomes a parameter: its text is blanked, not removed, so an
+    error later on the same line keeps its column."""
+    body = ("uniform float Swirl_Strength = 2.0; float broken = not_here;\n"
+            "void affectParticle(uint index) {\n"
+            "    addParticleAcceleration(index, vec3(Swirl_Strength));\n"
+            "}\n")
+    [d, *_] = _error(simulate, _affector_project(tmp_path, {"Swirl.glsl": body}))
+    assert (d.span.line, d.span.column) == (1, body.index("not_here") + 1)
+
+
+def test_a_custom_collider_error_points_at_its_file(simulate, tmp_path):
+    """A collider material is inlined with the collider stage (Particles/collider_stage.glsl,
+    renamed with it): an error in it is still reported in the user's file."""
+    (tmp_path / "shaders").mkdir()
+    body = ("bool colliderCross(vec3 a, vec3 b, out float t, out vec3 n) {\n"
+            "    t = 0.5;\n"
+            "    n = vec3(0.0, 1.0, 0.0);\n"
+            "    return a.y > 0.0 && b.y < floorLevel;\n"
+            "}\n")
+    (tmp_path / "shaders" / "Floor.glsl").write_text(body)
+    floor = Item("MaterialType", "Floor", attributes={"name": "Floor", "slot": "Collider",
+                                                      "shader": "shaders/Floor.glsl"})
+    project = make_project(emitters={"E": burst_emitter("Emitter_Point", 4)}, materials=[floor],
+                           path=str(tmp_path / "fx.kzm"))
+    system = next(i for i in project.walk() if i.type == "ParticleSystem")
+    from .conftest import make_item
+    system.add_child(make_item("ParticleCollider", "C", {"ParticleCollider.ColliderMaterial": "Floor"}))
+    [d, *_] = _error(simulate, project)
+    assert Path(d.span.file) == tmp_path / "shaders" / "Floor.glsl"
+    assert (d.span.line, d.span.column) == (4, body.splitlines()[3].index("floorLevel") + 1)
+
+
+def test_a_material_without_its_slot_function_is_a_clear_error(simulate, tmp_path):
+    body = "void affect(uint index) {}\n"
+    [d] = _error(simulate, _affector_project(tmp_path, {"Swirl.glsl": body}))
+    assert d.rule == "shader.compile" and "void affectParticle(uint index)" in d.message
+    assert Path(d.span.file) == tmp_path / "shaders" / "Swirl.glsl"
+
+
+def test_every_line_of_a_generated_program_maps_to_a_file(simulate, tmp_path):
+    """Source.locate turns every #line of a generated program back into its file: the
+    generated glue, the library, each material once per variant."""
+    from .test_pipeline import _project
+    sim = simulate(_project(together=True))
+    source = sim.runners[0].code.sources[("step", 0)]
+    names = set(source.files.values())
+    assert any(n.startswith("<generated: ") for n in names)
+    assert {"shaders/Wind.glsl", "shaders/CurlNoise.glsl", "shaders/Collider_Plane.glsl",
+            "shaders/Particles/collider_stage.glsl", "shaders/Particles/common.glsl"} <= names
+    import re
+    for number, line in re.findall(r"^#line (\d+) (\d+)$", source.text, flags=re.M):
+        name, at = source.locate(int(line), int(number))
+        assert name == source.files[int(line)] and at >= 1

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from kzplayer.gpu.storage import RecordBuffers
 from kzplayer.gpu.layout import FLAG_ALIVE, PARTICLE_DTYPE
 from kzplayer.project.catalog import catalog
 from kzplayer.render.camera import Camera
@@ -55,7 +56,7 @@ def emitter(buf, capacity, *, material="ParticlesDefault", values=None, key="e",
 
 def draw(renderer, ctx, records, cam=None, linear=False, **kw):
     """Draw one emitter of `records`; the image as float (sRGB 0..255, or linear 0..1)."""
-    buf = ctx.buffer(records.tobytes())
+    buf = RecordBuffers(ctx, records)
     try:
         renderer.draw(Frame(emitters=[emitter(buf, len(records), **kw)]), cam or camera())
         return renderer.read_linear() if linear else renderer.read().astype(float)

@@ -15,6 +15,7 @@ import imageio.v3 as iio
 import numpy as np
 import pytest
 
+from kzplayer.gpu.storage import RecordBuffers
 from kzplayer.meshes import load_mesh
 from kzplayer.render.camera import Camera
 from kzplayer.render.frame import Frame, ModelDraw
@@ -60,7 +61,7 @@ def draw_frame(renderer, ctx, records_and_looks, cam, lights=None, models=()):
     try:
         ems = []
         for k, (records, look) in enumerate(records_and_looks):
-            buf = ctx.buffer(records.tobytes())
+            buf = RecordBuffers(ctx, records)
             bufs.append(buf)
             ems.append(emitter(buf, len(records), key=f"e{k}", order=k, **look))
         renderer.draw(Frame(emitters=ems, models=list(models), lights=lights or SceneLights()), cam)

@@ -10,6 +10,7 @@ import pytest
 import trimesh
 from scipy import ndimage
 
+from kzplayer.gpu.storage import RecordBuffers
 import kzplayer
 from kzplayer.bindings import resolve
 from kzplayer.gpu import Simulation
@@ -77,7 +78,7 @@ def test_a_lit_mesh_is_shaded_by_its_own_normals(renderer, ctx, bar):
     def shot(lit):
         from kzplayer.render.frame import Frame
         from tests.render.helpers import emitter
-        buf = ctx.buffer(records.tobytes())
+        buf = RecordBuffers(ctx, records)
         try:
             renderer.draw(Frame(emitters=[emitter(buf, 1, material="ParticlesColorOverLife", mesh=bar, blend="Opaque",
                                                   values={**values, "Particle.ReceiveLight": lit})],

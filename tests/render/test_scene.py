@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import trimesh
 
+from kzplayer.gpu.storage import RecordBuffers
 import kzplayer
 from kzplayer.bindings import resolve
 from kzplayer.render.camera import Camera
@@ -142,7 +143,7 @@ def test_scene_geometry_hides_particles_behind_it(ctx, renderer, tmp_path):
     cam = Camera(np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 10.0], [0, 0, 0, 1]]))
     # two particles at x = -2 (behind the wall, which spans x in [-4, 0] at z = 0) and x = +2
     records = particles([(-2, 0, -1.0), (2, 0, -1.0)], scale=0.6)
-    buf = ctx.buffer(records.tobytes())
+    buf = RecordBuffers(ctx, records)
     try:
         def add(frame):
             frame.models = [m for m in frame.models if m.key.endswith("Wall")]
@@ -163,7 +164,7 @@ def test_a_lit_particle_takes_the_lights_colour_an_unlit_one_does_not(ctx, rende
                                        DirectionalLight_Color="Color4(1, 0, 0, 1)"))
     cam = Camera(np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 10.0], [0, 0, 0, 1]]))
     records = particles([(0, 1, 0)], scale=3.0)
-    buf = ctx.buffer(records.tobytes())
+    buf = RecordBuffers(ctx, records)
     looks = {}
     try:
         for lit in (False, True):
@@ -191,7 +192,7 @@ def test_light_casting_particles_light_the_floor_brightest_first_capped(ctx, ren
     records = particles(positions, scale=0.01, lifetime=100.0)
     dim = [0, 5, 12, 19]                  # four dim ones: the brightest sixteen are the lights
     records["color"][dim, :3] = 0.3
-    buf = ctx.buffer(records.tobytes())
+    buf = RecordBuffers(ctx, records)
     try:
         def add(frame):
             frame.emitters = [emitter(buf, n, material="ParticlesColorOverLife", cast_light=True,
@@ -223,7 +224,7 @@ def test_soft_particles_fade_where_they_meet_the_scene(ctx, renderer, tmp_path):
 
     def puff(z, soft):
         records = particles([(0, 0, z)], scale=1.5)
-        buf = ctx.buffer(records.tobytes())
+        buf = RecordBuffers(ctx, records)
         try:
             def add(frame):
                 frame.models = [m for m in frame.models if m.key.endswith("Wall")]

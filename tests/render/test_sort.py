@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kzplayer.gpu.storage import RecordBuffers
 from kzplayer.gpu.layout import FLAG_ALIVE
 from kzplayer.render.live_list import LiveList
 from kzplayer.render.renderer import Renderer
@@ -17,7 +18,7 @@ from tests.render.helpers import camera, draw, particles
 
 def sort_on_gpu(ctx, records, key, cam):
     programs = ProgramCache(ctx)
-    buf = ctx.buffer(records.tobytes())
+    buf = RecordBuffers(ctx, records)
     live, sorter = LiveList(ctx, programs), Sorter(ctx, programs)
     try:
         live.update(buf, len(records))
@@ -85,7 +86,7 @@ def test_both_block_kernels_give_the_same_order(ctx):
     try:
         for n in (31, 33, 1023, 1025, 3000):
             records = particles(rng.integers(-9, 9, (n, 3)) * 0.5)
-            buf = ctx.buffer(records.tobytes())
+            buf = RecordBuffers(ctx, records)
             live = LiveList(ctx, programs)
             live.update(buf, n)
             orders = []

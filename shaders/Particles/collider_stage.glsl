@@ -1,17 +1,16 @@
-// Collider slot (ParticleCollider.ColliderMaterial), frame stage 6: one invocation per pool
-// slot, run once per collider over every emitter's particles. The material defines
+// One ParticleCollider in the fused step, inlined with its ColliderMaterial (a parameter
+// set per collider node). The material defines
 //     bool colliderCross(vec3 a, vec3 b, out float t, out vec3 n);
 // in the collider's local frame: does the segment a -> b enter the solid side (KeepInside
 // flips it)? t in [0, 1] is where, n the unit surface normal pointing back to the free side.
-// This main sweeps the step's path (previous -> new position, so nothing tunnels at any dt),
+// `collide` sweeps the step's path (previous -> new position, so nothing tunnels at any dt),
 // applies Bounce (restitution on the normal component) and Friction (tangential damping),
 // continues the rest of the step from the hit point, and records the hit for Event_OnHit.
-#include "Particles/common.glsl"
+// The geometry (`sweep`) and the response (`bounce`, KillOnHit) are separate functions, so a
+// resolver over all colliders of a system (the earliest hit first) can call them in turn.
 
-layout(std430, binding = BINDING_TRACKS) buffer TrackBlock { ParticleTrack tracks[]; };
-
-uniform mat4  kz_colliderTransform = mat4(1.0);   // collider -> simulation space
 uniform mat4  kz_colliderInverse = mat4(1.0);     // simulation -> collider space
+uniform mat3  kz_colliderNormal = mat3(1.0);      // collider normals -> simulation space (inverse transpose)
 uniform float Collider_Bounce = 0.5;
 uniform float Collider_Friction = 0.1;
 uniform bool  Collider_KeepInside = false;
@@ -22,7 +21,7 @@ uniform bool  Collider_KillOnHit = false;
 
 bool colliderCross(vec3 a, vec3 b, out float t, out vec3 n);
 
-// The first crossing of the simulation-space segment a -> b: fraction t and the world normal.
+// The first crossing of the simulation-space segment a -> b: fraction t and the unit normal.
 bool sweep(vec3 a, vec3 b, out float t, out vec3 normal) {
     vec3 n;
     vec3 la = (kz_colliderInverse * vec4(a, 1.0)).xyz;
@@ -31,44 +30,52 @@ bool sweep(vec3 a, vec3 b, out float t, out vec3 normal) {
         return false;
     }
     // Normals transform by the inverse transpose (a non-uniformly scaled collider).
-    vec3 wn = transpose(mat3(kz_colliderInverse)) * n;
+    vec3 wn = kz_colliderNormal * n;
     float len = length(wn);
     normal = len > 0.0 ? wn / len : vec3(0.0, 1.0, 0.0);
     return true;
 }
 
-void main() {
-    uint i;
-    if (!liveSlot(i)) {
-        return;
-    }
-    uint flags = particles[i].flags;
-    float h = kz_dt * particles[i].timeScale;
-    vec3 acc = particles[i].acceleration;
+// The velocity leaving a hit with normal n: restitution on the normal part (only a part
+// moving into the surface bounces), friction on the tangential one.
+vec3 bounce(vec3 v, vec3 n) {
+    float vn = dot(v, n);
+    vec3 tangential = v - vn * n;
+    return (1.0 - clamp(Collider_Friction, 0.0, 1.0)) * tangential
+         - clamp(Collider_Bounce, 0.0, 1.0) * min(vn, 0.0) * n + max(vn, 0.0) * n;
+}
+
+// `afterAnother`: an earlier collider of the system ran in this step (for the first one the
+// generator passes false, and the check of an earlier hit compiles away).
+void collide(uint i, bool afterAnother) {
+    uint flags = getParticleFlags(i);
+    float h = kz_dt * getParticleTimeScale(i);
+    vec3 acc = getParticleAcceleration(i);
     // A particle an earlier collider already bounced this step continues from its last hit.
-    vec3 a = (flags & FLAG_HIT) != 0u ? tracks[i].hitPosition + tracks[i].hitNormal * COLLIDER_SKIN
-                                      : particles[i].previousPosition;
-    vec3 b = particles[i].position;
-    vec3 v = particles[i].velocity;
+    vec3 a = getParticlePreviousPosition(i);
+    if (afterAnother && (flags & FLAG_HIT) != 0u) {
+        a = getParticleHitPosition(i) + getParticleHitNormal(i) * COLLIDER_SKIN;
+    }
+    vec3 b = getParticlePosition(i);
+    vec3 v = getParticleVelocity(i);
     float remaining = 1.0;          // fraction of the step still to travel after a
     bool hit = false;
     float t;
     vec3 n;
+    vec3 hitPosition, hitNormal;
+    float hitSpeed;
     for (int k = 0; k < COLLIDER_BOUNCES && sweep(a, b, t, n); ++k) {
         vec3 p = mix(a, b, t);
         float rest = remaining * (1.0 - t) * h;     // seconds left in the step after the hit
         // Verlet: exact under constant acceleration; Euler moves on a straight line at v.
         vec3 vHit = kz_verlet ? v - acc * rest : v;
-        float vn = dot(vHit, n);
-        vec3 tangential = vHit - vn * n;
-        vec3 out_ = (1.0 - clamp(Collider_Friction, 0.0, 1.0)) * tangential
-                  - clamp(Collider_Bounce, 0.0, 1.0) * min(vn, 0.0) * n + max(vn, 0.0) * n;
+        vec3 out_ = bounce(vHit, n);
         if (!hit) {
-            tracks[i].hitSpeed = length(vHit);
+            hitSpeed = length(vHit);
         }
         hit = true;
-        tracks[i].hitPosition = p;
-        tracks[i].hitNormal = n;
+        hitPosition = p;
+        hitNormal = n;
         a = p + n * COLLIDER_SKIN;
         v = kz_verlet ? out_ + acc * rest : out_;
         b = a + out_ * rest + (kz_verlet ? 0.5 * acc * rest * rest : vec3(0.0));
@@ -84,11 +91,12 @@ void main() {
     if (sweep(a, b, t, n)) {        // still crossing after the bounces: stop at the surface
         b = mix(a, b, t) + n * COLLIDER_SKIN;
     }
-    particles[i].position = b;
-    particles[i].velocity = v;
+    kz_setParticleHit(i, hitPosition, hitSpeed, hitNormal);
+    setParticlePosition(i, b);
+    setParticleVelocity(i, v);
     if (kz_verlet) {
         // Position-form Verlet keeps its velocity in the previous position: x' = 2x - x_prev + a h^2.
-        particles[i].previousPosition = b - v * h + 0.5 * acc * h * h;
+        setParticlePreviousPosition(i, b - v * h + 0.5 * acc * h * h);
     }
-    particles[i].flags = flags | FLAG_HIT | (Collider_KillOnHit ? FLAG_KILL : 0u);
+    kz_setParticleFlags(i, flags | FLAG_HIT | (Collider_KillOnHit ? FLAG_KILL : 0u));
 }

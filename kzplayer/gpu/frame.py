@@ -1,0 +1,262 @@
+"""One ParticleSystem on the GPU: its storage, its generated programs and parameter blocks,
+and the dispatches of one fixed step (docs/player.md, The frame):
+
+    count        the emitters' counts, the plans, the per-step constants      1 invocation
+    emit         every emitter's new particles                                indirect
+    step         every live particle: reset ... death test, fused              indirect
+    order events records into slot order (4 passes), when the level has events
+    per subemitter level: count, emit, the children's events, order events
+    end          freed slots on the free stacks in slot order, live lists     3 passes
+
+A fixed number of dispatches per step whatever the number of emitters; Python sets no
+uniform but the level of the ordering passes, and writes one 128-byte block per step.
+"""
+from __future__ import annotations
+
+import moderngl
+
+from kzplayer.gpu import layout as L
+from kzplayer.gpu.generate import Generator, zero_bakes
+from kzplayer.gpu.params import frame_words, parameter_words, table_words
+from kzplayer.gpu.storage import EmitterBuffers, Layout, SystemStorage
+
+# The next pass reads what this one wrote as storage, as images, as indirect arguments and
+# as a uniform block (the schedule).
+BARRIER = (moderngl.SHADER_STORAGE_BARRIER_BIT | moderngl.SHADER_IMAGE_ACCESS_BARRIER_BIT
+           | moderngl.COMMAND_BARRIER_BIT | moderngl.UNIFORM_BARRIER_BIT)
+# The last dispatch of a step is also followed by the CPU's view: the next step's block
+# write, a stats copy or a read may follow.
+END_BARRIER = BARRIER | moderngl.BUFFER_UPDATE_BARRIER_BIT
+
+PASSES = ("end_runs", "end_emitters", "end_groups", "events_runs", "events_emitters", "events_plan",
+          "events_move", "end_emitters_wide", "events_emitters_wide")
+WIDE_RUNS = 64              # an emitter with more runs is scanned by a workgroup, not an invocation
+
+
+def runs(em) -> bool:
+    """Does the emitter take part in this step (a pool, and visible)?"""
+    return em.capacity > 0 and em.visible
+
+
+class SystemRunner:
+    """The GPU side of one System record (kzplayer.gpu.nodes.System)."""
+
+    def __init__(self, sim, system):
+        self.sim = sim
+        self.ctx = sim.ctx
+        self.system = system
+        self.storage: SystemStorage | None = None
+        self.code = None
+        self._code_key = None
+        self._generator = None
+        self._bakes = None
+        self.programs = {}
+        self.frame = self.ctx.buffer(reserve=36 * 4)
+        self.table = None
+        self.params = None
+        self.image_io = False
+
+    # -- building ------------------------------------------------------------------------
+
+    def refresh(self, pool_sizes: list[int]) -> None:
+        """Bring programs, storage and parameter blocks up to date with the node records."""
+        system = self.system
+        sim = self.sim
+        key = (tuple((id(em), _m(em.count), _m(em.emission), _m(em.self_affect), _m(em.events), em.level)
+                     for em in system.emitters),
+               tuple(_m(a.material) for a in system.affectors), tuple(_m(c.material) for c in system.colliders),
+               system.verlet, sim.image_io, sim.walk_full_pool)
+        if key != self._code_key:
+            kept_time_scales = self.code is not None and self.code.time_scale
+            self._generator = Generator(system.emitters, system.affectors, system.colliders, verlet=system.verlet,
+                                        image_io=sim.image_io, table_vec4s=sim.table_vec4s,
+                                        params_limit_vec4s=sim.uniform_block_vec4s,
+                                        system_name=f"'{system.item.path}'", full_walk=sim.walk_full_pool)
+            self.code = self._generator.layout()
+            self._code_key, self._bakes = key, None
+            if kept_time_scales and not self.code.time_scale and self.storage is not None:
+                self._reset_time_scales()
+        params = self._parameters()
+        bound = {(id(cb.item), cb.name) for cb in sim.graph.bindings}
+        bakes = zero_bakes(self.code, params, lambda owner, u: any(
+            (id(owner.item), p) in bound for p in _properties(owner, u)))
+        if bakes != self._bakes:
+            self._generator.write(self.code, bakes)
+            self.programs = {k: sim.programs.compile(src) for k, src in self.code.sources.items()}
+            self._bakes = bakes
+        self.image_io = sim.image_io and not self.code.raw_programs
+        layout = Layout(pool_sizes, self.code.derived_words)
+        if layout.schedule_words > 4 * sim.uniform_block_vec4s:
+            from kzplayer.diagnostics import Diagnostic, KzError, Severity
+            raise KzError(Diagnostic(
+                "KZ804", "emitter.pool-limit", Severity.ERROR,
+                f"{system.item.path}: {len(system.emitters)} emitters are more than one ParticleSystem can hold "
+                f"with this OpenGL driver (its plans must fit one uniform block of "
+                f"{sim.uniform_block_vec4s * 16:,} bytes); split them over several systems", None), exit_code=1)
+        if self.storage is None or self.storage.layout.key != layout.key:
+            self._relayout(layout)
+        self._write_blocks()
+
+    def _reset_time_scales(self) -> None:
+        """No material sets time scales any more: the step treats them as 1 without reading
+        them, so the stored ones (what a TimeDilation left) become 1 too."""
+        import numpy as np
+        for k in range(len(self.system.emitters)):
+            cold = self.storage.read_cold(k)
+            if len(cold) and np.any(cold["time_scale"] != 1.0):
+                cold["time_scale"] = 1.0
+                r = self.storage.layout.ranges[k]
+                self.storage._write(self.storage.cold, r.first * L.COLD_DTYPE.itemsize, cold.tobytes())
+
+    def _relayout(self, layout: Layout) -> None:
+        """New storage for new pool sizes: an emitter whose size is unchanged is copied on the
+        GPU; a resized one keeps its live particles (the youngest when they do not fit),
+        packed into its first slots, with its free stack rebuilt; its tracks and Event Buffer
+        start afresh."""
+        old = self.storage
+        self.storage = SystemStorage(self.ctx, layout, texels=self.sim.image_io, label=self.system.item.path,
+                                     schedule_bytes=self.sim.uniform_block_vec4s * 16)
+        for k, em in enumerate(self.system.emitters):
+            previous = em.buffers
+            if old is not None and previous is not None and previous.storage is old \
+                    and previous.capacity == layout.ranges[k].capacity:
+                self.storage.copy_emitter(old, previous.index, k)
+            elif old is not None and previous is not None and previous.storage is old:
+                self._resize_into(em, previous, k)
+            em.buffers = EmitterBuffers(self.storage, k, label=em.path)
+        if old is not None:
+            old.release()
+
+    def _resize_into(self, em, previous: EmitterBuffers, k: int) -> None:
+        import numpy as np
+        state = previous.read_state()
+        live = L.alive(previous.read_records(), next_serial=int(state["total_emitted"]))
+        capacity = self.storage.layout.ranges[k].capacity
+        kept = min(len(live), capacity)
+        records = np.zeros(capacity, L.PARTICLE_DTYPE)
+        if kept:
+            records[:kept] = live[len(live) - kept:]        # keep the youngest
+        self.storage.write_records(k, records)
+        self.storage.write_free_list(k, np.arange(capacity - 1, kept - 1, -1, dtype=np.uint32))
+        state["capacity"] = capacity
+        state["free_count"] = capacity - kept
+        state["total_died"] += len(live) - kept
+        self.storage.write_state(k, state)
+        em.event_totals = (0, 0)        # a new Event Buffer counts from zero
+
+    def _write_blocks(self) -> None:
+        """The emitter table and the node parameters (one write each)."""
+        sim = self.sim
+        table = table_words(self.system.emitters, self.storage.layout, self.code, runs).tobytes()
+        params = self._parameters().tobytes()
+        if self.words_in_ssbo:      # one storage block: the table, then the parameters
+            self.table = _sized(self.ctx, self.table, 16)
+            self.params = _sized(self.ctx, self.params, len(table) + len(params))
+            self.params.write(table + params)
+            return
+        self.table = _sized(self.ctx, self.table, max(len(table), sim.table_vec4s * 16))
+        self.table.write(table)
+        self.params = _sized(self.ctx, self.params, max(-(-len(params) // 16), 1) * 16)
+        self.params.write(params)
+
+    @property
+    def words_in_ssbo(self) -> bool:
+        return self._generator.words_in_ssbo(self.code)
+
+    def _parameters(self):
+        sim = self.sim
+        return parameter_words(self.code, sim.values.value, known=lambda name: sim.catalog.property(name) is not None)
+
+    # -- one step ----------------------------------------------------------------------------
+
+    def step(self) -> None:
+        system, storage, code = self.system, self.storage, self.code
+        if not system.emitters:
+            return
+        h = system.step_length
+        self.frame.write(frame_words(storage.layout, dt=h, time=system.steps * h, step=system.steps,
+                                     world_to_simulation=system.world_to_simulation))
+        self.bind()
+        words = storage.layout.schedule
+        e = len(system.emitters)
+        self._run(self.programs[("count", 0)], 1)
+        self._indirect(self.programs[("emit", 0)], words["plan_emit"] + e + 1)
+        self._indirect(self.programs[("step", 0)], words["plan_step"] + e + 1)
+        if 0 in code.events_levels:
+            self._order_events(0)
+        for level in code.levels[1:]:
+            self._run(self.programs[("count", level)], 1)
+            self._indirect(self.programs[("emit", level)], words["plan_emit"] + e + 1)
+            if level in code.events_levels:
+                self._indirect(self.programs[("children", level)], words["plan_emit"] + e + 1)
+                self._order_events(level)
+        lay = storage.layout
+        passes = self.sim.passes_for(self.words_in_ssbo)
+        self._run(passes["end_runs"], _groups(lay.runs))
+        if self._wide:
+            self._run(passes["end_emitters_wide"], e)
+        else:
+            self._run(passes["end_emitters"], _groups(e))
+        passes["end_groups"].run_indirect(storage.schedule, lay.schedule["end_args"] * 4)
+        self.ctx.memory_barrier(END_BARRIER)
+
+    def _order_events(self, level: int) -> None:
+        passes = self.sim.passes_for(self.words_in_ssbo)
+        lay = self.storage.layout
+        wide = "events_emitters_wide" if self._wide else "events_emitters"
+        for name in ("events_runs", wide, "events_plan"):
+            passes[name]["kz_level"].value = level
+        self._run(passes["events_runs"], _groups(lay.runs))
+        self._run(passes[wide], len(self.system.emitters) if self._wide else _groups(len(self.system.emitters)))
+        self._run(passes["events_plan"], 1)
+        self._indirect(passes["events_move"], lay.schedule["plan_move"] + len(self.system.emitters) + 1)
+
+    @property
+    def _wide(self) -> bool:
+        return self.storage.layout.max_runs > WIDE_RUNS
+
+    def bind(self) -> None:
+        self.storage.bind()
+        self.frame.bind_to_uniform_block(L.UNIFORM_FRAME)
+        self.table.bind_to_uniform_block(L.UNIFORM_TABLE)
+        self.params.bind_to_uniform_block(L.UNIFORM_PARAMS)
+        self.params.bind_to_storage_buffer(L.BINDING_PARAMS_SSBO)
+
+    def _run(self, program, groups: int, barrier: int = BARRIER) -> None:
+        program.run(max(int(groups), 1))
+        self.ctx.memory_barrier(barrier)
+
+    def _indirect(self, program, word: int) -> None:
+        program.run_indirect(self.storage.schedule, word * 4)
+        self.ctx.memory_barrier(BARRIER)
+
+    def release(self) -> None:
+        if self.storage is not None:
+            self.storage.release()
+            self.storage = None
+        for name in ("frame", "table", "params"):
+            buf = getattr(self, name)
+            if buf is not None:
+                buf.release()
+                setattr(self, name, None)
+
+
+def _properties(owner, uniform: str) -> tuple:
+    """The property names a uniform `Type_Name` may be read from."""
+    return (uniform.replace("_", ".", 1),)
+
+
+def _m(material) -> tuple | None:
+    return None if material is None else (material.name, str(material.shader))
+
+
+def _groups(n: int) -> int:
+    return max(-(-int(n) // L.WORKGROUP_SIZE), 1)
+
+
+def _sized(ctx, buf, size: int):
+    if buf is not None and buf.size == size:
+        return buf
+    if buf is not None:
+        buf.release()
+    return ctx.buffer(reserve=size)

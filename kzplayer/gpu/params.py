@@ -1,0 +1,124 @@
+"""The words a system's programs read from their uniform blocks (Particles/common.glsl):
+
+    frame     KzFrame: the step's constants and where the scratch words are (per step)
+    table     KzTable: 40 words per emitter: its range, seed, number, flags, level, sources,
+              variants and their parameter and per-step bases, its transform
+    params    KzParams: every node's parameter words (generate.Instance.param_base):
+              an affector's enabled flag and transform, a collider's enabled flag, then the
+              node's uniforms (property values, else the GLSL initializer)
+
+The table and the parameters change only when a property does (Simulation.set_value): one
+buffer write each then; the frame block is one write per step.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from kzplayer.gpu import layout as L
+from kzplayer.gpu.materials import components_words, param_words, property_of
+
+EMITTER_WORDS = 40
+E_FIELDS = {"first": 0, "capacity": 1, "seed": 2, "number": 3, "flags": 4, "level": 5, "source": 6,
+            "particle_source": 7, "event_base": 8, "first_group": 9, "groups": 10, "first_run": 11, "runs": 12,
+            "self": 13, "events": 14, "count": 15, "emission": 16, "self_params": 17, "events_params": 18,
+            "count_params": 19, "emission_params": 20, "self_derived": 21, "events_derived": 22, "transform": 24}
+EF_RUNS, EF_SOURCE_EVENTS, EF_SOURCE_PARTICLES, EF_EVENTS = 1, 2, 4, 8
+NONE = 0xFFFFFFFF
+FRAME_WORDS = 36
+
+
+def _matrix_words(m) -> list[int]:
+    """A 4x4 (or 3x3) numpy matrix, column-major, as float32 words."""
+    return [int(w) for w in np.asarray(m, np.float32).T.reshape(-1).view(np.uint32)]
+
+
+def table_words(emitters, layout, code, runs) -> np.ndarray:
+    """KzTable for a system's emitters (dependency order); `runs(em)`: takes part in the step."""
+    index = {id(em): k for k, em in enumerate(emitters)}
+    words = np.zeros(max(len(emitters), 1) * EMITTER_WORDS, np.uint32)
+    for k, em in enumerate(emitters):
+        r = layout.ranges[k]
+        row = words[k * EMITTER_WORDS:(k + 1) * EMITTER_WORDS]
+        flags = 0
+        if runs(em):
+            flags |= EF_RUNS
+        if em.source is not None and runs(em.source):
+            flags |= EF_SOURCE_EVENTS
+        if em.particle_source is not None and runs(em.particle_source):
+            flags |= EF_SOURCE_PARTICLES
+        if em.events is not None:
+            flags |= EF_EVENTS
+        values = {"first": r.first, "capacity": r.capacity, "seed": em.seed & 0xFFFFFFFF, "number": em.index,
+                  "flags": flags, "level": em.level,
+                  "source": index.get(id(em.source), NONE) if em.source is not None else NONE,
+                  "particle_source": index.get(id(em.particle_source), NONE) if em.particle_source is not None else NONE,
+                  "event_base": r.event_base, "first_group": r.first_group, "groups": r.groups,
+                  "first_run": r.first_run, "runs": r.runs}
+        for kind in ("self", "events", "count", "emission"):
+            inst = code.emitter_instances.get((em, kind))
+            values[kind] = inst.variant.case if inst is not None else 0
+            values[f"{kind}_params"] = inst.param_base if inst is not None else 0
+            if kind in ("self", "events"):
+                values[f"{kind}_derived"] = inst.derived_base if inst is not None else 0
+        for name, value in values.items():
+            row[E_FIELDS[name]] = value
+        row[E_FIELDS["transform"]:E_FIELDS["transform"] + 16] = _matrix_words(em.transform)
+    return words
+
+
+def parameter_words(code, value, known) -> np.ndarray:
+    """KzParams for every node instance of a system. `value(item, property)` reads a property
+    after bindings (None when unknown); `known(property)`: a property of the catalog."""
+    words = np.zeros(max(code.param_words, 4), np.uint32)
+    for inst in code.instances:
+        v, owner = inst.variant, inst.owner
+        out = []
+        if v.kind == "affector":
+            out = [1 if owner.visible else 0] + _matrix_words(owner.transform)
+        elif v.kind == "collider":
+            out = [1 if owner.visible else 0]
+        special = _special(v.kind, owner)
+        for u in v.uniforms:
+            got = None
+            if u.name in special:
+                got = components_words(special[u.name], u.type)
+            else:
+                prop = property_of(u.name, v.material, known)
+                if prop is not None:
+                    got = param_words(value(owner.item, prop), u.type)
+            if got is None and u.default is not None:
+                got = components_words(u.default, u.type)
+            out += got if got is not None else [0] * _words(u.type)
+        assert len(out) == v.words, (v.material.name, len(out), v.words)
+        words[inst.param_base:inst.param_base + len(out)] = out
+    return words
+
+
+def _words(glsl_type: str) -> int:
+    from kzplayer.gpu.glsl import PARAM_TYPES
+    return PARAM_TYPES[glsl_type]
+
+
+def _special(kind: str, owner) -> dict:
+    """The kz_ uniforms the simulation fills itself (Particles/collider_stage.glsl)."""
+    if kind != "collider":
+        return {}
+    inverse = np.linalg.inv(owner.transform)
+    normal = np.asarray(inverse, np.float32)[:3, :3].T      # the inverse transpose, for normals
+    return {"kz_colliderInverse": tuple(np.asarray(inverse, np.float32).T.reshape(-1)),
+            "kz_colliderNormal": tuple(normal.T.reshape(-1))}
+
+
+def frame_words(layout, *, dt: float, time: float, step: int, world_to_simulation) -> bytes:
+    """KzFrame (std140: 22 scalars, then, 16-aligned, a mat3 as three 16-byte columns)."""
+    w, s = layout.words, layout.schedule
+    words = np.zeros(FRAME_WORDS, np.uint32)
+    words[0:2] = np.asarray([dt, time], np.float32).view(np.uint32)
+    words[2:22] = [step & 0xFFFFFFFF, len(layout.capacities), layout.slots, layout.runs, layout.groups,
+                   w["headers"], w["live"], s["plan_emit"], s["plan_step"], s["plan_move"], s["step_counts"],
+                   s["derived"], w["alive"], w["death"], w["writer"], w["group"], w["run"],
+                   max(layout.slots, L.WORKGROUP_SIZE), s["rebuild"], s["end_args"]]
+    m = np.asarray(world_to_simulation, np.float32)[:3, :3]
+    for c in range(3):
+        words[24 + 4 * c:27 + 4 * c] = m[:, c].view(np.uint32)
+    return words.tobytes()
