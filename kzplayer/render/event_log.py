@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 
@@ -24,8 +25,9 @@ class EventLog:
     def __init__(self, sim, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._tmp = self.path.with_name(self.path.name + ".part")
-        self._fh = self._tmp.open("w", encoding="utf-8")
+        # beside the file, as the --stats file is (kzplayer/render/stats.py): renamed into place
+        fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        self._fh = open(fd, "w", encoding="utf-8")
         self.written = 0
         self.listener = sim.listen(None, self._batch, batch=True)
 
@@ -45,15 +47,17 @@ class EventLog:
     def close(self) -> None:
         """Put the file in place (after the last frame's events are in)."""
         if self._fh is not None:
+            from kzplayer.render.stats import _umask
             self._fh.close()
             self._fh = None
+            os.chmod(self._tmp, 0o666 & ~_umask())
             os.replace(self._tmp, self.path)
 
     def abandon(self) -> None:
         if self._fh is not None:
             self._fh.close()
             self._fh = None
-            self._tmp.unlink(missing_ok=True)
+            Path(self._tmp).unlink(missing_ok=True)
 
 
 def _v(a) -> list:
