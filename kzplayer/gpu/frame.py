@@ -68,14 +68,14 @@ class SystemRunner:
         system = self.system
         sim = self.sim
         # host event records per frame: the cap when the host listens to one of its emitters
-        self.host_events = sim.events_cap if any(em.host_kinds for em in system.emitters) else 0
+        self.host_events = sim.events_cap if any(em.host_kinds for em in system.members) else 0
         key = (tuple((id(em), _m(em.count), _m(em.emission), _m(em.self_affect), _m(em.events), em.level)
-                     for em in system.emitters),
+                     for em in system.members),
                tuple(_m(a.material) for a in system.affectors), tuple(_m(c.material) for c in system.colliders),
                system.verlet, sim.image_io, sim.walk_full_pool, self.host_events > 0)
         if key != self._code_key:
             kept_time_scales = self.code is not None and self.code.time_scale
-            self._generator = Generator(system.emitters, system.affectors, system.colliders, verlet=system.verlet,
+            self._generator = Generator(system.members, system.affectors, system.colliders, verlet=system.verlet,
                                         image_io=sim.image_io, table_vec4s=sim.table_vec4s,
                                         params_limit_vec4s=sim.uniform_block_vec4s,
                                         system_name=f"'{system.item.path}'", full_walk=sim.walk_full_pool,
@@ -99,7 +99,7 @@ class SystemRunner:
             from kzplayer.diagnostics import Diagnostic, KzError, Severity
             raise KzError(Diagnostic(
                 "KZ804", "emitter.pool-limit", Severity.ERROR,
-                f"{system.item.path}: {len(system.emitters)} emitters are more than one ParticleSystem can hold "
+                f"{system.item.path}: {len(system.members)} emitters are more than one ParticleSystem can hold "
                 f"with this OpenGL driver (its plans must fit one uniform block of "
                 f"{sim.uniform_block_vec4s * 16:,} bytes); split them over several systems", None), exit_code=1)
         if self.storage is None or self.storage.layout.key != layout.key:
@@ -110,7 +110,7 @@ class SystemRunner:
         """The system's mesh data (collision meshes, mesh emitters) in one buffer read as a
         buffer texture (Particles/mesh_data.glsl); each node's block gets its first texel."""
         from kzplayer.gpu import mesh_data
-        blocks = [n.mesh_block for n in (*self.system.colliders, *self.system.emitters) if n.mesh_block is not None]
+        blocks = [n.mesh_block for n in (*self.system.colliders, *self.system.members) if n.mesh_block is not None]
         texels = mesh_data.pack(blocks)
         data = texels.tobytes()
         if self.mesh_buffer is not None and self.mesh_buffer.size == len(data) and self._mesh_bytes == data:
@@ -144,7 +144,7 @@ class SystemRunner:
         """No material sets time scales any more: the step treats them as 1 without reading
         them, so the stored ones (what a TimeDilation left) become 1 too."""
         import numpy as np
-        for k in range(len(self.system.emitters)):
+        for k in range(len(self.system.members)):
             cold = self.storage.read_cold(k)
             if len(cold) and np.any(cold["time_scale"] != 1.0):
                 cold["time_scale"] = 1.0
@@ -159,7 +159,7 @@ class SystemRunner:
         old = self.storage
         self.storage = SystemStorage(self.ctx, layout, texels=self.sim.image_io, label=self.system.item.path,
                                      schedule_bytes=self.sim.uniform_block_vec4s * 16)
-        for k, em in enumerate(self.system.emitters):
+        for k, em in enumerate(self.system.members):
             previous = em.buffers
             if old is not None and previous is not None and previous.storage is old \
                     and previous.capacity == layout.ranges[k].capacity:
@@ -190,7 +190,7 @@ class SystemRunner:
     def _write_blocks(self) -> None:
         """The emitter table and the node parameters (one write each)."""
         sim = self.sim
-        table = table_words(self.system.emitters, self.storage.layout, self.code, runs).tobytes()
+        table = table_words(self.system.members, self.storage.layout, self.code, runs).tobytes()
         params = self._parameters().tobytes()
         if self.words_in_ssbo:      # one storage block: the table, then the parameters
             self.table = _sized(self.ctx, self.table, 16)
@@ -214,14 +214,14 @@ class SystemRunner:
 
     def step(self) -> None:
         system, storage, code = self.system, self.storage, self.code
-        if not system.emitters:
+        if not system.members:
             return
         h = system.step_length
         self.frame.write(frame_words(storage.layout, dt=h, time=system.steps * h, step=system.steps,
                                      world_to_simulation=system.world_to_simulation))
         self.bind()
         words = storage.layout.schedule
-        e = len(system.emitters)
+        e = len(system.members)
         self._run(self.programs[("count", 0)], 1)
         self._indirect(self.programs[("emit", 0)], words["plan_emit"] + e + 1)
         self._indirect(self.programs[("step", 0)], words["plan_step"] + e + 1)
@@ -250,9 +250,9 @@ class SystemRunner:
         for name in ("events_runs", wide, "events_plan"):
             passes[name]["kz_level"].value = level
         self._run(passes["events_runs"], _groups(lay.runs))
-        self._run(passes[wide], len(self.system.emitters) if self._wide else _groups(len(self.system.emitters)))
+        self._run(passes[wide], len(self.system.members) if self._wide else _groups(len(self.system.members)))
         self._run(passes["events_plan"], 1)
-        self._indirect(passes["events_move"], lay.schedule["plan_move"] + len(self.system.emitters) + 1)
+        self._indirect(passes["events_move"], lay.schedule["plan_move"] + len(self.system.members) + 1)
 
     @property
     def _wide(self) -> bool:

@@ -188,7 +188,8 @@ class Generator:
         levels = sorted({em.level for em in self.emitters}) or [0]
         if 0 not in levels:
             levels.insert(0, 0)
-        events_levels = {em.level for em in self.emitters if em.events is not None}
+        events_levels = {em.level for em in self.emitters
+                         if em.events is not None or getattr(em, "channel_of", None) is not None}
         code = SystemCode(list(self._variants.values()), instances, per_emitter, max(words, 1), derived,
                           levels, events_levels, {}, set(),
                           time_scale=any(v.sets_time_scale for v in self._variants.values()))
@@ -255,6 +256,8 @@ class Generator:
         builder.include("prelude", "Particles/affector_falloff.glsl")
         if key[0] == "step":
             builder.include("prelude", "Particles/collider_resolve.glsl")
+            if self._bound_pairs():
+                builder.include("prelude", "Particles/bound_emission.glsl")
         for v in variants:
             self._node(builder, v)
             builder.text("nodes", self._loaders(v), f"<generated: parameters of {v.material.display}>")
@@ -334,6 +337,7 @@ class Generator:
             "// 4. the system's affectors, in tree order",
             "void kz_affectors() {", *_indent(affectors), "}",
             *self._collider_stage(code),
+            *self._bound_stage(),
             "// 7. the emitter's GenerateEventsMaterial",
             "void kz_events() {", *_indent(events), "}",
             "",
@@ -358,6 +362,7 @@ class Generator:
             "    kz_affectors();",
             "    kz_integrate();",
             "    kz_colliders();",
+            "    kz_bound();",
             "    kz_events();",
             "    kz_deathTest();",
             "    kz_end();",
@@ -399,6 +404,24 @@ class Generator:
             *(["    kz_collide();"] if sweeps else []),
             "}",
         ]
+
+    def _bound_pairs(self) -> list[tuple[int, int]]:
+        """(source, channel) emitter indices of the system's bound subemitters."""
+        index = {id(em): k for k, em in enumerate(self.emitters)}
+        return [(index[id(ch.particle_source)], index[id(ch)]) for ch in self.emitters
+                if getattr(ch, "channel_of", None) is not None and id(ch.particle_source) in index]
+
+    def _bound_stage(self) -> list[str]:
+        """`kz_bound`: each particle of a source of bound subemitters writes its emission
+        records into their channels (Particles/bound_emission.glsl)."""
+        by_source: dict[int, list[int]] = {}
+        for source, channel in self._bound_pairs():
+            by_source.setdefault(source, []).append(channel)
+        body = []
+        for source, channels in sorted(by_source.items()):
+            body += [f"if (kz_e == {source}u) {{", *(f"    kz_emitBound({c}u);" for c in channels), "}"]
+        return ["// emitters bound to particles: the children due from this particle in this step",
+                "void kz_bound() {", *_indent(body), "}"]
 
     def _children_main(self, code: SystemCode, events: list[Variant]) -> str:
         switch = self._switch(code, "events", "E_EVENTS", "kz_table(kz_e, E_EVENTS_PARAMS)",
@@ -526,6 +549,7 @@ class Generator:
             "    uint local = kz_slot(kz_freeSlots + kz_first + state.emitBase - 1u - n);   // popped in the count pass",
             "    uint i = kz_first + local;",
             "    kz_beginSpawn(i, n);",
+            *(["    kz_spawnFrame(n);            // a subemitter at its event, in its emission basis"] if level > 0 else []),
             *_indent(switch),
             "    kz_endSpawn();",
             *tail,

@@ -52,9 +52,18 @@ class Emitter:
     destroy_on_collision: bool = False                #   and "destroyed on collision"
     host_kinds: frozenset = frozenset()               # "birth", "death", "hit": the host listens
     mesh_block: object = None                         # Emitter_Mesh: its sampling table (kzplayer.gpu.mesh_data)
-
+    # emitters bound to particles (EmissionCount_PerParticle; docs/player.md "Emitters bound
+    # to particles"): a bound subemitter reads the emission records its source's particles
+    # write into a hidden *channel* record of the system; the channel's fields:
+    channel: "Emitter | None" = None                  # a bound subemitter's channel
+    channel_of: "Emitter | None" = None               # a channel's bound subemitter
+    channel_rate: tuple = (0.0, 0.0)                  # RatePerParticle, its variance (particles/s)
+    per_event: int = 1                                # Emission.ParticlesPerEvent (a spawn frame's mapping)
+    basis: str = "Emitter"                            # Emission.EmissionBasis of a subemitter
     @property
     def path(self) -> str:
+        if self.channel_of is not None:
+            return self.channel_of.item.path + "#bound"
         return self.item.path
 
     @property
@@ -103,11 +112,13 @@ class System:
     affectors: list[Affector] = field(default_factory=list)       # its own and the global ones
     own_affectors: set = field(default_factory=set)                 # ids of its member affector items
     colliders: list[Collider] = field(default_factory=list)
+    channels: list[Emitter] = field(default_factory=list)          # bound subemitters' channels
     framerate: float = 60.0
     verlet: bool = False
     local_space: bool = False
     simulation_to_world: np.ndarray = field(default_factory=lambda: np.eye(4))
     world_to_simulation: np.ndarray = field(default_factory=lambda: np.eye(4))
+    node_world: np.ndarray = field(default_factory=lambda: np.eye(4))      # the system node's world matrix
     steps: int = 0
     clock: float = 0.0          # frame time handed to this system, in steps (may be fractional)
     visible: bool = True        # a hidden system is frozen: its clock stops too
@@ -115,3 +126,9 @@ class System:
     @property
     def step_length(self) -> float:
         return 1.0 / self.framerate
+
+    @property
+    def members(self) -> list[Emitter]:
+        """What the system's buffers and programs hold: its emitters (dependency order), then
+        the channels of its bound subemitters."""
+        return self.emitters + self.channels

@@ -21,10 +21,14 @@ EMITTER_WORDS = 40
 E_FIELDS = {"first": 0, "capacity": 1, "seed": 2, "number": 3, "flags": 4, "level": 5, "source": 6,
             "particle_source": 7, "event_base": 8, "first_group": 9, "groups": 10, "first_run": 11, "runs": 12,
             "self": 13, "events": 14, "count": 15, "emission": 16, "self_params": 17, "events_params": 18,
-            "count_params": 19, "emission_params": 20, "self_derived": 21, "events_derived": 22, "transform": 24}
+            "count_params": 19, "emission_params": 20, "self_derived": 21, "events_derived": 22, "per_event": 23,
+            "transform": 24, "channel_rate": 24, "channel_variance": 25}
 EF_RUNS, EF_SOURCE_EVENTS, EF_SOURCE_PARTICLES, EF_EVENTS = 1, 2, 4, 8
 EF_NO_COLLIDE, EF_DIE_ON_HIT = 16, 32
 EF_HOST = {"birth": 64, "death": 128, "hit": 256}   # the host listens to these (kzplayer.gpu.host_events)
+EF_SPAWN_FRAME = 512        # a subemitter spawning in a frame at its event (bound to particles, or a basis)
+EF_BASIS_SHIFT = 10         # 2 bits: Emission.EmissionBasis (BASES)
+BASES = ("Emitter", "World", "System", "ParentVelocity")
 NONE = 0xFFFFFFFF
 FRAME_WORDS = 40
 
@@ -56,6 +60,13 @@ def table_words(emitters, layout, code, runs) -> np.ndarray:
             flags |= EF_DIE_ON_HIT
         for kind in em.host_kinds:
             flags |= EF_HOST[kind]
+        channel = em.channel_of is not None
+        if channel:
+            flags |= EF_EVENTS          # its records are ordered like an Event Buffer's
+        basis = BASES.index(em.basis) if em.basis in BASES else 0
+        spawn_frame = em.source is not None and (em.channel is not None or basis != 0)
+        if spawn_frame:
+            flags |= EF_SPAWN_FRAME | (basis << EF_BASIS_SHIFT)
         values = {"first": r.first, "capacity": r.capacity, "seed": em.seed & 0xFFFFFFFF, "number": em.index,
                   "flags": flags, "level": em.level,
                   "source": index.get(id(em.source), NONE) if em.source is not None else NONE,
@@ -68,10 +79,34 @@ def table_words(emitters, layout, code, runs) -> np.ndarray:
             values[f"{kind}_params"] = inst.param_base if inst is not None else 0
             if kind in ("self", "events"):
                 values[f"{kind}_derived"] = inst.derived_base if inst is not None else 0
+        values["per_event"] = max(int(em.per_event), 1)
         for name, value in values.items():
             row[E_FIELDS[name]] = value
-        row[E_FIELDS["transform"]:E_FIELDS["transform"] + 16] = _matrix_words(em.transform)
+        if channel:                     # a channel emits nothing: its transform words hold its rate
+            row[E_FIELDS["channel_rate"]:E_FIELDS["channel_rate"] + 2] = np.asarray(em.channel_rate, np.float32).view(np.uint32)
+        else:
+            row[E_FIELDS["transform"]:E_FIELDS["transform"] + 16] = _matrix_words(
+                _spawn_axes(em, BASES[basis]) if spawn_frame else em.transform)
     return words
+
+
+def _spawn_axes(em, basis: str) -> np.ndarray:
+    """The transform a spawn-frame subemitter's table row holds: its node's position (where
+    it spawns without events) and the axes of its emission basis in simulation space (NeL's
+    three choices, and the node's own): Emitter, the node's axes (scale included); World,
+    the world's; System, the ParticleSystem node's (unit length); ParentVelocity is built on
+    the GPU from each parent's velocity (these axes are its fallback for a parent at rest)."""
+    m = np.array(em.transform, np.float64)
+    if basis == "Emitter":
+        return m
+    system = em.system
+    if basis == "System":
+        axes = (system.world_to_simulation @ system.node_world)[:3, :3]
+    else:                               # World, and ParentVelocity's fallback
+        axes = system.world_to_simulation[:3, :3]
+    norms = np.linalg.norm(axes, axis=0)
+    m[:3, :3] = axes / np.where(norms > 0, norms, 1.0)
+    return m
 
 
 def parameter_words(code, value, known) -> np.ndarray:

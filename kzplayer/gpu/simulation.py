@@ -163,7 +163,8 @@ class Simulation:
             self._last_stats = {}
             for (emitters, states, headers), before in zip(systems, befores):
                 for em, state, header, (totals, events) in zip(emitters, states, headers, before):
-                    self._last_stats[em.path] = _figures(em.path, state, header, totals, events)
+                    if em.channel_of is None:
+                        self._last_stats[em.path] = _figures(em.path, state, header, totals, events)
         return self._last_stats
 
     def take_stats(self, flush: bool = False) -> list[tuple[int, dict[str, EmitterStats]]]:
@@ -192,7 +193,8 @@ class Simulation:
             figures = {}
             for (emitters, states, headers), before in zip(systems, befores):
                 for em, state, header, (totals, events) in zip(emitters, states, headers, before):
-                    figures[em.path] = _figures(em.path, state, header, totals, events)
+                    if em.channel_of is None:       # a bound subemitter's channel is no emitter of the project
+                        figures[em.path] = _figures(em.path, state, header, totals, events)
             self._last_stats = figures
             out.append((frame, figures))
         return out
@@ -328,7 +330,36 @@ class Simulation:
             system.emitters = dependency_order(system.emitters, lambda em: em.source)
             for em in system.emitters:           # sources come first
                 em.level = em.source.level + 1 if em.source is not None else 0
+            self._channels(system)
         self.emitters = [em for system in self.systems for em in system.emitters]
+
+    def _channels(self, system: System) -> None:
+        """A channel per bound subemitter (its count material EmissionCount_PerParticle): a
+        hidden emitter record at its source's level whose Event Buffer receives the emission
+        records the source's particles write in the fused step, one per child, in slot order;
+        the subemitter reads them as events, one level later (docs/player.md)."""
+        keep = {id(ch.channel_of): ch for ch in system.channels}
+        system.channels = []
+        for em in system.emitters:
+            em.per_event = max(int(self.values.value(em.item, "Emission.ParticlesPerEvent") or 1), 1)
+            em.basis = str(self.values.value(em.item, "Emission.EmissionBasis") or "Emitter")
+            bound = em.count is not None and em.count.name == "EmissionCount_PerParticle" and em.source is not None
+            if not bound:
+                em.channel = None
+                continue
+            parent = em.source
+            ch = keep.get(id(em)) or Emitter(em.item, em.index, system)
+            ch.channel_of, ch.level, ch.source, ch.particle_source = em, parent.level, None, parent
+            ch.pool = max(parent.pool, em.pool)      # its slots mirror the parent's; a record per child
+            ch.visible = parent.visible and em.visible
+            rate = self.values.value(em.item, "Emission.RatePerParticle")
+            variance = self.values.value(em.item, "Emission.RatePerParticleVariance")
+            ch.channel_rate = (max(float(rate or 0.0), 0.0), max(float(variance or 0.0), 0.0))
+            em.channel = ch
+            em.particle_source = em.particle_source or parent   # the parent's record: inheritance
+            em.source = ch
+            em.level = ch.level + 1
+            system.channels.append(ch)
 
     def _refresh(self) -> None:
         """Re-read everything the GPU side derives from property values."""
@@ -339,6 +370,7 @@ class Simulation:
             system.local_space = self.values.value(item, "ParticleSystem.LocalSpace") is True
             system.visible = self._visible(item)
             system_world = world_matrix(item, self.values.value)
+            system.node_world = system_world
             system.simulation_to_world = system_world if system.local_space else np.eye(4)
             to_sim = np.linalg.inv(system.simulation_to_world)
             system.world_to_simulation = to_sim
@@ -426,7 +458,7 @@ class Simulation:
         buffers would pass what one texel buffer (or storage block) and one dispatch hold."""
         limit = system_limit(self.ctx, self.image_io)
         sizes, total = [], 0
-        for em in system.emitters:
+        for em in system.members:
             size = min(em.pool, max(limit - total, 0))
             if size < em.pool:
                 self._warn(Diagnostic(

@@ -31,9 +31,9 @@ class StatsRing:
         frame's host event records (kzplayer.gpu.host_events), whose count then restarts."""
         entries = []
         for number, runner in enumerate(runners):
-            if runner.storage is None or not runner.system.emitters:
+            if runner.storage is None or not runner.system.members:
                 continue
-            e = len(runner.system.emitters)
+            e = len(runner.system.members)
             size = e * (L.STATE_WORDS + L.HEADER_WORDS) * 4
             buf = self._take(size)
             # the states, then the event headers: the control buffer's first words
@@ -50,8 +50,8 @@ class StatsRing:
                 copy(runner.storage.control, self._zeros(), 16, 0, lay.words["host"] * 4)
                 system = runner.system
                 host = (host, lay.host_events, number, system.step_length,
-                        [em.simulation_to_world for em in system.emitters])
-            entries.append((list(runner.system.emitters), buf, host))
+                        [em.simulation_to_world for em in system.members])
+            entries.append((list(runner.system.members), buf, host))
         self.pending.append((frame, entries))
 
     def _zeros(self):

@@ -111,7 +111,9 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
 #define E_EMISSION_PARAMS 20u
 #define E_SELF_DERIVED    21u   // first per-step word of its self-affect node
 #define E_EVENTS_DERIVED  22u
+#define E_PER_EVENT       23u   // a spawn-frame subemitter's Emission.ParticlesPerEvent
 #define E_TRANSFORM       24u   // mat4, column-major: emitter -> simulation space
+#define E_CHANNEL_RATE    24u   // a channel (kzplayer/gpu/nodes.py): RatePerParticle, its variance
 
 #define EF_RUNS            1u   // visible and with a pool: takes part in the step
 #define EF_SOURCE_EVENTS   2u   // Emission.SourceEventBuffer holds a handle of a running emitter
@@ -122,6 +124,8 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
 #define EF_HOST_BIRTH     64u   // the host listens to its births (kzplayer.gpu.host_events)
 #define EF_HOST_DEATH    128u   //   ... deaths
 #define EF_HOST_HIT      256u   //   ... hits
+#define EF_SPAWN_FRAME   512u   // a subemitter that spawns in a frame at each event (Particles/stage_emit.glsl)
+#define EF_BASIS_SHIFT    10u   // 2 bits: Emission.EmissionBasis, 0 Emitter 1 World 2 System 3 ParentVelocity
 
 #ifdef KZ_WORDS_IN_SSBO
 // A system whose table or parameters outgrow a uniform block (hundreds of emitters): both in

@@ -15,6 +15,7 @@
 #define EVENT_ACCELERATION 4u
 #define EVENT_AGE          5u
 #define EVENT_INTERVAL     6u
+#define EVENT_EMISSION     7u   // a particle's emission of one child of a bound subemitter
 
 #define BINDING_PARTICLES   0
 #define BINDING_COLD        1

@@ -9,7 +9,12 @@
 // to them.
 // KZ_TIME_SCALE: some material of the system may set the time scale (TimeDilation); when
 // none does, it is 1 for every particle and not even read.
+vec3 kz_x0;                 // the particle's position and age at the start of its step
+float kz_age0;
+
 void kz_reset() {
+    kz_x0 = kz_p.position;
+    kz_age0 = kz_p.age;
     kz_p.acceleration = vec3(0.0);
     kz_damping = 0.0;
     kz_p.flags &= ~FLAG_HIT;
