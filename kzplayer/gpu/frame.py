@@ -69,7 +69,8 @@ class SystemRunner:
         sim = self.sim
         # host event records per frame: the cap when the host listens to one of its emitters
         self.host_events = sim.events_cap if any(em.host_kinds for em in system.members) else 0
-        key = (tuple((id(em), _m(em.count), _m(em.emission), _m(em.self_affect), _m(em.events), em.level)
+        key = (tuple((id(em), _m(em.count), _m(em.emission), _m(em.self_affect), _m(em.events), em.level,
+                      em.space is not None)
                      for em in system.members),
                tuple(_m(a.material) for a in system.affectors), tuple(_m(c.material) for c in system.colliders),
                system.verlet, sim.image_io, sim.walk_full_pool, self.host_events > 0)

@@ -108,6 +108,8 @@ class SystemCode:
     sources: dict                    # ("count" | "emit" | "step" | "children", level) -> Source
     raw_programs: set                # keys of programs that index the storage blocks themselves
     time_scale: bool = True          # some material may set a particle's time scale
+    spaced: list = field(default_factory=list)        # emitters in a space of their own (ParticleEmitter.Space)
+    space_bases: dict = field(default_factory=dict)   # id(emitter) -> its 32 parameter words
 
 
 class Generator:
@@ -185,6 +187,11 @@ class Generator:
             if inst.variant.prepares:
                 inst.derived_base = derived
                 derived += inst.variant.step_words
+        spaced = [em for em in self.emitters if getattr(em, "space", None) is not None]
+        space_bases = {}
+        for em in spaced:
+            space_bases[id(em)] = words
+            words += 32
         levels = sorted({em.level for em in self.emitters}) or [0]
         if 0 not in levels:
             levels.insert(0, 0)
@@ -192,7 +199,8 @@ class Generator:
                          if em.events is not None or getattr(em, "channel_of", None) is not None}
         code = SystemCode(list(self._variants.values()), instances, per_emitter, max(words, 1), derived,
                           levels, events_levels, {}, set(),
-                          time_scale=any(v.sets_time_scale for v in self._variants.values()))
+                          time_scale=any(v.sets_time_scale for v in self._variants.values()),
+                          spaced=spaced, space_bases=space_bases)
         return code
 
     def write(self, code: SystemCode, bakes: dict) -> None:
@@ -209,6 +217,7 @@ class Generator:
         defines = {"KZ_IMAGE_IO": 1 if (self.image_io and not raw) else 0, "KZ_VERLET": 1 if self.verlet else 0,
                    "KZ_TIME_SCALE": 1 if code.time_scale else 0, "KZ_LEVEL": level,
                    "KZ_FULL_WALK": 1 if self.full_walk else 0, "KZ_HOST_EVENTS": 1 if self.host_events else 0,
+                   "KZ_EMITTER_SPACES": 1 if code.spaced else 0,
                    "KZ_TABLE_VEC4S": self.table_vec4s, "KZ_SCHEDULE_VEC4S": self.table_vec4s}
         if self.words_in_ssbo(code):
             defines["KZ_WORDS_IN_SSBO"] = 1
@@ -357,6 +366,7 @@ class Generator:
             "#else",
             "    kz_begin(kz_first + kz_slot(kz_first + k));     // the k-th entry of its live list",
             "#endif",
+            "    kz_enterSystemSpace();           // an emitter in a space of its own steps in the system's",
             "    kz_reset();",
             "    kz_selfAffect();",
             "    kz_affectors();",
@@ -365,6 +375,7 @@ class Generator:
             "    kz_bound();",
             "    kz_events();",
             "    kz_deathTest();",
+            "    kz_leaveSystemSpace();",
             "    kz_end();",
             "}",
         ])
@@ -443,8 +454,10 @@ class Generator:
             "        return;",
             "    }",
             "    kz_begin(kz_first + kz_slot(kz_freeSlots + kz_first + kz_word(s + 5u) - 1u - n));",
+            "    kz_enterSystemSpace();",
             *_indent(switch),
             "    kz_deathTest();",
+            "    kz_leaveSystemSpace();",
             "    kz_end();",
             "}",
         ])

@@ -60,6 +60,8 @@ class Emitter:
     channel_rate: tuple = (0.0, 0.0)                  # RatePerParticle, its variance (particles/s)
     per_event: int = 1                                # Emission.ParticlesPerEvent (a spawn frame's mapping)
     basis: str = "Emitter"                            # Emission.EmissionBasis of a subemitter
+    space: np.ndarray | None = None                   # ParticleEmitter.Space: its particles' space ->
+                                                      # the system's simulation space (None: the same)
     @property
     def path(self) -> str:
         if self.channel_of is not None:
@@ -82,6 +84,9 @@ class Emitter:
 
     @property
     def simulation_to_world(self) -> np.ndarray:
+        """Where its stored particles are: its space (ParticleEmitter.Space) -> the world."""
+        if self.space is not None:
+            return self.system.simulation_to_world @ self.space
         return self.system.simulation_to_world
 
 

@@ -17,12 +17,12 @@ import numpy as np
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.materials import components_words, param_words, property_of
 
-EMITTER_WORDS = 40
+EMITTER_WORDS = 44
 E_FIELDS = {"first": 0, "capacity": 1, "seed": 2, "number": 3, "flags": 4, "level": 5, "source": 6,
             "particle_source": 7, "event_base": 8, "first_group": 9, "groups": 10, "first_run": 11, "runs": 12,
             "self": 13, "events": 14, "count": 15, "emission": 16, "self_params": 17, "events_params": 18,
             "count_params": 19, "emission_params": 20, "self_derived": 21, "events_derived": 22, "per_event": 23,
-            "transform": 24, "channel_rate": 24, "channel_variance": 25}
+            "transform": 24, "channel_rate": 24, "channel_variance": 25, "space": 40}
 EF_RUNS, EF_SOURCE_EVENTS, EF_SOURCE_PARTICLES, EF_EVENTS = 1, 2, 4, 8
 EF_NO_COLLIDE, EF_DIE_ON_HIT = 16, 32
 EF_HOST = {"birth": 64, "death": 128, "hit": 256}   # the host listens to these (kzplayer.gpu.host_events)
@@ -80,6 +80,7 @@ def table_words(emitters, layout, code, runs) -> np.ndarray:
             if kind in ("self", "events"):
                 values[f"{kind}_derived"] = inst.derived_base if inst is not None else 0
         values["per_event"] = max(int(em.per_event), 1)
+        values["space"] = code.space_bases.get(id(em), NONE)
         for name, value in values.items():
             row[E_FIELDS[name]] = value
         if channel:                     # a channel emits nothing: its transform words hold its rate
@@ -134,6 +135,10 @@ def parameter_words(code, value, known) -> np.ndarray:
             out += got if got is not None else [0] * _words(u.type)
         assert len(out) == v.words, (v.material.name, len(out), v.words)
         words[inst.param_base:inst.param_base + len(out)] = out
+    for em in code.spaced:              # an emitter's own space: particle -> system space, and back
+        b = code.space_bases[id(em)]
+        words[b:b + 16] = _matrix_words(em.space)
+        words[b + 16:b + 32] = _matrix_words(np.linalg.inv(em.space))
     return words
 
 

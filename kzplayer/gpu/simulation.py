@@ -437,6 +437,7 @@ class Simulation:
         em.seed = int(self.seed if self.seed is not None else (self.values.value(item, "Emission.Seed") or 0))
         em.transform = to_sim @ world_matrix(item, self.values.value)
         em.visible = self._visible(item)
+        em.space = _emitter_space(str(self.values.value(item, "ParticleEmitter.Space") or "Inherit"), em.system)
         em.ignore_colliders = self.values.value(item, "ParticleEmitter.IgnoreColliders") is True
         em.destroy_on_collision = self.values.value(item, "ParticleEmitter.DestroyOnCollision") is True
 
@@ -565,6 +566,19 @@ def system_limit(ctx, image_io: bool) -> int:
         block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
         per_buffer = block // (2 * L.EVENT_RECORD_DTYPE.itemsize)
     return min(groups * L.WORKGROUP_SIZE, per_buffer)
+
+
+def _emitter_space(space: str, system) -> np.ndarray | None:
+    """ParticleEmitter.Space as the matrix from its particles' space to the system's
+    simulation space: World in a local-space system, Local (the system's basis) in a
+    world-space one; None when they are the same space."""
+    if space == "World" and system.local_space:
+        m = np.linalg.inv(system.node_world)
+    elif space == "Local" and not system.local_space:
+        m = np.array(system.node_world, np.float64)
+    else:
+        return None
+    return None if np.allclose(m, np.eye(4), atol=0, rtol=0) else m
 
 
 def _scene_of(item):

@@ -50,7 +50,7 @@ class StatsRing:
                 copy(runner.storage.control, self._zeros(), 16, 0, lay.words["host"] * 4)
                 system = runner.system
                 host = (host, lay.host_events, number, system.step_length,
-                        [em.simulation_to_world for em in system.members])
+                        [system.simulation_to_world for em in system.members])   # host records: the system's space
             entries.append((list(runner.system.members), buf, host))
         self.pending.append((frame, entries))
 

@@ -20,6 +20,34 @@ bool kz_trackLoaded[3] = bool[3](false, false, false);
 // exactly by the integration (Particles/damping.glsl): a register, never stored.
 float kz_damping = 0.0;
 
+// ParticleEmitter.Space (NeL's "local basis" flag, per emitter): an emitter whose particles
+// live in another space than its system's simulation space stores them there (so they move
+// with the system node, or not) and steps them in the system's space: its particle is turned
+// into the system's space as its step begins and back as it ends, so affectors, per-step
+// constants, colliders, event records and host events all see the system's space.
+void kz_enterSystemSpace() {
+#if KZ_EMITTER_SPACES
+    if (kz_spaced) {
+        kz_p.position = (kz_particleToSystem * vec4(kz_p.position, 1.0)).xyz;
+        kz_p.previousPosition = (kz_particleToSystem * vec4(kz_p.previousPosition, 1.0)).xyz;
+        kz_p.velocity = mat3(kz_particleToSystem) * kz_p.velocity;
+        kz_p.acceleration = mat3(kz_particleToSystem) * kz_p.acceleration;
+    }
+#endif
+}
+
+void kz_leaveSystemSpace() {
+#if KZ_EMITTER_SPACES
+    if (kz_spaced) {
+        kz_p.position = (kz_systemToParticle * vec4(kz_p.position, 1.0)).xyz;
+        kz_p.previousPosition = (kz_systemToParticle * vec4(kz_p.previousPosition, 1.0)).xyz;
+        kz_p.velocity = mat3(kz_systemToParticle) * kz_p.velocity;
+        kz_p.acceleration = mat3(kz_systemToParticle) * kz_p.acceleration;
+        kz_hotDirty = bool[4](true, true, true, true);
+    }
+#endif
+}
+
 void kz_begin(uint i) {
     kz_self = i;
     kz_p = kz_loadHot(i);

@@ -21,6 +21,9 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #ifndef KZ_PARAMS_VEC4S
 #define KZ_PARAMS_VEC4S 1
 #endif
+#ifndef KZ_EMITTER_SPACES
+#define KZ_EMITTER_SPACES 0         // some emitter of the system lives in a space of its own
+#endif
 #define KZ_PER_STEP                 // marks a per-step constant of a material (see Wind.glsl)
 
 // The system's storage: every emitter of the system has a range of slots in these blocks
@@ -87,7 +90,7 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
 };
 
 // The system's emitters, KZ_EMITTER_WORDS words each (kzplayer/gpu/params.py writes them).
-#define KZ_EMITTER_WORDS 40u
+#define KZ_EMITTER_WORDS 44u
 #define E_FIRST           0u    // first slot in the system's buffers
 #define E_CAPACITY        1u
 #define E_SEED            2u
@@ -114,6 +117,7 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
 #define E_PER_EVENT       23u   // a spawn-frame subemitter's Emission.ParticlesPerEvent
 #define E_TRANSFORM       24u   // mat4, column-major: emitter -> simulation space
 #define E_CHANNEL_RATE    24u   // a channel (kzplayer/gpu/nodes.py): RatePerParticle, its variance
+#define E_SPACE           40u   // ParticleEmitter.Space: its two matrices' first parameter word (~0: none)
 
 #define EF_RUNS            1u   // visible and with a pool: takes part in the step
 #define EF_SOURCE_EVENTS   2u   // Emission.SourceEventBuffer holds a handle of a running emitter
@@ -187,6 +191,11 @@ mat4 kz_emitterTransform = mat4(1.0);     // emitter -> simulation space
 mat4 kz_affectorTransform = mat4(1.0);    // the running affector's node -> simulation space
 bool kz_hasSourceEvents = false;          // Emission.SourceEventBuffer holds a handle
 bool kz_hasSourceParticles = false;       // Emission.SourceParticleDataBuffer holds one
+#if KZ_EMITTER_SPACES
+bool kz_spaced = false;                    // the emitter's particles are stored in a space of their own
+mat4 kz_particleToSystem = mat4(1.0);      // ... and these map them to the system's simulation space
+mat4 kz_systemToParticle = mat4(1.0);
+#endif
 
 mat4 kz_tableMat4(uint e, uint field) {
     vec4 c[4];
@@ -208,6 +217,14 @@ void kz_bindEmitter(uint e) {
     kz_affectorTransform = kz_emitterTransform;
     kz_hasSourceEvents = (kz_flags & EF_SOURCE_EVENTS) != 0u;
     kz_hasSourceParticles = (kz_flags & EF_SOURCE_PARTICLES) != 0u;
+#if KZ_EMITTER_SPACES
+    uint space = kz_table(e, E_SPACE);
+    kz_spaced = space != 0xFFFFFFFFu;
+    if (kz_spaced) {
+        kz_particleToSystem = kz_paramMat4(space);
+        kz_systemToParticle = kz_paramMat4(space + 16u);
+    }
+#endif
 }
 
 // A plan spreads one dispatch over the emitters: word plan + e is emitter e's first

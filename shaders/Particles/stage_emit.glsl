@@ -83,6 +83,7 @@ void kz_endSpawn() {
     if ((kz_flags & EF_HOST_BIRTH) != 0u) {     // at the start of its step (a child: at its end)
         kz_notify(HOST_BIRTH, KZ_LEVEL == 0 ? 0.0 : 1.0, kz_p.position, kz_p.velocity, vec3(0.0));
     }
+    kz_leaveSystemSpace();      // emitted in the system's space, stored in the emitter's
     kz_end();
     kz_atomicOrWord(kz_aliveWords + (kz_self >> 5u), 1u << (kz_self & 31u));
 }
