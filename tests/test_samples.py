@@ -42,6 +42,7 @@ SAMPLES = {
     "07_death_sparks": 180,    # 3 s: shells bursting overhead, earlier sparks bouncing on the floor
     "08_rock_debris": 42,      # 0.7 s: the rocks of the first blast in the air, dust at the blast
     "09_magic_vortex": 180,    # 3 s: the funnel has reached the orb, the motes fill their orbits
+    "10_firework_trails": 170,  # 2.8 s: shells climbing on their trails, bursts glittering
 }
 
 
