@@ -41,8 +41,8 @@ SAMPLES = {
     "06_smoke_wind": 300,      # 5 s: the plume has risen, bent over and reached the frame's edge
     "07_death_sparks": 180,    # 3 s: shells bursting overhead, earlier sparks bouncing on the floor
     "08_rock_debris": 42,      # 0.7 s: the rocks of the first blast in the air, dust at the blast
-    "09_magic_vortex": 180,    # 3 s: the funnel has reached the orb, the motes fill their orbits
-    "10_firework_trails": 170,  # 2.8 s: shells climbing on their trails, bursts glittering
+    "13_magic_vortex": 180,    # 3 s: the funnel has reached the orb, the motes fill their orbits
+    "14_firework_shells": 170,  # 2.8 s: shells climbing on their trails, bursts glittering
 }
 
 
