@@ -648,13 +648,16 @@ def test_a_broken_custom_rendering_material_is_reported_at_its_own_file_and_line
 
 # -- --events --------------------------------------------------------------------------------
 
-def test_the_event_stream_of_a_sample_is_the_births_deaths_and_hits_of_its_stats(tmp_path):
+@pytest.mark.parametrize("sample,runs", [("07_death_sparks", (60, 30)), ("14_firework_shells", (60,))])
+def test_the_event_stream_of_a_sample_is_the_births_deaths_and_hits_of_its_stats(tmp_path, sample, runs):
     """07_death_sparks: shells rise and die, each death bursts into sparks that bounce on the
-    floor and die. Frame by frame and emitter by emitter, the --events file has as many
-    births, deaths and hits as --stats counts; a frame of several steps (30 fps) included."""
-    sample = samples_dir() / "07_death_sparks.kzm"
-    for fps in (60, 30):
-        play(sample, "--frames", 4 * fps, "--fps", fps, "--stats", tmp_path / "s.csv", "--events", tmp_path / "e.jsonl")
+    floor and die (a frame of several steps, 30 fps, included). 14_firework_shells: shells
+    with sparks and smoke bound to them (EmissionCount_PerParticle, births every step from
+    every live shell), bursting into stars that trail glitter. Frame by frame and emitter by
+    emitter, the --events file has as many births, deaths and hits as --stats counts."""
+    path = samples_dir() / f"{sample}.kzm"
+    for fps in runs:
+        play(path, "--frames", 4 * fps, "--fps", fps, "--stats", tmp_path / "s.csv", "--events", tmp_path / "e.jsonl")
         stats = read_csv(tmp_path / "s.csv")
         lines = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines()]
         assert sorted(p.name for p in tmp_path.iterdir()) == ["e.jsonl", "s.csv"]     # no temporary file left
@@ -665,13 +668,20 @@ def test_the_event_stream_of_a_sample_is_the_births_deaths_and_hits_of_its_stats
             counted[key] = counted.get(key, 0) + 1
             assert e["time"] <= (e["frame"] + 1) / fps + 1e-6 and e["time"] >= 0
         totals = {"birth": 0, "death": 0, "hit": 0}
+        per_emitter = {}
         for row in stats:
-            f, path = int(row["frame"]), row["emitter"]
+            f, path_ = int(row["frame"]), row["emitter"]
             for kind, column in (("birth", "emitted"), ("death", "died"), ("hit", "hits")):
-                assert counted.get((f, path, kind), 0) == int(row[column]), (fps, f, path, kind)
+                assert counted.get((f, path_, kind), 0) == int(row[column]), (fps, f, path_, kind)
                 totals[kind] += int(row[column])
+                per_emitter[path_] = per_emitter.get(path_, 0) + int(row[column])
         assert len(lines) == sum(totals.values())
-        assert min(totals.values()) >= 10           # shells die, sparks are born and bounce
+        assert {e["emitter"] for e in lines} <= set(per_emitter)       # no event of an emitter --stats lacks
+        assert all(per_emitter.values())                              # every emitter of the sample took part
+        if sample == "07_death_sparks":
+            assert min(totals.values()) >= 10           # shells die, sparks are born and bounce
+        else:
+            assert totals["birth"] >= 1000 and totals["death"] >= 500
         assert [e["time"] for e in lines] == sorted(e["time"] for e in lines)
 
 
