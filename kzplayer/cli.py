@@ -68,6 +68,8 @@ def main() -> None:
 @click.option("--stats", help="Per-frame figures to a .csv or .json file.")
 @click.option("--dump", help="Particle state of every emitter at the last frame, .npz.")
 @click.option("--set", "overrides", multiple=True, metavar="'ITEM-PATH:Prop=VALUE'", help="Override a property (repeatable).")
+@click.option("--lod/--no-lod", default=True, show_default=True,
+              help="Level of detail: emission rates (Emission.LodNear/LodFar) and fan-light and ribbon sides by distance.")
 def play(**opts) -> None:
     """Play PROJECT (a .kzm file, a .proj.kzm file, a project folder or a .kzproj); no
     PROJECT plays the built-in demo. A window where a display exists; --output, --stats and

@@ -228,7 +228,7 @@ def test_stats_csv_follow_the_schedule_and_balance(tmp_path):
     play("--frames", 45, "--stats", tmp_path / "s.csv")
     rows = read_csv(tmp_path / "s.csv")
     assert list(rows[0]) == ["frame", "time", "emitter", "alive", "emitted", "died",
-                             "events_written", "events_dropped", "stalled"]
+                             "events_written", "events_dropped", "stalled", "lod_rate", "lod_sides"]
     assert {r["emitter"] for r in rows} == {NOZZLE}
     emitted = np.cumsum([int(r["emitted"]) for r in rows])
     # Steady stream, fractional carry: after k frames (one 60 Hz step each) floor(400 k / 60).

@@ -47,7 +47,7 @@ def frame_count(frames: int | None, seconds: float | None, fps: float) -> int:
 
 
 def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
-        window=None, stats=None, dump=None, overrides=()) -> None:
+        window=None, stats=None, dump=None, overrides=(), lod=True) -> None:
     from kzplayer.render.writers import check_output
 
     n_frames = frame_count(frames, seconds, fps)
@@ -75,10 +75,10 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         if frames is not None or seconds is not None:
             click.echo("note: a window plays until it is closed; --frames and --seconds apply to "
                        "a --headless run", err=True)
-        play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings)
+        play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings, lod=lod)
         return
     click.echo(play_offline(proj, graph, (width, height), n_frames=n_frames, fps=fps, seed=seed,
-                            output=output, stats=stats, dump=dump))
+                            output=output, stats=stats, dump=dump, lod=lod))
 
 
 def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
@@ -158,13 +158,13 @@ def viewport_size(project, value) -> tuple[int, int]:
 
 
 def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,
-                 ctx=None) -> str:
+                 ctx=None, lod=True) -> str:
     """Render n_frames headless (kzplayer.render.player.render_offline), writing what was
     asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs."""
     from kzplayer.render.player import render_offline
     with _progress(n_frames, enabled=bool(output)) as advance:
         result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,
-                                stats=stats, dump=dump, ctx=ctx, warn=print_warnings, progress=advance)
+                                stats=stats, dump=dump, ctx=ctx, warn=print_warnings, progress=advance, lod=lod)
     return summary(proj, result)
 
 
@@ -174,6 +174,9 @@ def summary(proj, r) -> str:
                 "0 emitters (nothing to play: the project has no ParticleEmitter under a ParticleSystem)")
     parts = [f"{proj.name}: {r.frames} frames ({r.seconds:.2f} s at {r.fps:g} fps)", emitters,
              f"{r.alive} particles alive at the end"]
+    if r.memory:
+        history = f" (position history {_mib(r.history_memory)})" if r.history_memory else ""
+        parts.append(f"simulation buffers {_mib(r.memory)}{history}")
     if r.wrote:
         parts.append("wrote " + ", ".join(r.wrote))
     else:   # a headless run that keeps nothing: say how to keep something
@@ -182,6 +185,10 @@ def summary(proj, r) -> str:
     if r.camera:
         parts.append(f"{r.size[0]}x{r.size[1]}, {r.camera}")
     return "; ".join(parts)
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB" if n >= 2**20 / 10 else f"{n / 1024:.0f} KiB"
 
 
 class _progress:
