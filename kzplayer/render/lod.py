@@ -74,10 +74,8 @@ class LevelOfDetail:
         self.catalog = catalog
         self.enabled = enabled
 
-    def wants_camera(self, sim, value) -> bool:
-        """Does any emitter's LOD depend on the camera?"""
-        if not self.enabled:
-            return False
+    def applies(self, sim, value) -> bool:
+        """Has any emitter an emission LOD or a geometry with sides (what --stats reports)?"""
         for em in sim.emitters:
             if _number(value(em.item, "Emission.LodFar")) > _number(value(em.item, "Emission.LodNear")):
                 return True

@@ -88,11 +88,11 @@ class Player:
         """({path: emission factor}, {path: sides}) for the current view; empty when no
         emitter has a LOD (no camera is chosen for it then)."""
         if self._lod_needed is None:
-            self._lod_needed = self.lod.wants_camera(self.sim, self.frames.value)
+            self._lod_needed = self.lod.applies(self.sim, self.frames.value)
         if not self._lod_needed:
             return {}, {}
         camera = self._lod_camera
-        if camera is None:
+        if camera is None and self.lod.enabled:
             camera, _ = self.camera()
         return self.lod.plan(self.sim, self.frames.value, camera, self.size)
 
