@@ -24,7 +24,10 @@ from kzplayer.render.shaders import ShaderFile
 DEFAULT = "ParticlesDefault"
 # How a stock material colours its particles, for CastLight (render/cast_light.glsl)
 LIGHT_COLOR = {"ParticlesDefault": 1, "ParticlesColorOverLife": 2, "ColorOverLife_ImageUV": 2,
-               "ParticlesColorOverLife3Stop": 3}
+               "ParticlesColorOverLife3Stop": 3,
+               # the NeL representations colour their particles over life (render/representation.glsl)
+               **{f"Particles_{name}": 2 for name in ("Dot", "Line", "GradientLine", "Stretched", "Faces", "FanLight",
+                                                       "Shockwave", "Ribbon", "FlatRibbon", "LensFlare")}}
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """Custom rendering materials: a `<MaterialType slot="Particle" vertex=... fragment=...>` of
-the project, its properties reaching the shaders as uniforms (the sample's spark streak), an
+the project, its properties reaching the shaders as uniforms (a spark streak, tests/render/data/: what
+sample 02 drew before the stock Particles_Stretched replaced it), an
 error reported at the line of the user's own file, and the catalog's geometry honoured."""
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import kzplayer
 from kzplayer.diagnostics import KzError
 from kzplayer.render.materials import resolve_render_material
 from kzplayer.render.renderer import Renderer
-from kzplayer.resources import samples_dir
+from pathlib import Path
 
 from tests.render.helpers import FOCAL, DIST, H, W, draw, particles
 
@@ -34,10 +35,14 @@ MATERIAL = """<?xml version="1.0" encoding="utf-8"?>
 </Project>"""
 
 
+SHADERS = Path(__file__).parent / "data"
+
+
 def project_with(tmp_path, vertex="spark_streak.vert.glsl", fragment="spark_streak.frag.glsl"):
+    """A project (tmp_path/p.kzm) whose one emitter draws with the custom Streak material."""
     (tmp_path / "shaders").mkdir(exist_ok=True)
     for name in ("spark_streak.vert.glsl", "spark_streak.frag.glsl"):
-        shutil.copy(samples_dir() / "shaders" / name, tmp_path / "shaders" / name)
+        shutil.copy(SHADERS / name, tmp_path / "shaders" / name)
     (tmp_path / "p.kzm").write_text(MATERIAL.format(vertex=vertex, fragment=fragment))
     return kzplayer.load(str(tmp_path / "p.kzm"))
 
