@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine:
 #   make demo   plays the built-in demo (headless where there is no display -> out/demo.mp4)
-#   make test   runs the whole test suite
+#   make test   runs the whole test suite (with a bounded share of the fuzz harness)
+#   make fuzz   the long fuzz run (FUZZ_SECONDS / FUZZ_COUNT), make soak the hour-long soak
 # Both create .venv and install kzplayer with everything it needs (system OpenGL/EGL
 # libraries and Python's venv too, when they are missing and we may install them).
 # Another interpreter: make PYTHON=python3.12 test
@@ -9,7 +10,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean setup
+.PHONY: demo test bench fuzz soak clean setup
 
 setup: $(STAMP)
 
@@ -26,6 +27,15 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# The long fuzz run (tests/fuzz/run.py): FUZZ_SECONDS (default 600) or FUZZ_COUNT inputs,
+# resumable (state and findings in .fuzz/, or FUZZ_STATE).
+fuzz: $(STAMP)
+	$(BIN)/python -m tests.fuzz.run
+
+# An hour of simulated time of the events sample at 60 Hz (benchmarks/soak.py; SOAK_STEPS).
+soak: $(STAMP)
+	$(BIN)/python benchmarks/soak.py
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -17,6 +17,14 @@ class _Group(click.Group):
     """Turns KzError into its message and exit code; never shows a traceback to users."""
 
     def main(self, *args, prog_name=None, **kwargs):
+        # A name or value with a character the terminal cannot show (a lone surrogate from a
+        # \ud800 escape) is printed escaped, never a UnicodeEncodeError.
+        for stream in (sys.stdout, sys.stderr):
+            if hasattr(stream, "reconfigure"):
+                try:
+                    stream.reconfigure(errors="backslashreplace")
+                except (ValueError, OSError):
+                    pass
         # `python cli.py` and `python -m kzplayer.cli` are the kzplayer command: say so in usage lines
         return super().main(*args, prog_name=prog_name or "kzplayer", **kwargs)
 
@@ -60,9 +68,9 @@ def main() -> None:
 @click.argument("project", required=False)
 @click.option("--frames", type=click.IntRange(min=1), help="Number of output frames to simulate.")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), help="Seconds to simulate (default 5).")
-@click.option("--fps", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True, help="Output frame rate.")
+@click.option("--fps", type=float, default=60.0, show_default=True, help="Output frame rate, 1 to 1000.")
 @click.option("--size", help="Image size WxH (default: the Viewport2D's size, else 640x360).")
-@click.option("--seed", type=int, help="Override every Emission.Seed.")
+@click.option("--seed", type=int, help="Override every Emission.Seed (0 to 4294967295).")
 @click.option("--output", "-o", help=".mp4 / .gif / .png (last frame) / a folder (PNG sequence).")
 @click.option("--window/--headless", default=None, help="Default: a window where a display exists.")
 @click.option("--stats", help="Per-frame figures to a .csv or .json file.")
@@ -70,6 +78,8 @@ def main() -> None:
 @click.option("--set", "overrides", multiple=True, metavar="'ITEM-PATH:Prop=VALUE'", help="Override a property (repeatable).")
 @click.option("--lod/--no-lod", default=True, show_default=True,
               help="Level of detail: emission rates (Emission.LodNear/LodFar) and fan-light and ribbon sides by distance.")
+@click.option("--frame-budget", type=float, metavar="SECONDS",
+              help="Stop when one output frame takes longer (default 10 s): an endless shader loop.")
 def play(**opts) -> None:
     """Play PROJECT (a .kzm file, a .proj.kzm file, a project folder or a .kzproj); no
     PROJECT plays the built-in demo. A window where a display exists; --output, --stats and
@@ -95,20 +105,26 @@ def validate(projects, fmt, strict) -> None:
 @click.option("--defaults", is_flag=True,
               help="Also the unset properties in effect (of the item's type and of the materials "
                    "in its slots), with their catalog default, marked (default).")
-def inspect(project, as_json, defaults) -> None:
+@click.option("--paths", is_flag=True,
+              help="One line per item with its full ProjectItemPath (what --set takes), not a tree.")
+def inspect(project, as_json, defaults, paths) -> None:
     """The item tree with the value, after bindings, of every property set in the files or
-    written by a binding (marked "bound"); with --defaults also those left unset."""
+    written by a binding (marked "bound"); with --defaults also those left unset; with
+    --paths each item by its full path, ready for `play --set 'PATH:Prop=VALUE'`."""
     from kzplayer.commands.inspect import run
-    run(project, as_json=as_json, defaults=defaults)
+    run(project, as_json=as_json, defaults=defaults, paths=paths)
 
 
 @main.command(short_help="Single-file project <-> one file per item (a folder).")
 @click.argument("src")
 @click.argument("dst")
-def convert(src, dst) -> None:
-    """Convert between the single-file (DST ending in .kzm) and the folder layout."""
+@click.option("--force", is_flag=True, help="Replace DST when it is an existing .kzm file.")
+def convert(src, dst, force) -> None:
+    """Convert between the single-file (DST ending in .kzm) and the folder layout (a new or
+    empty folder). An existing DST file is replaced only with --force; the project's own
+    files never. XML comments are not carried over (it says so)."""
     from kzplayer.commands.convert import run
-    run(src, dst)
+    run(src, dst, force=force)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ CODES: dict[str, str] = {
     "path.outside-project": "KZ008",
     "file.missing": "KZ009",
     "file.orphan": "KZ010",
+    "file.unwritable": "KZ012",
     # paths and bindings
     "path.unresolved": "KZ101",
     "path.stale": "KZ102",
@@ -44,10 +45,12 @@ CODES: dict[str, str] = {
     "expr.division-by-zero": "KZ209",
     "expr.value": "KZ210",
     "expr.reference": "KZ211",
+    "expr.limit": "KZ212",
     # properties
     "property.unknown": "KZ301",
     "property.type": "KZ302",
     "property.range": "KZ303",
+    "property.work-limit": "KZ304",
     "property.alias": "KZ311",
     "property.deprecated": "KZ312",
     # materials
@@ -78,6 +81,8 @@ CODES: dict[str, str] = {
     "cli.override": "KZ903",
     "cli.option": "KZ904",
     "cli.destination": "KZ905",
+    "play.frame-budget": "KZ906",
+    "play.steps-dropped": "KZ907",
 }
 
 

@@ -38,6 +38,17 @@ class Span:
         return f"{self.file}:{self.line}:{self.column}"
 
 
+MAX_MESSAGE = 1000       # characters of a diagnostic's message or hint
+
+
+def shorten(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` cut to about `limit` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    keep = limit - 40
+    return f"{text[:keep]}... ({len(text) - keep:,} more characters)"
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     code: str            # stable code, e.g. "KZ104"
@@ -54,6 +65,11 @@ class Diagnostic:
         code = CODES.get(self.rule)
         if code is not None and code != self.code:
             object.__setattr__(self, "code", code)
+        # A message that quotes the input (a 100 MB attribute) stays readable.
+        for name in ("message", "hint"):
+            text = getattr(self, name)
+            if text is not None and len(text) > MAX_MESSAGE:
+                object.__setattr__(self, name, shorten(text))
 
     def sort_key(self):
         s = self.span

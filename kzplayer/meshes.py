@@ -104,25 +104,19 @@ def _read(path: Path) -> MeshData:
     return MeshData(str(path), positions, normals, uvs, indices)
 
 
-def project_folder(project) -> Path:
-    """The folder the project's relative file names start from."""
-    path = Path(project.path or ".")
-    return path if path.is_dir() else path.parent
-
-
 def inside_project(project, relative: str) -> Path:
     """`relative` (a file named by the project) as a path inside the project folder;
-    MeshError when it is absolute or leaves the folder."""
-    text = str(relative).strip().replace("\\", "/")
+    MeshError when it is absolute, leaves the folder (also through a link) or is no name a
+    file can have: kzplayer.project.files.inside, the one rule for files a project names."""
+    from kzplayer.project.files import Outside, inside, project_folder
+    text = str(relative).strip()
     if not text:
         raise MeshError("no file is named")
-    if os.path.isabs(text) or text.startswith("/") or (len(text) > 1 and text[1] == ":"):
-        raise MeshError(f"refused: {relative} is an absolute path; name files relative to the project file")
     root = project_folder(project).resolve()
-    full = (root / text).resolve()
-    if not full.is_relative_to(root):
-        raise MeshError(f"refused: {relative} leads outside the project folder")
-    return full
+    try:
+        return inside(root, text, [root], str(relative))
+    except Outside as exc:
+        raise MeshError(str(exc)) from None
 
 
 def mesh_item_file(project, item) -> Path:

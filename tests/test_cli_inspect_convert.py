@@ -121,6 +121,45 @@ def test_convert_to_a_path_that_is_a_file_or_unwritable_is_exit_2(tmp_path):
     assert r.exit_code == 2 and "cannot write" in r.stderr and "Traceback" not in r.output
 
 
+def test_convert_never_writes_onto_the_projects_own_files(tmp_path):
+    import shutil
+    shutil.copytree(DATA / "fountain_folder", tmp_path / "proj")
+    item_file = tmp_path / "proj" / "Screens.kzm"
+    before = {p: p.read_bytes() for p in (tmp_path / "proj").rglob("*")if p.is_file()}
+    for dst in (item_file, tmp_path / "proj" / "Fountain.proj.kzm", tmp_path / "proj"):
+        r = run("convert", tmp_path / "proj", dst)          # onto an item file broke the project
+        assert r.exit_code == 2 and "of the project being converted" in r.stderr, r.output
+    assert {p: p.read_bytes() for p in (tmp_path / "proj").rglob("*") if p.is_file()} == before
+    assert kzplayer.load(tmp_path / "proj")
+
+
+def test_convert_onto_an_existing_file_needs_force(tmp_path):
+    (tmp_path / "old.kzm").write_text("precious\n")
+    r = run("convert", DATA / "fountain.kzm", tmp_path / "old.kzm")   # overwrote silently before
+    assert r.exit_code == 2 and "--force" in r.stderr
+    assert (tmp_path / "old.kzm").read_text() == "precious\n"
+    r = run("convert", "--force", DATA / "fountain.kzm", tmp_path / "old.kzm")
+    assert r.exit_code == 0, r.output
+    assert model_diff(kzplayer.load(DATA / "fountain.kzm"), kzplayer.load(tmp_path / "old.kzm")) == []
+
+
+def test_convert_to_a_kzproj_name_is_refused_not_a_folder(tmp_path):
+    r = run("convert", DATA / "fountain.kzm", tmp_path / "out.kzproj")   # made a folder out.kzproj
+    assert r.exit_code == 2 and "not Kanzi Studio files" in r.stderr and "out.kzm" in r.stderr
+    assert not (tmp_path / "out.kzproj").exists()
+
+
+def test_convert_says_it_does_not_carry_comments_over(tmp_path):
+    src = tmp_path / "commented.kzm"
+    src.write_text(DATA.joinpath("fountain.kzm").read_text().replace(
+        "<Screens>", "<!-- one -->\n  <Screens><!-- two -->", 1))
+    r = run("convert", src, tmp_path / "folder")
+    assert r.exit_code == 0, r.output
+    assert "comments" in r.stderr and str(src) in r.stderr
+    n = src.read_text().count("<!--")
+    assert f"the {n} XML comments" in r.stderr
+
+
 def _without_studio_properties(project):
     """The model a .kzm can hold: Kanzi Studio's editor properties left out (writer.studio_only)."""
     from kzplayer.project.writer import studio_only
@@ -255,3 +294,13 @@ def test_the_checkout_runner_calls_itself_kzplayer():
                        capture_output=True, text=True, cwd=repo)
     assert r.returncode == 2
     assert "Usage: kzplayer play [OPTIONS] [PROJECT]" in r.stderr and "cli.py" not in r.stderr
+
+
+def test_inspect_paths_prints_every_item_by_the_path_set_takes():
+    r = run("inspect", "--paths", DATA / "fountain.kzm")
+    assert r.exit_code == 0, r.output
+    assert f"{NOZZLE} [ParticleEmitter]" in r.stdout.splitlines()
+    project = kzplayer.load(DATA / "fountain.kzm")
+    paths = [line.rsplit(" [", 1)[0] for line in r.stdout.splitlines()[1:] if not line.startswith(" ")]
+    assert paths == [item.path for item in project.walk()]
+    assert all(project.find(p) is not None for p in paths)

@@ -9,6 +9,7 @@ import csv
 import json
 import math
 import re
+from pathlib import Path
 
 import imageio.v2 as imageio
 import imageio.v3 as iio
@@ -72,7 +73,7 @@ def test_what_validate_finds_is_shown_before_playing(tmp_path):
     result = play(path, "--frames", 2)
     assert re.search(r"typo\.kzm:\d+:\d+: error: unknown property 'Emission\.Lifetme' .*\[property\.unknown\]", result.stderr)
     assert "hint: did you mean 'Emission.Lifetime'?" in result.stderr
-    assert f"playing anyway (what an error names is left out); `kzplayer validate {path}` lists every problem" in result.stderr
+    assert f"playing anyway (what an error names is left out or plays as its default); `kzplayer validate {path}` lists every problem" in result.stderr
     assert result.stdout.startswith("Fountain: 2 frames")
     assert play("--frames", 2).stderr == ""          # the clean demo: nothing on stderr
 
@@ -309,7 +310,7 @@ def test_bad_overrides_exit_2_with_a_message(override, message):
 
 @pytest.mark.parametrize("args, message", [
     (["--size", "640by360"], "is not WIDTHxHEIGHT"),
-    (["--size", "0x10"], "must be 1..16384"),
+    (["--size", "0x10"], "must be 1..8192"),
     (["--output", "movie.avi"], "cannot write '.avi'"),
     (["--output", "odd.mp4", "--size", "65x36"], "even width and height"),
     (["--frames", "3", "--seconds", "1"], "not both"),
@@ -399,10 +400,11 @@ def test_a_broken_custom_shader_is_reported_at_its_own_file_and_line(tmp_path):
         '<Property name="ParticleAffector.AffectorMaterial">Gravity</Property>',
         '<Property name="ParticleAffector.AffectorMaterial">Swirl</Property>'))
     assert "Swirl</Property>" in project.read_text()
-    result = play(project, "--frames", 2, ok=False)
-    assert result.exit_code == 1
+    result = play(project, "--frames", 2)       # it plays, the broken affector left out
     column = shader.read_text().splitlines()[2].index("strength") + 1
-    assert f"{shader}:3:{column}: error: `strength' undeclared [shader.compile]" in result.output
+    assert result.stderr.count(f"{shader}:3:{column}: error: `strength' undeclared [shader.compile]") == 1
+    assert "playing anyway (what an error names is left out or plays as its default)" in result.stderr
+    assert result.stdout.startswith("Fountain: 2 frames")
 
 
 def test_simulation_warnings_are_shown_with_their_place_in_the_file(monkeypatch):
@@ -415,10 +417,219 @@ def test_simulation_warnings_are_shown_with_their_place_in_the_file(monkeypatch)
 
 
 def test_a_material_set_on_the_command_line_is_not_blamed_on_the_file():
-    result = play("--frames", 1, "--set", f"{NOZZLE}:ParticleEmitter.EmissionMaterial=Gravity", ok=False)
+    result = play("--frames", 1, "--set", f"{NOZZLE}:ParticleEmitter.EmissionMaterial=Gravity")
+    assert result.stderr.startswith(f"error: {NOZZLE}: ParticleEmitter.EmissionMaterial: 'Gravity' is an "
+                                    "Affector material, not an Emission one [material.slot]")
+    assert "; 0 particles alive at the end" in result.stdout      # the emitter's emission left out
+
+
+# -- hardening (issue 8): bounds, work limits, destinations, budgets --------------------------
+
+SYSTEM = "Screens/Screen/RootNode/Viewport 2D/Scene/Particle System"
+RECIPE = samples_dir() / "07_death_sparks.kzm"
+
+
+def with_system_property(tmp_path, name, prop, value):
+    return variant(tmp_path, name, lambda t: t.replace(
+        '<Property name="ParticleSystem.IntegrationMethod">Verlet</Property>',
+        f'<Property name="ParticleSystem.IntegrationMethod">Verlet</Property>\n'
+        f'<Property name="{prop}">{value}</Property>'))
+
+
+def test_a_framerate_of_a_billion_is_clamped_with_a_warning_and_finishes(tmp_path):
+    path = with_system_property(tmp_path, "fast", "ParticleSystem.Framerate", "1e9")   # hung before
+    result = play(path, "--frames", 5, "--stats", tmp_path / "s.csv")
+    assert "ParticleSystem.Framerate = 1000000000 is more work than kzplayer takes on (at most 1,000)" in result.stderr
+    assert "[property.work-limit]" in result.stderr
+    # 1,000 steps a second: 5 frames of 1/60 s are 83 steps of 1 ms, 400/s -> 33 particles
+    assert sum(int(r["emitted"]) for r in read_csv(tmp_path / "s.csv")) == math.floor(RATE * 83 / 1000)
+
+
+def test_a_nan_framerate_plays_at_the_default_and_says_why(tmp_path):
+    path = with_system_property(tmp_path, "nan", "ParticleSystem.Framerate", "nan")   # exit 3 before
+    result = play(path, "--frames", 12)
+    assert "ParticleSystem.Framerate must be a finite number, not nan [property.range]" in result.stderr
+    assert "; 80 particles alive at the end" in result.stdout      # 60 Hz, as the demo
+
+
+@pytest.mark.parametrize("width, expected", [("100000", 8192), ("1e309", 640)])
+def test_a_viewport_too_wide_or_infinite_renders_within_the_limit(tmp_path, width, expected):
+    path = variant(tmp_path, "wide", lambda t: t.replace('"Node.Width">640<', f'"Node.Width">{width}<'))
+    result = play(path, "--frames", 1, "--output", tmp_path / "a.png")     # exit 3 before
+    assert imageio.imread(tmp_path / "a.png").shape[:2] == (360, expected)
+    assert ("[property.work-limit]" if expected == 8192 else "[property.range]") in result.stderr
+
+
+@pytest.mark.parametrize("fps", ["nan", "inf", "1e-9", "0", "-60", "1001"])
+def test_fps_outside_1_to_1000_is_refused(fps):        # nan exited 3, 1e-9 ran for minutes
+    result = play("--fps", fps, ok=False)
+    assert result.exit_code == 2 and "from 1 to 1000" in result.output
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "1e300"])
+def test_seconds_that_are_no_duration_are_refused(seconds):
+    result = play("--seconds", seconds, ok=False)
+    assert result.exit_code == 2 and "--seconds" in result.output
+
+
+@pytest.mark.parametrize("seed", ["4294967296", "-4294967296", "-1"])
+def test_seeds_outside_32_bits_are_refused(seed):      # they gave the same run as seed 0
+    result = play("--frames", 1, "--seed", seed, ok=False)
+    assert result.exit_code == 2 and "from 0 to 4,294,967,295" in result.output
+
+
+def test_the_largest_seed_plays_and_differs_from_seed_0(tmp_path):
+    play("--frames", 10, "--seed", 0, "--dump", tmp_path / "a.npz")
+    play("--frames", 10, "--seed", 4294967295, "--dump", tmp_path / "b.npz")
+    key = f"{NOZZLE}/position"
+    assert not np.array_equal(np.load(tmp_path / "a.npz")[key], np.load(tmp_path / "b.npz")[key])
+
+
+@pytest.mark.parametrize("option, name", [("--output", "x.png"), ("--output", "frames/"),
+                                          ("--stats", "s.csv"), ("--dump", "d.npz")])
+@pytest.mark.parametrize("where", ["under_a_file", "/proc"])
+def test_an_unwritable_destination_fails_before_anything_is_simulated(tmp_path, monkeypatch, option, name, where):
+    calls = []
+    monkeypatch.setattr("kzplayer.gpu.simulation.Simulation.step_frame", lambda *a: calls.append(a))
+    (tmp_path / "file.txt").write_text("x")
+    base = tmp_path / "file.txt" if where == "under_a_file" else "/proc/kzplayer-test"
+    result = play("--frames", 600, option, f"{base}/{name}", ok=False)
+    assert result.exit_code == 2 and f"Invalid value for {option}: cannot " in result.output
+    assert calls == []              # exit 3 after the whole simulation before
+
+
+def test_stats_are_written_as_they_come_not_kept(tmp_path):
+    from types import SimpleNamespace
+
+    from kzplayer.render.stats import StatsRecorder
+    sim = SimpleNamespace(stats={"E": {"alive": 1, "emitted": 1}})
+    for suffix in (".csv", ".json"):
+        path = tmp_path / f"s{suffix}"
+        recorder = StatsRecorder(sim, path)
+        sizes = []
+        for frame in range(2000):
+            recorder.record(frame, frame / 60)
+            if frame % 500 == 499:
+                recorder._fh.flush()
+                sizes.append(Path(recorder._temp).stat().st_size)
+        assert sizes == sorted(sizes) and sizes[0] > 0 and not hasattr(recorder, "rows")
+        assert not path.exists()                     # in place only when complete
+        recorder.close()
+        rows = json.loads(path.read_text()) if suffix == ".json" else read_csv(path)
+        assert len(rows) == 2000 and int(rows[-1]["frame"]) == 1999
+    stopped = StatsRecorder(sim, tmp_path / "stopped.csv")
+    stopped.record(0, 0.0)
+    stopped.abandon()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.csv", "s.json"]
+
+
+def test_the_pool_hint_names_the_driver_when_it_caps_the_pool(monkeypatch):
+    monkeypatch.setattr("kzplayer.gpu.simulation.max_pool", lambda ctx: 64)
+    result = play("--frames", 30)
+    assert "this driver caps it at 64" in result.stderr
+    assert "the OpenGL driver, not MaximumAmount, caps this pool" in result.stderr
+    assert "raise MaximumAmount" not in result.stderr
+
+
+def _spin_project(tmp_path, body):
+    (tmp_path / "shaders").mkdir(exist_ok=True)
+    (tmp_path / "shaders" / "spin.glsl").write_text(body)
+    materials = ('<Materials><MaterialType name="Spin" slot="Affector" shader="shaders/spin.glsl">'
+                 '<PropertyType name="Spin.Strength" type="float" default="0.5"/></MaterialType></Materials>')
+    return variant(tmp_path, "spin", lambda t: t.replace("<Materials/>", materials).replace(
+        '<Property name="ParticleAffector.AffectorMaterial">Gravity</Property>',
+        '<Property name="ParticleAffector.AffectorMaterial">Spin</Property>'))
+
+
+SLOW_LOOP = """uniform float Spin_Strength;
+void affectParticle(uint index) {
+    float x = Spin_Strength + float(index);
+    for (int i = 0; i < 60000; i++) {      // far too long a loop for one particle
+        x = sin(x * 1.0001 + 0.5); x = sin(x * 1.0002 + 0.25); x = cos(x * 0.9999 + 0.125);
+        x = sin(x * 1.0001 + 0.5); x = sin(x * 1.0002 + 0.25); x = cos(x * 0.9999 + 0.125);
+    }
+    addParticleAcceleration(index, vec3(0.0, x * 1e-6, 0.0));
+}
+"""
+
+
+def test_a_frame_over_its_wall_clock_budget_stops_the_run_naming_the_material(tmp_path):
+    path = _spin_project(tmp_path, SLOW_LOOP)
+    result = play(path, "--frames", 20, "--frame-budget", 0.002, "--stats", tmp_path / "s.csv", ok=False)
     assert result.exit_code == 1
-    assert result.output.startswith(f"error: {NOZZLE}: ParticleEmitter.EmissionMaterial: 'Gravity' is an "
-                                     "Affector material, not an Emission one [material.slot]")
+    assert "[play.frame-budget]" in result.stderr and "per frame (--frame-budget); stopped" in result.stderr
+    assert f"the custom material 'Spin' ({tmp_path / 'shaders' / 'spin.glsl'})" in result.stderr
+    assert not (tmp_path / "s.csv").exists() and not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_misspelt_material_is_left_out_and_the_run_says_so(tmp_path):
+    path = variant(tmp_path, "typo", lambda t: t.replace(">Gravity<", ">Gravty<"))
+    result = play(path, "--frames", 12)               # said "playing anyway", then exit 1
+    assert "[material.unknown]" in result.stderr and "playing anyway" in result.stderr
+    assert result.stdout.startswith("Fountain: 12 frames")
+
+
+def test_what_cannot_be_left_out_says_it_stops(tmp_path):
+    src = Path(__file__).parent / "validate" / "cases" / "binding.push-target" / "gotcha2_push_target_is_source.kzm"
+    result = play(src, "--frames", 2, ok=False)
+    assert result.exit_code == 1 and "not playing after all" in result.stderr
+    assert "[events.cycle]" in result.output
+
+
+def _subemitter_emitted(path, tmp_path):
+    result = play(path, "--frames", 120, "--stats", tmp_path / "s.csv")
+    sub = f"{SYSTEM}/Death Sparks/Subemitter"
+    return result, sum(int(r["emitted"]) for r in read_csv(tmp_path / "s.csv") if r["emitter"] == sub)
+
+
+def test_the_recipe_subemitter_fires(tmp_path):
+    _, emitted = _subemitter_emitted(RECIPE, tmp_path)
+    assert emitted > 0
+
+
+@pytest.mark.parametrize("edit, rule", [
+    (lambda t: t.replace('<Property name="Emission.SourceEventBuffer"/>', ""), "binding.target-undeclared"),
+    (lambda t: t.replace('<Property name="BindingItem.PushTarget">Screens/Screen/RootNode/Viewport 2D/Scene/'
+                         'Particle System/Death Sparks/Subemitter</Property>', "", 1), "binding.push-target"),
+])
+def test_a_binding_kanzi_would_not_deliver_leaves_the_subemitter_unwired(tmp_path, edit, rule):
+    # validate's error and what runs agree: the subemitter never fires, as in Kanzi
+    path = tmp_path / "broken.kzm"
+    path.write_text(edit(RECIPE.read_text()))
+    result, emitted = _subemitter_emitted(path, tmp_path)
+    assert result.stderr.count(f"[{rule}]") == 1 and emitted == 0
+
+
+def test_a_misspelt_push_target_is_one_report_the_one_validate_gives(tmp_path):
+    path = tmp_path / "stale.kzm"
+    path.write_text(RECIPE.read_text().replace("Death Sparks/Subemitter</Property>", "Death Sparks/Subemiter</Property>", 1))
+    result = play(path, "--frames", 2, ok=False)
+    assert result.exit_code == 1
+    assert "[path.stale]" in result.output and "[path.unresolved]" not in result.output
+
+
+def test_an_include_outside_the_project_leaves_the_material_out_and_never_shows_the_file(tmp_path):
+    secret = tmp_path / "secret.glsl"
+    secret.write_text("TOP SECRET LINE\n")
+    project_dir = tmp_path / "p"
+    project_dir.mkdir()
+    path = _spin_project(project_dir, '#include "../../secret.glsl"\nvoid affectParticle(uint index) {}\n')
+    result = play(path, "--frames", 2)
+    assert "TOP SECRET" not in result.output
+    assert "leads outside the project folder" in result.stderr and "[shader.compile]" in result.stderr
+    assert result.stdout.startswith("Fountain: 2 frames")
+
+
+def test_an_infinite_rate_plays_at_the_default_without_numpy_warnings(tmp_path):
+    path = variant(tmp_path, "inf", lambda t: t.replace(">400<", ">inf<").replace(
+        "{./Emission.Rate} * ({./Emission.Lifetime} + {./Emission.LifetimeVariance})", "1000"))
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                 # a numpy RuntimeWarning leaked before
+        result = play(path, "--frames", 60)
+    assert "Emission.Rate must be a finite number, not inf [property.range]" in result.stderr
+    assert "not emitted" not in result.stderr          # 21474835475 particles "not emitted" before
+    assert "; 10 particles alive at the end" in result.stdout      # the default 10/s for 1 s
 
 
 def test_a_broken_custom_rendering_material_is_reported_at_its_own_file_and_line(tmp_path):

@@ -1,6 +1,6 @@
-"""The README's library example runs as written (against a copy of the sample, since it saves)."""
+"""The README's library example runs as written, from an empty folder (it copies the sample
+before it saves), and its links and options exist."""
 import re
-import shutil
 from pathlib import Path
 
 import kzplayer
@@ -8,20 +8,29 @@ import kzplayer
 REPO = Path(__file__).resolve().parent.parent
 
 
-def test_readme_api_example_runs(tmp_path, monkeypatch):
+def test_readme_api_example_runs_verbatim_from_an_empty_folder_and_leaves_the_samples_alone(tmp_path, monkeypatch):
     text = (REPO / "README.md").read_text(encoding="utf-8")
     block = re.search(r"## As a library.*?```python\n(.*?)```", text, re.S).group(1)
-    (tmp_path / "sample_projects").mkdir()
-    shutil.copy(REPO / "sample_projects" / "demo_fountain.kzm", tmp_path / "sample_projects")
+    samples = {p: p.read_bytes() for p in (REPO / "sample_projects").glob("*.kzm")}
     monkeypatch.chdir(tmp_path)
-    exec(compile(block, "README.md", "exec"), {})
-    saved = kzplayer.load("sample_projects/demo_fountain.kzm")
+    exec(compile(block, "README.md", "exec"), {})            # exactly as written, nothing prepared
+    assert {p: p.read_bytes() for p in samples} == samples     # the built-in demo is untouched
+    saved = kzplayer.load("my_effect.kzm")
     nozzle = saved.find("Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/Nozzle")
     assert nozzle.get("Emission.Rate") == 800
     original = (REPO / "sample_projects" / "demo_fountain.kzm").read_text(encoding="utf-8").splitlines()
-    changed = (tmp_path / "sample_projects" / "demo_fountain.kzm").read_text(encoding="utf-8").splitlines()
+    changed = (tmp_path / "my_effect.kzm").read_text(encoding="utf-8").splitlines()
     assert len(original) == len(changed)
     assert sum(a != b for a, b in zip(original, changed)) == 1     # only the Rate line differs
+
+
+def test_import_kzplayer_alone_reaches_what_the_readme_uses():
+    import subprocess
+    import sys
+    code = ("import kzplayer; kzplayer.validate.validate_paths; kzplayer.bindings.resolve; "
+            "print(kzplayer.sample('demo_fountain.kzm').name)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "demo_fountain.kzm", r.stderr
 
 
 def _anchor(heading: str) -> str:

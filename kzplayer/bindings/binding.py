@@ -105,6 +105,8 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
     elif spec is not None and spec.output:
         fail(problem("binding.output-target", f"{cb.name} is computed by the engine: a binding "
                      "reads it, it cannot write it", binding.target_span or binding.span))
+    if cb.enabled and (why := undelivered(binding, cb.item, project)):
+        fail(why)
 
     if not cb.enabled:
         return cb, diags   # a disabled binding does nothing; its text is the validator's business
@@ -150,6 +152,35 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         else:
             cb.back = cb.inputs.get(ref.key)
     return cb, diags
+
+
+def undelivered(binding, target, project) -> Diagnostic | None:
+    """Why Kanzi delivers nothing from a binding into a buffer property (the events page's
+    gotchas 1 and 2): a BindingItem without a PushTarget ("load-bearing: without a push
+    target the buffer handle never reaches the GPU-side property"), or a push target that
+    does not declare the property ("the binding has nowhere to write"). The graph then does
+    not run the binding, as Kanzi would not: the one answer to "what runs" that validate
+    (binding.push-target, binding.target-undeclared) and play (the subemitter stays
+    unwired) both read."""
+    spec = project.property_spec(binding.target)
+    if spec is None or spec.type != "buffer" or spec.output:
+        return None
+    owner = binding.owner
+    if not binding.short and not binding.push_target:
+        return problem("binding.push-target", f"this {binding.target} binding has no PushTarget: Kanzi "
+                       "delivers the buffer handle nowhere and the subemitter never fires (kzplayer plays "
+                       "it so)", binding.span, hint=f"set BindingItem.PushTarget to {owner.path}")
+    if target is owner and binding.target not in owner.properties:
+        return problem("binding.target-undeclared", f"{binding.target} is not declared on '{owner.name}': "
+                       "the binding has nowhere to write (kzplayer plays it so)",
+                       binding.target_span or binding.span,
+                       hint=f'add <Property name="{binding.target}"/> to {owner.type} \'{owner.name}\' '
+                            "(empty: the binding fills it)")
+    return None
+
+
+# The problems of `undelivered`: the binding does nothing, as in Kanzi; play plays without it.
+UNDELIVERED = ("binding.push-target", "binding.target-undeclared")
 
 
 def _field_problem(cb: CompiledBinding, project) -> Diagnostic | None:
@@ -204,12 +235,12 @@ def parse_program(binding, which: str):
     """The binding's `expression` or `raw_code` parsed, with positions exact in the file also
     where the file spells characters as entities (`&lt;` is one character of the text)."""
     from kzplayer.expr import parse
-    from kzplayer.project.model import text_position
+    from kzplayer.project.model import text_positions
     text = getattr(binding, which) or ""
     span = getattr(binding, f"{which}_span") or binding.span
     # the loader records where entities sit in both texts (`expression_anchors`, `raw_code_anchors`)
     anchors = getattr(binding, f"{which}_anchors", ())
-    position = (lambda offset: text_position(text, span, anchors, offset)) if anchors and span else None
+    position = text_positions(text, span, anchors) if anchors and span else None
     return parse(text, span=span, position=position)
 
 
@@ -315,6 +346,14 @@ def source_mismatch(cb: CompiledBinding, project, lost: dict) -> list[Diagnostic
         if src is None:
             continue          # `{N}` without a source item: reported as it is
         meant = seen.node[0]
+        if meant is None:     # the expression reads the DataContext, the source item an item
+            out.append(problem(
+                "binding.source-mismatch",
+                f"SourceExpression {shown_ref.spelling} reads the data context, but RawCode "
+                f"{raw_ref.spelling} reads {raw.label if raw else repr(src.item)} through "
+                f"BindingSourceItem {src.name}", shown_ref.span or b.expression_span,
+                related=(src.span,), hint="Kanzi runs RawCode; edit the binding in one place so both agree"))
+            continue
         # the item the source names: it may be found while its Source or field is wrong
         named = raw.node[0] if raw is not None else find_item(project, src.item, cb.owner) or None
         if named is not meant:

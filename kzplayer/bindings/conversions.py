@@ -19,9 +19,21 @@ class ConversionError(ValueError):
 
 
 def coerce(value, target_type: str | None):
-    """`value` converted for a property of `target_type` (a catalog type name).
+    """`value` converted for a property of `target_type` (a catalog type name); a number
+    that no property holds (NaN, infinite, an int past 32 bits: the catalog's
+    `number_problem`) does not go in.
 
     None as target type means "not declared anywhere": the value goes in as it is."""
+    out = _coerce(value, target_type)
+    if target_type is not None:
+        from kzplayer.project.catalog import number_problem
+        bad = number_problem(out)
+        if bad:
+            raise ConversionError(f"a property value {bad}")
+    return out
+
+
+def _coerce(value, target_type: str | None):
     if value is None:
         raise ConversionError("the binding produced no value")
     have = type_name(value)

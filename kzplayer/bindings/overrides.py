@@ -27,7 +27,7 @@ def parse_override(text: str, project) -> tuple:
     data = _DATA.match(text)
     if data:
         try:
-            return None, f"{DATA_CONTEXT}.{data['key']}", parse_literal(data["value"])
+            return None, f"{DATA_CONTEXT}.{data['key']}", _number_ok(text, parse_literal(data["value"]))
         except LiteralError as exc:
             raise _bad(text, f"the value {data['value']!r} does not parse: {exc.message}",
                        _comma_hint(data["value"].strip(), "")) from None
@@ -48,7 +48,7 @@ def parse_override(text: str, project) -> tuple:
         raise _bad(text, f"{name} is an output of the emitter; it cannot be set")
     if spec is None:                       # a dynamic property: the type of the value it holds
         try:
-            return item, name, parse_literal(raw)
+            return item, name, _number_ok(text, parse_literal(raw))
         except LiteralError as exc:
             raise _bad(text, f"the value {raw!r} does not parse: {exc.message}",
                        _comma_hint(raw, "")) from None
@@ -84,6 +84,15 @@ def _comma_hint(raw: str, type_name: str) -> str | None:
     if type_name in ("float", "int"):
         return "a decimal number is written with a '.' (1.5); a vector in parentheses: (1, 0, 0)"
     return "a vector or colour is written in parentheses: (1, 0, 0)"
+
+
+def _number_ok(text: str, value):
+    """`value`, unless it is a number no property holds (NaN, infinite, an int past 32 bits)."""
+    from kzplayer.project.catalog import number_problem
+    bad = number_problem(value)
+    if bad:
+        raise _bad(text, f"the value {bad}")
+    return value
 
 
 def _unquote(raw: str) -> str:

@@ -1,5 +1,7 @@
 """`kzplayer convert SRC DST`: between the single-file and the folder layout (cli.md).
-DST ending in .kzm is one file; anything else a project folder (new or empty)."""
+DST ending in .kzm is one file (an existing one only with --force); anything else a project
+folder (new or empty). Never onto the project's own files; says what it does not carry over
+(XML comments, Kanzi Studio editor properties)."""
 from __future__ import annotations
 
 import sys
@@ -9,11 +11,16 @@ import click
 from kzplayer.commands.report import print_diagnostics
 
 
-def run(src: str, dst: str) -> None:
-    from kzplayer.project.convert import convert, left_out, target_layout
-    project, files = convert(src, dst)
+def run(src: str, dst: str, force: bool = False) -> None:
+    from kzplayer.project.convert import convert, dropped_comments, left_out, target_layout
+    project, files = convert(src, dst, force=force)
     if project.diagnostics:
         print_diagnostics(project.diagnostics, stream=sys.stderr)
+    comments = dropped_comments(project)
+    if comments:
+        click.echo(f"note: the {comments} XML comment{'s' if comments > 1 else ''} of {src} "
+                   f"{'are' if comments > 1 else 'is'} not carried over: a converted project is "
+                   "written fresh (saving in place keeps comments)", err=True)
     dropped = left_out(project)
     if dropped:
         shown = ", ".join(dropped[:6]) + (", ..." if len(dropped) > 6 else "")

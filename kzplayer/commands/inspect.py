@@ -109,7 +109,18 @@ def _mark(bound: bool, stale: bool, default: bool = False) -> str:
     return "(bound, not evaluated)" if stale else "(bound)" if bound else "(default)" if default else ""
 
 
-def render_text(project, graph, fancy: bool, defaults: bool = False) -> None:
+def render_text(project, graph, fancy: bool, defaults: bool = False, paths: bool = False) -> None:
+    """The tree (names, indented), or with `paths` one line per item with its full
+    ProjectItemPath, which `--set 'PATH:Prop=VALUE'` takes as it is."""
+    if paths:
+        out = [f"{project.name} ({project.path})"]
+        for item, props in _rows(project, graph, defaults):
+            out.append(f"{item.path} [{item.type}]")
+            for n, v, bound, stale, default in props:
+                mark = _mark(bound, stale, default)
+                out.append(f"  {n} = {_shown(v)}" + (f"  {mark}" if mark else ""))
+        click.echo("\n".join(out))
+        return
     if fancy:
         from rich.console import Console
         from rich.markup import escape
@@ -136,7 +147,7 @@ def render_text(project, graph, fancy: bool, defaults: bool = False) -> None:
     click.echo("\n".join(out))
 
 
-def run(project_path: str, as_json: bool = False, defaults: bool = False) -> None:
+def run(project_path: str, as_json: bool = False, defaults: bool = False, paths: bool = False) -> None:
     import kzplayer
     from kzplayer.bindings import resolve
     project = kzplayer.load(project_path)
@@ -145,7 +156,7 @@ def run(project_path: str, as_json: bool = False, defaults: bool = False) -> Non
     if as_json:
         click.echo(json.dumps(inspect_data(project, graph, defaults), indent=2, ensure_ascii=False))
     else:
-        render_text(project, graph, fancy=sys.stdout.isatty(), defaults=defaults)
+        render_text(project, graph, fancy=sys.stdout.isatty(), defaults=defaults, paths=paths)
     shown = [d for d in diags if d.severity != Severity.NOTE]
     if shown:
         print_diagnostics(shown, stream=sys.stderr)

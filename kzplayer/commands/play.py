@@ -2,9 +2,11 @@
 
 Contract: shared/design/cli.md (`play`); behaviour decided here is in docs/play.md.
 Order of work: check every option that can be checked without the project (exit 2), load
-(the loader's diagnostics, exit 1 or 2), bindings and --set overrides (exit 1 or 2), then
-the GPU: a window (render/window.py) or an offline render (render/player.py), which own the
-frame loop; this module prints what they report and the summary line.
+(the loader's diagnostics, exit 1 or 2), bindings and --set overrides (exit 1 or 2), every
+destination tried for writing (exit 2), then the GPU: a window (render/window.py) or an
+offline render (render/player.py), which own the frame loop and its budgets
+(render/budget.py); this module prints what they report and the summary line. The option
+ranges and the destination checks are kzplayer/commands/limits.py.
 """
 from __future__ import annotations
 
@@ -19,7 +21,16 @@ from kzplayer.diagnostics import KzError, Severity
 
 DEFAULT_SECONDS = 5.0
 DEFAULT_SIZE = (640, 360)
-MAX_SIZE = 16384
+
+
+def _image_limit() -> int:
+    """The most pixels an image has a side: the catalog's work limit of Node.Width, one
+    number for --size, the Viewport2D's size and validate's property.work-limit."""
+    from kzplayer.project.catalog import catalog
+    return int(catalog().property("Node.Width").work_max)
+
+
+MAX_SIZE = _image_limit()
 DEMO = "demo_fountain.kzm"
 MAX_SHOWN = 10          # validate findings shown before playing; `validate` lists them all
 
@@ -43,13 +54,20 @@ def frame_count(frames: int | None, seconds: float | None, fps: float) -> int:
         raise click.UsageError("give --frames or --seconds, not both")
     if frames is not None:
         return frames
+    if seconds is not None and not (0 < seconds < 1e9):      # NaN and infinity too
+        raise click.BadParameter(f"{seconds!r}: a duration is a number of seconds above 0 "
+                                 "(and below a billion)", param_hint="--seconds")
     return max(1, round((DEFAULT_SECONDS if seconds is None else seconds) * fps))
 
 
 def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
-        window=None, stats=None, dump=None, overrides=(), lod=True) -> None:
-    from kzplayer.render.writers import check_output
+        window=None, stats=None, dump=None, overrides=(), frame_budget=None, lod=True) -> None:
+    from kzplayer.commands import limits
+    from kzplayer.render.writers import check_output, output_kind
 
+    fps = limits.check_fps(fps)
+    seed = limits.check_seed(seed)
+    budget = limits.check_frame_budget(frame_budget)
     n_frames = frame_count(frames, seconds, fps)
     requested_size = parse_size(size) if size is not None else None
     _check_suffix(stats, (".csv", ".json"), "--stats")
@@ -66,6 +84,10 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
     width, height = requested_size or viewport_size(proj, value)
     if output and (problem := check_output(output, (width, height))):
         raise click.BadParameter(problem, param_hint="--output")
+    # every destination is tried before anything is simulated
+    limits.check_destination(output, "--output", folder=bool(output) and output_kind(output) == "folder")
+    limits.check_destination(stats, "--stats")
+    limits.check_destination(dump, "--dump")
 
     if window is None:
         from kzplayer.render.window import display_available
@@ -75,10 +97,11 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         if frames is not None or seconds is not None:
             click.echo("note: a window plays until it is closed; --frames and --seconds apply to "
                        "a --headless run", err=True)
-        play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings, lod=lod)
+        play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings,
+                       frame_budget=budget, lod=lod)
         return
     click.echo(play_offline(proj, graph, (width, height), n_frames=n_frames, fps=fps, seed=seed,
-                            output=output, stats=stats, dump=dump, lod=lod))
+                            output=output, stats=stats, dump=dump, frame_budget=budget, lod=lod))
 
 
 def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
@@ -89,50 +112,75 @@ def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> N
 
 def load_for_play(project: str | None, overrides=()):
     """The project (the built-in demo when None) and its resolved binding graph, with every
-    --set override applied. Loader and binding errors raise KzError (the CLI shows them)."""
+    --set override applied. Loader and binding errors raise KzError (the CLI shows them):
+    a binding that cannot compute its value stops the run, reported as `validate` reports
+    it (one report for one mistake). A binding that Kanzi would not deliver (no PushTarget,
+    an undeclared consumer: kzplayer.bindings.binding.undelivered) does not stop it: the
+    graph leaves it out, as Kanzi does, and the run shows the effect so."""
     import kzplayer
     from kzplayer.bindings import parse_override, resolve
+    from kzplayer.bindings.binding import UNDELIVERED
     from kzplayer.resources import samples_dir
 
     path = project if project is not None else str(samples_dir() / DEMO)
     proj = kzplayer.load(path)
     graph = resolve(proj)
-    errors = [d for d in graph.diagnostics if d.severity == Severity.ERROR]
-    if errors:
-        print_warnings(proj.diagnostics)
+    findings = validate_findings(proj, graph)
+    stopping = [d for d in graph.diagnostics if d.severity == Severity.ERROR and d.rule not in UNDELIVERED]
+    if stopping:
+        errors = [d for d in findings if d.severity == Severity.ERROR] or stopping
+        print_diagnostics_stderr([d for d in findings if d.severity != Severity.ERROR])
         raise KzError(errors, exit_code=1)
-    print_findings(proj, graph, path)
+    print_findings(proj, findings, path)
     for text in overrides:
         item, name, new_value = parse_override(text, proj)
         graph.set_value(item, name, new_value)
     return proj, graph
 
 
-def print_findings(proj, graph, path: str, limit: int = MAX_SHOWN) -> None:
+def validate_findings(proj, graph) -> list:
+    """What `kzplayer validate` finds in the loaded project (notes left out)."""
+    from kzplayer.validate import validate_project
+    return [d for d in validate_project(proj, proj.diagnostics, graph) if d.severity != Severity.NOTE]
+
+
+def print_diagnostics_stderr(diagnostics) -> None:
+    from kzplayer.commands.report import print_diagnostics
+    if diagnostics:
+        print_diagnostics(diagnostics, stream=sys.stderr)
+
+
+_SHOWN: list = []        # the findings print_findings showed (print_warnings shows the rest)
+
+
+def print_findings(proj, found, path: str, limit: int = MAX_SHOWN) -> None:
     """What `kzplayer validate` finds in the project, on stderr, before it plays: a misspelt
     property plays as its default, and the artist should hear why. The player goes on with
-    what it can read; errors still fail `validate`. At most `limit` are shown."""
-    from kzplayer.commands.report import print_diagnostics
-    from kzplayer.validate import validate_project
-    found = [d for d in validate_project(proj, proj.diagnostics, graph) if d.severity != Severity.NOTE]
+    what it can read (a broken material leaves its slot out); errors still fail `validate`.
+    At most `limit` are shown."""
+    _SHOWN[:] = found
     if not found:
         return
-    print_diagnostics(found[:limit], stream=sys.stderr)
+    print_diagnostics_stderr(found[:limit])
     errors = any(d.severity == Severity.ERROR for d in found)
     if errors or len(found) > limit:
-        what = "playing anyway (what an error names is left out); " if errors else ""
+        what = "playing anyway (what an error names is left out or plays as its default); " if errors else ""
         more = f"{len(found) - limit} more not shown; " if len(found) > limit else ""
         click.echo(f"kzplayer: {what}{more}`kzplayer validate {path}` lists every problem", err=True)
 
 
 def print_warnings(diagnostics) -> None:
-    """Problems the simulation finds on top of what `validate` reported (print_findings)."""
-    from kzplayer.commands.report import print_diagnostics
+    """Problems the simulation finds on top of what `validate` reported (print_findings):
+    what validate said already (the same spot, or a rule it checks and reported) is not
+    shown twice; what only the run sees (a pool the driver caps, a --set material in the
+    wrong slot) is."""
+    from kzplayer.validate.context import spot
     from kzplayer.validate.engine import rule_by_slug
-    shown = [d for d in diagnostics if d.severity != Severity.NOTE
-             and not hasattr(rule_by_slug(d.rule), "check")]
-    if shown:
-        print_diagnostics(shown, stream=sys.stderr)
+    shown = {spot(d) for d in _SHOWN}
+    reported = {d.rule for d in _SHOWN if hasattr(rule_by_slug(d.rule), "check")}
+    rest = [d for d in diagnostics if d.severity != Severity.NOTE and spot(d) not in shown
+            and d.rule not in reported]
+    print_diagnostics_stderr(rest)
 
 
 def reader(graph):
@@ -147,24 +195,38 @@ def reader(graph):
 
 
 def viewport_size(project, value) -> tuple[int, int]:
-    """The first Viewport2D's Node.Width x Node.Height, else 640x360."""
+    """The first Viewport2D's Node.Width x Node.Height, else 640x360; a side past the work
+    limit is clamped to it (validate's property.work-limit warns), a value that is no
+    number (NaN, infinite: property.range) falls back to 640x360."""
+    import math
     for item in project.walk():
         if item.type == "Viewport2D":
             w, h = value(item, "Node.Width"), value(item, "Node.Height")
-            if isinstance(w, (int, float)) and isinstance(h, (int, float)) and w >= 1 and h >= 1:
-                return int(round(w)), int(round(h))
+            sides = (w, h)
+            if all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 1
+                   for v in sides):
+                return tuple(int(round(min(v, MAX_SIZE))) for v in sides)
             break
     return DEFAULT_SIZE
 
 
 def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,
-                 ctx=None, lod=True) -> str:
+                 ctx=None, frame_budget=None, lod=True) -> str:
     """Render n_frames headless (kzplayer.render.player.render_offline), writing what was
-    asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs."""
+    asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs.
+    Where "playing anyway" was said and the simulation meets what it cannot leave out (an
+    event-source cycle), it says that it does not play after all."""
     from kzplayer.render.player import render_offline
-    with _progress(n_frames, enabled=bool(output)) as advance:
-        result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,
-                                stats=stats, dump=dump, ctx=ctx, warn=print_warnings, progress=advance, lod=lod)
+    try:
+        with _progress(n_frames, enabled=bool(output)) as advance:
+            result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,
+                                    stats=stats, dump=dump, ctx=ctx, warn=print_warnings, progress=advance,
+                                    frame_budget=frame_budget, lod=lod)
+    except KzError as exc:
+        if (any(d.severity == Severity.ERROR for d in _SHOWN)
+                and not any(d.rule == "play.frame-budget" for d in exc.diagnostics)):
+            click.echo("kzplayer: not playing after all: the problem below cannot be left out", err=True)
+        raise
     return summary(proj, result)
 
 

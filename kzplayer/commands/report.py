@@ -33,8 +33,9 @@ def format_diagnostic(d: Diagnostic, *, color: bool = False) -> str:
                 width = d.span.end_column - d.span.column
             else:
                 width = len(src) - d.span.column + 1
-            out.append(f"    {src}")
-            out.append("    " + " " * (d.span.column - 1) + _paint("^" * max(1, width), _COLOURS[sev], color))
+            shown, column, width = source_window(src, d.span.column, max(1, width))
+            out.append(f"    {shown}")
+            out.append("    " + " " * (column - 1) + _paint("^" * width, _COLOURS[sev], color))
     others = [r for r in d.related if r is not None and r.line and r != d.span]
     if others:          # the other places of the same problem (a loop's other bindings, ...)
         shown = [f"{r.line}:{r.column}" if d.span and r.file == d.span.file else str(r) for r in others[:5]]
@@ -43,6 +44,23 @@ def format_diagnostic(d: Diagnostic, *, color: bool = False) -> str:
     if d.hint:
         out.append(f"    {_paint('hint:', '1;32', color)} {d.hint}")
     return "\n".join(out)
+
+
+WINDOW = 200        # characters of a source line shown around a diagnostic's column
+
+
+def source_window(line: str, column: int, width: int, window: int = WINDOW) -> tuple[str, int, int]:
+    """(the part of `line` to show, the column and width of the caret in it): a line longer
+    than `window` is cut to `window` characters around `column`, each cut marked with '...',
+    so a 100 MB attribute prints a short line."""
+    if len(line) <= window:
+        return line, column, width
+    start = max(0, min(column - 1 - window // 4, len(line) - window))
+    end = start + window
+    head = "..." if start > 0 else ""
+    tail = "..." if end < len(line) else ""
+    caret = column - start + len(head)
+    return head + line[start:end] + tail, caret, max(1, min(width, end - (column - 1)))
 
 
 def wants_color(stream) -> bool:

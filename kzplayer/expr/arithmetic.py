@@ -1,8 +1,9 @@
 """Operators on values, shared by the evaluator and (on sample values) the type checker.
 
 Numbers: bool, int and float promote as in C++ (bool op int is int, int op float is float).
-`int / int` divides as C++ does (truncating toward zero); an integer division or remainder
-by zero is an error, a float one gives IEEE inf/nan as on the GPU. Vectors and colours are
+Kanzi's ints are 32-bit: every int result wraps in two's complement (limits.wrap32), shift
+counts are 0..31. `int / int` divides as C++ does (truncating toward zero); an integer
+division or remainder by zero is an error, a float one gives IEEE inf/nan as on the GPU. Vectors and colours are
 component-wise, with a scalar on either side broadcast; `*` on matrices and SRTs is the
 matrix product (column vectors: in `a * b`, `b` applies first). Ranges are element-wise
 (`{lights ... PointLightColor} * 0.5`; two ranges pair their elements, as long as the
@@ -14,6 +15,7 @@ import math
 
 import numpy as np
 
+from kzplayer.expr.limits import check_string_length, wrap32
 from kzplayer.transforms import cos_deg, rotation_matrix, sin_deg, srt_matrix  # noqa: F401 (re-exported)
 from kzplayer.values import (Color4, EnumValue, ItemRef, Matrix, MaterialRef, Range, Srt2D, Srt3D, Vector,
                              type_name)
@@ -52,7 +54,9 @@ def elementwise(f, *args):
         nums = [number(a) for a in args]
         r = f(*nums)
         # int op float is float: min(1, 2.5) is 1.0, as in C++ with promoted operands
-        return float(r) if isinstance(r, int) and any(isinstance(v, float) for v in nums) else r
+        if isinstance(r, int) and not isinstance(r, bool):
+            return float(r) if any(isinstance(v, float) for v in nums) else wrap32(r)
+        return r
     cols = []
     for a in args:
         if is_components(a):
@@ -93,14 +97,21 @@ def idiv(a: int, b: int) -> int:
 
 
 def _scalar(op: str, a, b):
+    if isinstance(a, (bool, int)) and isinstance(b, (bool, int)):   # 32-bit, wrapping
+        a, b = int(a), int(b)
+        if op == "+":
+            return wrap32(a + b)
+        if op == "-":
+            return wrap32(a - b)
+        if op == "*":
+            return wrap32(a * b)
+        return wrap32(idiv(a, b))          # -2147483648 / -1 wraps to -2147483648
     if op == "+":
         return a + b
     if op == "-":
         return a - b
     if op == "*":
         return a * b
-    if isinstance(a, (bool, int)) and isinstance(b, (bool, int)):
-        return idiv(int(a), int(b))
     return fdiv(float(a), float(b))
 
 
@@ -119,6 +130,7 @@ def arithmetic(op: str, a, b):
     if is_number(a) and is_number(b):
         return _scalar(op, a, b)
     if op == "+" and isinstance(a, str) and isinstance(b, str):
+        check_string_length(len(a) + len(b))
         return a + b
     if isinstance(a, str) or isinstance(b, str):
         raise TypeMismatch(f"'{op}' cannot combine {type_name(a)} and {type_name(b)}"
@@ -171,12 +183,17 @@ def compare(op: str, a, b) -> bool:
 
 
 def bitwise(op: str, a, b) -> int:
-    x, y = to_int(a, f"an operand of '{op}'"), to_int(b, f"an operand of '{op}'")
-    if op in ("<<", ">>") and y < 0:
-        raise BadValue(f"a negative shift count ({y})")
-    # Kanzi's int is 32-bit: wrap like C++ would on the usual two's complement machines.
-    r = {"&": x & y, "|": x | y, "^": x ^ y, "<<": x << y, ">>": x >> y}[op]
-    return (r + 2**31) % 2**32 - 2**31
+    """`& | ^ << >>` on Kanzi's 32-bit ints. A shift count outside 0..31 is an error (C++
+    leaves it undefined, and CPUs disagree); `>>` keeps the sign (arithmetic shift)."""
+    x = wrap32(to_int(a, f"an operand of '{op}'"))
+    y = wrap32(to_int(b, f"an operand of '{op}'"))
+    if op in ("<<", ">>"):
+        if not 0 <= y <= 31:
+            raise BadValue(f"a shift count of {y}: Kanzi's ints have 32 bits, so it must be 0..31")
+        return wrap32(x << y) if op == "<<" else x >> y
+    if op == "&":
+        return x & y
+    return x | y if op == "|" else x ^ y
 
 
 def over_range(f, *args):
@@ -225,8 +242,10 @@ def unary(op: str, v):
     if isinstance(v, Range):
         return over_range(lambda x: unary(op, x), v)
     if op == "-":
+        if isinstance(v, (bool, int)):
+            return wrap32(-int(v))
         if is_number(v):
-            return -v if not isinstance(v, bool) else -int(v)
+            return -v
         if is_components(v):
             return type(v)(-c for c in v)
         if isinstance(v, Matrix):
@@ -234,7 +253,7 @@ def unary(op: str, v):
         raise TypeMismatch(f"'-' does not apply to {type_name(v)}")
     if op == "!":
         return not truthy(v, "the operand of '!'")
-    return (~to_int(v, "the operand of '~'") + 2**31) % 2**32 - 2**31
+    return wrap32(~to_int(v, "the operand of '~'"))
 
 
 # -- matrices and SRTs -----------------------------------------------------------------------

@@ -43,7 +43,7 @@ class Reference:
         at = "@" if self.tracked else ""
         if self.kind == "datacontext":
             return f"{{{at}{self.path}{'.' + self.property if self.property else ''}}}"
-        sep = "" if self.path.endswith("/") else "/"
+        sep = "" if self.path == "/" else "/"      # `{a//b}` keeps its empty segment
         return f"{{{at}{self.path}{sep}{self.property}}}"
 
 
@@ -163,7 +163,9 @@ class Program:
     span: Span | None = None
 
     def __eq__(self, other: Any) -> bool:
-        return isinstance(other, Program) and self.statements == other.statements
+        from kzplayer.expr.limits import deep_recursion
+        with deep_recursion():        # trees as deep as the limits allow compare too
+            return isinstance(other, Program) and self.statements == other.statements
 
     @property
     def ok(self) -> bool:

@@ -23,6 +23,7 @@ from kzplayer.expr.arithmetic import BadValue, DivisionByZero, TypeMismatch, bin
 from kzplayer.expr.errors import ExprError, not_evaluable
 from kzplayer.expr.fields import FieldError, get_field, set_field
 from kzplayer.expr.functions import lookup
+from kzplayer.expr.limits import deep_recursion, wrap32
 from kzplayer.expr.suggest import unknown_function
 from kzplayer.values import ItemRef, Range
 
@@ -50,8 +51,9 @@ def evaluate(program: ast.Program, env: Environment) -> Result:
     ev = _Evaluator(env)
     value = None
     try:
-        for statement in program.statements:
-            value = ev.run(statement)
+        with deep_recursion():
+            for statement in program.statements:
+                value = ev.run(statement)
     except _Skip:
         return Result(None, True, ev.variables)
     return Result(value, False, ev.variables)
@@ -103,7 +105,9 @@ class _Evaluator:
             return self.variable(node, node.name)
         if isinstance(node, ast.Ref):
             try:
-                return self.env.lookup(node.reference)
+                value = self.env.lookup(node.reference)
+                # Kanzi's ints are 32-bit, whatever a DataContext or an override holds
+                return wrap32(value) if type(value) is int else value
             except ExprError:
                 raise
             except LookupError as e:

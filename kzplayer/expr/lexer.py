@@ -16,12 +16,14 @@ node list; both are one VIEW token. Outside braces `...` is the prefix fold oper
 from __future__ import annotations
 
 import bisect
+import math
 import re
 from typing import Callable
 
 from kzplayer.diagnostics import Diagnostic, Span
 from kzplayer.expr.ast import Reference
 from kzplayer.expr.errors import diagnostic
+from kzplayer.expr.limits import INT_MAX
 from kzplayer.expr.tokens import EOF, NAME, NEWLINE, NUMBER, OP, REF, STRING, VIEW, Token
 
 _NUMBER = re.compile(r"(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
@@ -135,7 +137,10 @@ def tokenize(text: str, *, file: str | None = None, line: int = 1, column: int =
             pos = len(text) if end < 0 else end
         elif m := _NUMBER.match(text, pos):
             lit = m.group()
-            value = float(lit) if any(c in lit for c in ".eE") else int(lit)
+            value, problem = _number(lit, tokens[-1] if tokens else None)
+            if problem:
+                errors.append(diagnostic("expr.value", problem, span(pos, m.end()),
+                                         hint="write a float (with a '.') for larger numbers"))
             emit(NUMBER, pos, m.end(), value)
             pos = m.end()
         elif m := _NAME.match(text, pos):
@@ -187,6 +192,19 @@ def tokenize(text: str, *, file: str | None = None, line: int = 1, column: int =
             pos += len(op)
     emit(EOF, len(text), len(text), None)
     return tokens, errors
+
+
+def _number(lit: str, before: Token | None) -> tuple[int | float, str | None]:
+    """The value of a number literal, and what is wrong with it: an int must fit Kanzi's 32
+    bits (2147483648 only right after a minus sign), a float must be finite."""
+    if any(c in lit for c in ".eE"):
+        value = float(lit)
+        return (value, None) if math.isfinite(value) else (0.0, f"{lit} is too large for a float")
+    top = INT_MAX + 1 if before is not None and before.kind == OP and before.value == "-" else INT_MAX
+    if len(lit.lstrip("0")) > 10 or int(lit) > top:
+        shown = lit if len(lit) <= 24 else f"{lit[:12]}...({len(lit)} digits)"
+        return 0, f"{shown} does not fit Kanzi's 32-bit int (at most {INT_MAX})"
+    return int(lit), None
 
 
 def _string(text, pos, emit, errors, span) -> int:

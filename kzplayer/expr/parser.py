@@ -15,7 +15,8 @@
 `{source ... Property}`, its source a variable or a reference.
 
 Every error goes through `fail`; the parser then skips to the next line and goes on, so one
-run reports every broken statement.
+run reports every broken statement. The limits (kzplayer/expr/limits.py: length, nesting,
+depth) are `expr.limit` errors at the spot.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from kzplayer.diagnostics import Diagnostic, Span
 from kzplayer.expr import ast
 from kzplayer.expr.errors import diagnostic
 from kzplayer.expr.lexer import tokenize
+from kzplayer.expr.limits import MAX_DEPTH, MAX_LENGTH, MAX_NESTING, deep_recursion, too_deep
 from kzplayer.expr.tokens import EOF, NAME, NEWLINE, NUMBER, REF, STRING, VIEW, Token, TokenStream
 
 
@@ -49,8 +51,22 @@ def parse(text: str, *, file: str | None = None, line: int = 1, column: int = 1,
     if span is not None:
         file, line, column = span.file, span.line, span.column
     text = text or ""
+    if len(text) > MAX_LENGTH:      # refused before any work: a 100 MB attribute is no binding
+        where = Span(file or "<expression>", *(position(0) if position else (line, column)))
+        program = ast.Program([], text=text, span=where)
+        program.diagnostics = [diagnostic(
+            "expr.limit", f"this expression is {len(text):,} characters long; the limit is "
+            f"{MAX_LENGTH:,}", where, hint="split the computation over several bindings")]
+        return program
     tokens, errors = tokenize(text, file=file, line=line, column=column, position=position)
-    program = _Parser(tokens).parse_program()
+    with deep_recursion():
+        program = _Parser(tokens).parse_program()
+    if not errors and not program.diagnostics and (deep := too_deep(program.statements)):
+        node, depth = deep
+        program.diagnostics.append(diagnostic(
+            "expr.limit", f"this expression is {depth:,} levels deep; the limit is {MAX_DEPTH:,} "
+            "(each operator of a chain such as a + b + c is one level)", node.span,
+            hint="sum long lists in several bindings, or in variables: A = a + b, then A + c"))
     program.text = text
     program.diagnostics = sorted(errors + program.diagnostics, key=Diagnostic.sort_key)
     return program
@@ -59,6 +75,19 @@ def parse(text: str, *, file: str | None = None, line: int = 1, column: int = 1,
 class _Parser:
     def __init__(self, tokens: list[Token]):
         self.stream = TokenStream(tokens)
+        self.nesting = 0        # brackets, calls, unary operators and ?: open around here
+
+    def nested(self, parse):
+        """parse() one level of nesting deeper; past MAX_NESTING an expr.limit error."""
+        if self.nesting >= MAX_NESTING:
+            raise _Fail(diagnostic(
+                "expr.limit", f"brackets, calls and operators nested more than {MAX_NESTING} deep",
+                self.stream.current.span, hint="compute the inner part in a variable first: A = ..."))
+        self.nesting += 1
+        try:
+            return parse()
+        finally:
+            self.nesting -= 1
 
     # -- helpers ---------------------------------------------------------------------------
     def fail(self, message: str, token: Token | None = None, hint: str | None = None):
@@ -126,9 +155,9 @@ class _Parser:
         cond = self.parse_or()
         if not self.stream.skip_op("?"):
             return cond
-        then = self.parse_ternary()
+        then = self.nested(self.parse_ternary)
         self.expect_op(":", "between the branches of '?:'")
-        otherwise = self.parse_ternary()
+        otherwise = self.nested(self.parse_ternary)
         return ast.Ternary(cond, then, otherwise, span=self.span_from(start))
 
     def _binary(self, ops: tuple[str, ...], operand) -> ast.Node:
@@ -171,7 +200,7 @@ class _Parser:
     def parse_unary(self) -> ast.Node:
         start = self.stream.current
         if self.stream.skip_op("-", "!", "~"):
-            operand = self.parse_unary()
+            operand = self.nested(self.parse_unary)
             return ast.Unary(start.value, operand, span=self.span_from(start))
         if self.stream.skip_op("..."):
             op = self.stream.skip_op(*FOLD_OPS)
@@ -213,7 +242,7 @@ class _Parser:
             return ast.Name(tok.value, span=tok.span)
         if tok.is_op("("):
             s.next()
-            node = self.parse_expression()
+            node = self.nested(self.parse_expression)
             self.expect_op(")", "to close '('")
             return node
         self.fail(f"expected an expression, got {tok.describe()}")
@@ -244,8 +273,8 @@ class _Parser:
         self.expect_op("(", f"after the function name '{name.value}'")
         args = []
         if not s.current.is_op(")"):
-            args.append(self.parse_expression())
+            args.append(self.nested(self.parse_expression))
             while s.skip_op(","):
-                args.append(self.parse_expression())
+                args.append(self.nested(self.parse_expression))
         self.expect_op(")", f"to close the arguments of '{name.value}'")
         return ast.Call(name.value, tuple(args), tuple(type_args), name.span, span=self.span_from(name))

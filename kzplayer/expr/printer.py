@@ -3,6 +3,7 @@ precedence table allows. References print in brace spelling."""
 from __future__ import annotations
 
 from kzplayer.expr import ast
+from kzplayer.expr.limits import deep_recursion
 
 # Binding strength of each binary operator (higher binds tighter); the parser's levels.
 PRECEDENCE = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
@@ -26,11 +27,16 @@ def precedence(node: ast.Node) -> int:
 
 def to_text(node) -> str:
     """A Program (one statement a line) or a node as source text."""
+    with deep_recursion():
+        return _text(node)
+
+
+def _text(node) -> str:
     if isinstance(node, ast.Program):
-        return "\n".join(to_text(s) for s in node.statements)
+        return "\n".join(_text(s) for s in node.statements)
     if isinstance(node, ast.Assign):
         target = node.name + (f".{node.field}" if node.field else "")
-        return f"{target} = {to_text(node.value)}"
+        return f"{target} = {_text(node.value)}"
     if isinstance(node, ast.Number):
         return _number(node.value)
     if isinstance(node, ast.String):
@@ -56,18 +62,18 @@ def to_text(node) -> str:
         return f"{left} {node.op} {right}"
     if isinstance(node, ast.Ternary):
         cond = _wrap(node.cond, precedence(node.cond) <= TERNARY)
-        return f"{cond} ? {to_text(node.then)} : {to_text(node.otherwise)}"
+        return f"{cond} ? {_text(node.then)} : {_text(node.otherwise)}"
     if isinstance(node, ast.Field):
         inner = _wrap(node.value, precedence(node.value) < POSTFIX or isinstance(node.value, ast.Number))
         return f"{inner}.{node.field}"
     if isinstance(node, ast.Call):
         generic = f"<{', '.join(node.type_args)}>" if node.type_args else ""
-        return f"{node.name}{generic}({', '.join(to_text(a) for a in node.args)})"
+        return f"{node.name}{generic}({', '.join(_text(a) for a in node.args)})"
     raise TypeError(f"not an expression node: {node!r}")
 
 
 def _wrap(node: ast.Node, parens: bool) -> str:
-    text = to_text(node)
+    text = _text(node)
     return f"({text})" if parens else text
 
 

@@ -7,8 +7,10 @@ reads back); `{:.2}` is 2 significant digits as in fmt (see docs/expressions.md)
 from __future__ import annotations
 
 import math
+import re
 
 from kzplayer.expr.arithmetic import BadValue, TypeMismatch, is_components, number as _number
+from kzplayer.expr.limits import INT_MAX, INT_MIN, MAX_STRING, check_string_length, fits32
 from kzplayer.expr.ranges import element
 from kzplayer.expr.registry import define as _define
 from kzplayer.values import Matrix, Srt2D, Srt3D, type_name
@@ -47,16 +49,22 @@ def f_bool(v):
 def f_int(v):
     v = element(v)              # a range iterator: the element it is at
     if isinstance(v, str):
+        text = v.strip()
+        if len(text) > 40:          # no 32-bit int is written in 40 characters; int() of a
+            raise BadValue(f'cannot convert "{text[:20]}..." to int')    # huge text is slow
         try:
-            return int(v.strip())
+            v = int(text)
         except ValueError:
             try:
-                v = float(v.strip())
+                v = float(text)
             except ValueError:
                 raise BadValue(f'cannot convert "{v}" to int') from None
     v = _number(v, "the argument of int")
     if isinstance(v, float) and not math.isfinite(v):
         raise BadValue(f"cannot convert {v} to int")
+    if not fits32(int(v)):
+        raise BadValue(f"int({format_value(v)}) is outside Kanzi's 32-bit int range "
+                       f"{INT_MIN}..{INT_MAX}")
     return int(v)
 
 
@@ -79,9 +87,19 @@ def f_string(v):
 
 # -- text ------------------------------------------------------------------------------------
 
+# fmt's spec: [[fill]align][sign][#][0][width][,][.precision][type]
+_SPEC = re.compile(r"(?:.?[<>=^])?[-+ ]?z?#?0?(?P<width>\d*)[,_]?(?:\.(?P<precision>\d+))?[a-zA-Z%]?")
+
+
 def _format_one(v, spec: str) -> str:
     if not spec:
         return format_value(v)
+    m = _SPEC.fullmatch(spec)
+    for part in ("width", "precision"):
+        digits = m.group(part) if m else ""
+        if digits and (len(digits) > 6 or int(digits) > MAX_STRING):
+            raise BadValue(f"format spec '{spec}': a {part} of {int(digits):,}; a binding's "
+                           f"strings hold at most {MAX_STRING:,} characters")
     if isinstance(v, bool):
         v = format_value(v)
     elif isinstance(v, int) and "." in spec:
@@ -99,6 +117,7 @@ def f_format(fmt, *args):
     if not isinstance(fmt, str):
         raise TypeMismatch(f"the format must be a string, not {type_name(fmt)}")
     out, i, auto = [], 0, 0
+    length = len(fmt)          # an upper bound of the text copied from the format itself
     while i < len(fmt):
         ch = fmt[i]
         if ch in "{}" and fmt[i + 1:i + 2] == ch:
@@ -123,6 +142,9 @@ def f_format(fmt, *args):
             n, auto = auto, auto + 1
         if n >= len(args):
             raise BadValue(f"the format wants argument {n + 1} but has {len(args)}")
-        out.append(_format_one(args[n], spec))
+        piece = _format_one(args[n], spec)
+        length += len(piece)
+        check_string_length(length)
+        out.append(piece)
         i = end + 1
     return "".join(out)

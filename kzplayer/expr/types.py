@@ -23,6 +23,7 @@ from kzplayer.expr.arithmetic import (BadValue, DivisionByZero, TypeMismatch, bi
 from kzplayer.expr.errors import diagnostic, not_evaluable
 from kzplayer.expr.fields import FieldError, get_field, set_field
 from kzplayer.expr.functions import lookup
+from kzplayer.expr.limits import deep_recursion
 from kzplayer.expr.suggest import unknown_function
 from kzplayer.expr import ranges
 from kzplayer.values import (BufferHandle, Color4, EnumValue, ItemRef, MaterialRef, Matrix, Range, Srt2D,
@@ -116,8 +117,9 @@ def infer(program: ast.Program, ref_type=None, *, target_type=None, is_target=No
     checker = _Checker(ref_type or (lambda ref: None), normalize_type(target_type), is_target,
                        property_type or (lambda name: None))
     result = UNKNOWN
-    for statement in program.statements:
-        result = checker.statement(statement)
+    with deep_recursion():
+        for statement in program.statements:
+            result = checker.statement(statement)
     return result.type, sorted(checker.diagnostics, key=Diagnostic.sort_key)
 
 

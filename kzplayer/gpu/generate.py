@@ -156,7 +156,7 @@ class Generator:
 
     def _node(self, builder: ProgramBuilder, v: Variant):
         return builder.node(v.material.shader, v.material.display, v.prefix,
-                            before=[h for h in HEADERS.get(v.kind, ())])
+                            before=[h for h in HEADERS.get(v.kind, ())], root=getattr(v.material, "root", None))
 
     def build(self, bakes: dict | None = None) -> SystemCode:
         code = self.layout()

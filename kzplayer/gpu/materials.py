@@ -17,6 +17,7 @@ from kzplayer import values as V
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, a_or_an
 from kzplayer.gpu.preprocessor import preprocess
 from kzplayer.gpu.shader_errors import compile_compute
+from kzplayer.project.files import Outside, inside, is_file, project_folder
 from kzplayer.resources import shader_dir
 
 # The slots the simulation runs.
@@ -31,6 +32,7 @@ class Material:
     shader: Path
     display: str                    # how messages name the file
     reads: tuple[str, ...] = ()
+    root: Path | None = None        # a custom material's project folder: its includes may read it
 
 
 def uniform_name(property_name: str) -> str:
@@ -50,20 +52,24 @@ def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Mat
     if spec.slot != slot:
         raise _material_error("material.slot", f"{where}: '{spec.name}' is {a_or_an(spec.slot)} material, "
                                                f"not {a_or_an(slot)} one", span)
+    root = None
     if spec.custom:
-        base = Path(project.path).parent if project.path else Path.cwd()
-        shader = (base / spec.shader).resolve()
+        root = project_folder(project).resolve()
+        try:
+            shader = inside(root, spec.shader, [root], f"the shader of material '{spec.name}' ({spec.shader})")
+        except Outside as exc:      # the loader reported it (path.outside-project): never read
+            raise _material_error("path.outside-project", f"{where}: {exc}", span) from None
         display = str(shader)       # absolute: openable from anywhere, whatever the cwd
     else:
         shader = shader_dir() / (spec.shader or f"{spec.name}.glsl")
         display = f"shaders/{shader.name}"
-    if not shader.is_file():
+    if not is_file(shader):
         message = f"{where}: the shader of '{spec.name}' is missing: {display}"
         if spec.custom:
             raise _material_error("material.unknown", message, span)
         return Diagnostic("KZ803", "material.unsupported", Severity.WARNING,
                           f"{where}: kzplayer does not run '{spec.name}' yet; the slot is ignored", span)
-    return Material(spec.name, slot, shader, display, tuple(spec.properties))
+    return Material(spec.name, slot, shader, display, tuple(spec.properties), root)
 
 
 def _material_error(rule: str, message: str, span) -> KzError:

@@ -16,7 +16,10 @@ Rules:
   in an included file is blanked (the line is kept so numbers do not move).
 * `#define`s given by the caller come right after `#version`.
 * `#include "X"` looks beside the including file first, then in the shader library
-  (`shaders/`, so `#include "Particles/accessors.glsl"` works from anywhere).
+  (`shaders/`, so `#include "Particles/accessors.glsl"` works from anywhere). Only the
+  shader library and the folders the caller allows (a custom material's project folder)
+  are read: an absolute path, a `..` that leaves them or a link that points out is refused
+  before the file is opened (kzplayer.project.files), so no message shows what it holds.
 * A file is included once per program (a second `#include` of it is a no-op, like an
   include guard); an include cycle or a chain deeper than MAX_DEPTH is an error.
 """
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
+from kzplayer.project.files import Outside, inside, is_file
 from kzplayer.resources import shader_dir
 
 MAX_DEPTH = 32
@@ -73,17 +77,21 @@ def line_directive(line: int, file_id: int) -> str:
 
 
 def preprocess(path: str | Path, defines: dict[str, object] | None = None,
-               display_name: str | None = None, prelude: str = "") -> Source:
+               display_name: str | None = None, prelude: str = "", roots=None) -> Source:
     """Preprocess the file at `path`. `display_name` is how the file is named in messages
     (a project-relative path for a custom material). `prelude` is GLSL placed after the
     defines, before the file (it may hold #includes; its own number is -1 and it is
-    reported as "<prelude>")."""
-    return _Preprocessor(defines or {}).run(Path(path), display_name, prelude)
+    reported as "<prelude>"). `roots`: the folders besides the shader library that
+    includes may read (a custom material's project folder); by default the folder of
+    `path` and below."""
+    roots = (Path(path).resolve().parent,) if roots is None else tuple(roots)
+    return _Preprocessor(defines or {}, roots).run(Path(path), display_name, prelude)
 
 
 class _Preprocessor:
-    def __init__(self, defines: dict[str, object]):
+    def __init__(self, defines: dict[str, object], roots=()):
         self.defines = defines
+        self.roots = (*roots, shader_dir())
         self.files: dict[int, str] = {}
         self.ids: dict[Path, int] = {}
         self.included: set[Path] = set()
@@ -142,13 +150,26 @@ class _Preprocessor:
             self._lines(self.lines[tid], target, tid, [*chain, target])
             self.out.append(line_directive(number + 1, fid))
 
-    @staticmethod
-    def _find(name: str, here: Path, where: Span) -> Path:
-        for base in (here, shader_dir()):
-            candidate = (base / name).resolve()
-            if candidate.is_file():
-                return candidate
-        raise _error(f'#include "{name}": no such file beside {where.file} or in the shader library', where)
+    def _find(self, name: str, here: Path, where: Span) -> Path:
+        return find_include(name, here, where, self.roots)
+
+
+def find_include(name: str, here: Path, where: Span, roots) -> Path:
+    """The file `#include "name"` means: beside the including file (`here`), inside one of
+    `roots`, then in the shader library; refused (shader.compile at the include, the file
+    never opened) when it would lie elsewhere: kzplayer.project.files.inside."""
+    refused = None
+    for base, allowed in ((here, (*roots, shader_dir())), (shader_dir(), (shader_dir(),))):
+        try:
+            candidate = inside(base, name, allowed, f'#include "{name}"')
+        except Outside as exc:
+            refused = refused or exc
+            continue
+        if is_file(candidate):
+            return candidate
+    if refused is not None:
+        raise _error(f"{refused}, or in kzplayer's shader library", where)
+    raise _error(f'#include "{name}": no such file beside {where.file} or in the shader library', where)
 
 
 def _library_name(path: Path) -> str:
@@ -215,6 +236,7 @@ class ProgramBuilder:
     SECTIONS = ("prelude", "shared", "nodes", "main")
 
     def __init__(self, defines: dict[str, object] | None = None, version: str = GLSL_VERSION):
+        self.roots: list[Path] = []      # besides the library: the folders the nodes' includes may read
         self.out = {name: [] for name in self.SECTIONS}
         self.files: dict[int, str] = {}
         self.lines: dict[int, list[str]] = {}
@@ -239,10 +261,15 @@ class ProgramBuilder:
         target = self._find(name, shader_dir(), where)
         self._shared(target, section, [target])
 
-    def node(self, path: str | Path, display: str, prefix: str, before=()) -> Node:
+    def node(self, path: str | Path, display: str, prefix: str, before=(), root=None) -> Node:
         """Inline a material file (and its own includes) under `prefix`; `before`: library
-        files of the slot (Particles/collider_stage.glsl) inlined with it, first."""
+        files of the slot (Particles/collider_stage.glsl) inlined with it, first. `root`: the
+        folder its includes may read besides the library (a custom material's project
+        folder; default the file's own folder)."""
         path = Path(path).resolve()
+        allowed = Path(root).resolve() if root is not None else path.parent
+        if allowed not in self.roots:
+            self.roots.append(allowed)
         heads = [self._find(name, shader_dir(), Span(display, 1, 1)) for name in before]
         files = {}
         for head in heads:
@@ -381,4 +408,5 @@ class ProgramBuilder:
         if len(chain) >= MAX_DEPTH:
             raise _error(f"#include nested deeper than {MAX_DEPTH} files", where)
 
-    _find = staticmethod(_Preprocessor._find)
+    def _find(self, name: str, here: Path, where: Span) -> Path:
+        return find_include(name, here, where, self.roots)

@@ -1,11 +1,15 @@
 """Property values as the simulation reads them, and where the file gives them.
 
 One rule for a value (`PropertyReader.value`): the value after bindings and run-time
-overrides; where the node has none of its own, `catalog.default_for` (a legacy material's
-preset, e.g. Emitter_Cone's 30 degrees, else the catalog default); then the catalog's clamp
-where the catalog asks the player to clamp.
+overrides; where the node has none of its own, or has one that is no number (NaN, infinite,
+an int past 32 bits: validate's property.range error), `catalog.default_for` (a legacy
+material's preset, e.g. Emitter_Cone's 30 degrees, else the catalog default); then the
+catalog's clamp where the catalog asks the player to clamp, and the work limit
+(`work_max`: validate's property.work-limit warning says so).
 """
 from __future__ import annotations
+
+from kzplayer.project.catalog import number_problem
 
 _READ_ERRORS = (AttributeError, KeyError, LookupError, TypeError, ValueError)
 
@@ -20,10 +24,13 @@ class PropertyReader:
         value = self._graph_value(item, name)
         spec = self.catalog.property(name)
         plain_default = spec.default if spec is not None else None
-        if value is None or (value == plain_default and not self.authored(item, name)):
+        if value is None or (value == plain_default and not self.authored(item, name)) \
+                or number_problem(value):
             value = self.catalog.default_for(name, self._slot_materials(item))
         if spec is not None and spec.clamped and value is not None:
             value = spec.clamp(value)
+        if spec is not None and spec.work_max is not None:
+            value = spec.within_work(value)
         return value
 
     def authored(self, item, name: str) -> bool:

@@ -11,15 +11,23 @@ test), the event records put in slot order, the subemitters' levels, and the end
 Particle state stays on the GPU; the per-frame stats are copied on the GPU into a ring and
 read a frame or more later (kzplayer.gpu.stats); the pools are read when asked
 (`read_particles`, `dump`).
+
+Bounds (docs/player.md, "Limits"): a frame runs at most `max_steps` steps per system (steps
+beyond are dropped and counted in `dropped_steps`, as game engines drop them); with
+`timings` set to a dict, the steps of each system that runs custom materials are timed into
+it (play's per-frame wall-clock budget names them); with `leave_out_broken`, a material
+that cannot be resolved or compiled leaves its slot out with a diagnostic instead of
+raising.
 """
 from __future__ import annotations
 
 import math
+import time
 
 import moderngl
 import numpy as np
 
-from kzplayer.diagnostics import Diagnostic, Severity
+from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.gpu import gl
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.events import dependency_order, event_source
@@ -32,6 +40,7 @@ from kzplayer.transforms import world_matrix
 
 DUMP_FIELDS = ("position", "velocity", "age", "lifetime", "scale", "mass")
 _STEP_EPSILON = 1e-9     # time that rounds to a whole step counts as one
+MAX_STEPS_PER_FRAME = 1000   # per system; beyond it steps are dropped (Framerate 1e9, --fps 1e-9)
 
 
 class Simulation:
@@ -43,7 +52,7 @@ class Simulation:
     way, kept to test that both give the same particles)."""
 
     def __init__(self, ctx: moderngl.Context, project, graph=None, seed: int | None = None, io: str | None = None,
-                 walk: str = "live"):
+                 walk: str = "live", leave_out_broken: bool = False):
         if graph is None:
             from kzplayer.bindings import resolve
             graph = resolve(project)
@@ -65,6 +74,10 @@ class Simulation:
         self.emitters: list[Emitter] = []
         self.diagnostics: list[Diagnostic] = []   # warnings: slots skipped, pools capped
         self.frames = 0
+        self.max_steps = MAX_STEPS_PER_FRAME
+        self.dropped_steps: dict[str, int] = {}   # system path -> steps dropped over the budget
+        self.timings: dict[str, float] | None = None   # custom materials' systems -> seconds, when asked
+        self.leave_out_broken = leave_out_broken
         self.walk_full_pool = walk == "pool"
         self._ring = StatsRing(ctx)
         self._last_stats: dict[str, EmitterStats] | None = {}
@@ -94,10 +107,22 @@ class Simulation:
             # Counted in steps, not seconds, so a Framerate change applies from now on.
             system.clock += max(float(dt), 0.0) * system.framerate
             due = math.floor(system.clock + _STEP_EPSILON) - system.steps
-            for _ in range(max(due, 0)):
+            run = min(max(due, 0), self.max_steps)
+            timed = self._timed_key(system)
+            if timed:
+                self.ctx.finish()
+                start = time.perf_counter()
+            for _ in range(run):
                 runner.step()
                 system.steps += 1
-            most = max(most, due)
+            if timed:
+                self.ctx.finish()
+                self.timings[timed] = self.timings.get(timed, 0.0) + time.perf_counter() - start
+            if due > run:               # over budget: the clock moves on, the work does not
+                system.steps += due - run
+                path = system.item.path
+                self.dropped_steps[path] = self.dropped_steps.get(path, 0) + due - run
+            most = max(most, run)
         self._end_frame()
         return most
 
@@ -111,6 +136,20 @@ class Simulation:
                 if factor != em.lod:
                     em.lod = factor
                     runner.write_lod(k)
+
+    def _timed_key(self, system) -> str | None:
+        """What `timings` calls a system whose kernel runs custom materials (None: not timed;
+        the GPU is drained around it, so only projects that ask pay)."""
+        if self.timings is None:
+            return None
+        mats = [m for em in system.emitters for m in (em.count, em.emission, em.self_affect, em.events)]
+        mats += [n.material for n in (*system.affectors, *system.colliders)]
+        custom = list(dict.fromkeys(f"'{m.name}' ({m.display})" for m in mats
+                                    if m is not None and getattr(m, "root", None) is not None))
+        if not custom:
+            return None
+        which = "material" if len(custom) == 1 else "materials"
+        return f"the custom {which} {', '.join(custom)} of ParticleSystem '{system.item.path}'"
 
     def step(self) -> None:
         """Exactly one fixed step of every system (tests, benchmarks)."""
@@ -283,7 +322,33 @@ class Simulation:
         self._order_emitters()          # a binding may have moved a buffer handle
         for runner in self.runners:
             sizes = self._system_pools(runner.system)
-            runner.refresh(sizes)
+            while True:
+                try:
+                    runner.refresh(sizes)
+                    break
+                except KzError as exc:    # a custom material that does not compile
+                    if not (self.leave_out_broken and self._leave_out(runner.system, exc)):
+                        raise
+
+    def _leave_out(self, system, exc: KzError) -> bool:
+        """With leave_out_broken: the custom material a compile error points into leaves its
+        slot out (its diagnostics kept), so the system's kernel can be built without it.
+        False when no custom material of the system is to blame."""
+        files = {str(d.span.file) for d in exc.diagnostics if d.span is not None}
+        slots = [(em, name) for em in system.emitters for name in ("count", "emission", "self_affect", "events")]
+        slots += [(node, "material") for node in (*system.affectors, *system.colliders)]
+        custom = [(owner, name) for owner, name in slots
+                  if getattr(getattr(owner, name), "root", None) is not None]
+        blamed = [(o, n) for o, n in custom if {str(getattr(o, n).shader), getattr(o, n).display} & files]
+        if not blamed and len(custom) == 1:
+            blamed = custom            # an error in a file the one custom material includes
+        if not blamed:
+            return False
+        for d in exc.diagnostics:
+            self._warn(d)
+        for owner, name in blamed:
+            setattr(owner, name, None)
+        return True
 
     def _refresh_emitter(self, em: Emitter, to_sim: np.ndarray) -> None:
         item = em.item
@@ -354,8 +419,15 @@ class Simulation:
         ref = self.values.value(item, slot_property)
         if ref is None or str(ref) == "":
             return None
-        found = resolve_material(self.project, self.catalog, ref, slot, f"{item.path}: {slot_property}",
-                                 span=self.values.span(item, slot_property))
+        try:
+            found = resolve_material(self.project, self.catalog, ref, slot, f"{item.path}: {slot_property}",
+                                     span=self.values.span(item, slot_property))
+        except KzError as exc:           # unknown, another slot's, outside the project
+            if not self.leave_out_broken:
+                raise
+            for d in exc.diagnostics:
+                self._warn(d)
+            return None
         if isinstance(found, Diagnostic):
             self._warn(found)
             return None

@@ -41,6 +41,8 @@ class PropertySpec:
     min: float | None = None
     max: float | None = None
     clamped: bool = False          # the player clamps out-of-range values (the validator warns)
+    work_max: float | None = None  # the most work the player takes on (a size, a rate): beyond
+                                   # it play clamps and warns, validate warns, Item.set refuses
     enum: tuple[str, ...] = ()
     item_types: frozenset[str] = frozenset()
     materials: tuple[str, ...] = ()
@@ -61,6 +63,34 @@ class PropertySpec:
     @property
     def prefix(self) -> str:
         return _prefix(self.name)
+
+    def coerce_number(self, x):
+        return int(x) if self.type == "int" else float(x)
+
+    def problem(self, value) -> str | None:
+        """Why `value` cannot be this property's value, as the end of a sentence that starts
+        with the property's name ("must be at least 0, not -5"), or None. THE one check of
+        values: NaN and infinite components and ints beyond 32 bits for every property, then
+        the range, then the work limit. Item.set and --set refuse what it names; validate
+        reports it (property.range, property.work-limit); the player clamps to the work limit."""
+        bad = number_problem(value)
+        if bad:
+            return bad
+        if self.out_of_range(value):
+            return f"{range_words(self)}, not {_shown(value, self.type)}"
+        if self.beyond_work(value):
+            return (f"must be at most {self.work_max:,.0f} (the most work kzplayer takes on), "
+                    f"not {_shown(value, self.type)}")
+        return None
+
+    def beyond_work(self, value) -> bool:
+        """True when a number is above the property's work limit (catalog `work_max`)."""
+        return (self.work_max is not None and isinstance(value, (int, float))
+                and not isinstance(value, bool) and math.isfinite(value) and value > self.work_max)
+
+    def within_work(self, value):
+        """The value clamped to the work limit (what the player uses)."""
+        return type(value)(self.work_max) if self.beyond_work(value) else value
 
     def out_of_range(self, value) -> bool:
         """True when a number (or any component of a vector) lies outside [min, max]."""
@@ -121,6 +151,55 @@ class ItemTypeSpec:
     slots: tuple[str, ...] = ()
     doc: str = ""
     kanzi_prefixes: frozenset[str] = frozenset()    # Kanzi's families it has, not played here
+
+
+INT_MIN, INT_MAX = -(2 ** 31), 2 ** 31 - 1      # Kanzi's int properties are 32-bit
+
+
+def numbers_of(value) -> tuple:
+    """The numeric components of a property value (a number is its own one component)."""
+    if isinstance(value, bool):
+        return ()
+    if isinstance(value, (int, float)):
+        return (value,)
+    if isinstance(value, (V.Vector, V.Color4)):
+        return tuple(value)
+    if isinstance(value, V.Srt3D):
+        return (*value.scale, *value.rotation, *value.translation)
+    if isinstance(value, V.Srt2D):
+        return (*value.scale, value.rotation, *value.translation)
+    if isinstance(value, V.Matrix):
+        return tuple(value.values)
+    return ()
+
+
+def number_problem(value) -> str | None:
+    """What makes a value no property value whatever its range: a component that is NaN or
+    infinite (a literal such as 1e400 reads as infinite), an int beyond Kanzi's 32 bits."""
+    for c in numbers_of(value):
+        if isinstance(c, int):
+            if not INT_MIN <= c <= INT_MAX:
+                return f"must fit Kanzi's 32-bit int ({INT_MIN:,} to {INT_MAX:,}), not {_shown(c)}"
+        elif not math.isfinite(c):
+            return f"must be a finite number, not {_shown(value)}"
+    return None
+
+
+def range_words(spec) -> str:
+    """'must be at least 0', 'must be at most 1' or 'must be between 0 and 1'."""
+    lo, hi = (_shown(spec.coerce_number(x), spec.type) if x is not None else None for x in (spec.min, spec.max))
+    if hi is None:
+        return f"must be at least {lo}"
+    if lo is None:
+        return f"must be at most {hi}"
+    return f"must be between {lo} and {hi}"
+
+
+def _shown(value, type_name: str | None = None) -> str:
+    from kzplayer.project.literals import format_literal
+    text = format_literal(value, type_name) if not isinstance(value, int) or abs(value) < 10 ** 30 \
+        else f"an int of {len(str(abs(value)))} digits"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True)
@@ -469,7 +548,7 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             default = V.EnumValue(default.word, enum.index(default.word))
         props[name] = PropertySpec(
             name=name, type=t, default=default, min=p.get("min"), max=p.get("max"),
-            clamped=p.get("clamped", False), enum=enum, doc=p.get("doc", ""),
+            clamped=p.get("clamped", False), work_max=p.get("work_max"), enum=enum, doc=p.get("doc", ""),
             unit=p.get("unit", ""), slot=p.get("slot"), output=p.get("output", False))
 
     mats: dict[str, MaterialSpec] = {}

@@ -8,6 +8,13 @@ from __future__ import annotations
 from kzplayer.project.catalog import SLOTS, Catalog, catalog
 
 
+def _literal(value, cat: Catalog, name: str) -> str:
+    """A value as the .kzm literal that writes it (`Additive`, `(0, 1, 0)`, `2.5`)."""
+    from kzplayer.project.literals import format_literal
+    spec = cat.property(name)
+    return format_literal(value, spec.type if spec else None)
+
+
 def render_markdown(cat: Catalog) -> str:
     """docs/catalog.md: every material and property, generated from the catalog."""
     out = ["# Property and material catalog", "",
@@ -59,7 +66,7 @@ def render_markdown(cat: Catalog) -> str:
             "and `material.deprecated` warns.", "",
             "| legacy name | replacement | preset | note |", "|---|---|---|---|"]
     for m in cat.legacy_materials:
-        preset = ", ".join(f"`{k}` = {v!r}" for k, v in m.preset.items()) or "-"
+        preset = ", ".join(f"`{k}` = `{_literal(v, cat, k)}`" for k, v in m.preset.items()) or "-"
         out.append(f"| `{m.name}` | `{m.replacement}` | {preset} | {m.doc} |")
     out += ["", "## Other names", "",
             "One catalog entry under two names (`[alias.*]`). Kanzi Particles 3.0 (Kanzi 4.1) names",
@@ -75,6 +82,9 @@ def render_markdown(cat: Catalog) -> str:
         kind = f"word of `{a.property}`" if a.kind == "enum" else a.kind
         out.append(f"| `{a.name}` | `{a.of}` | {kind} | {whose[a.origin]} |")
     out += ["", "## Properties", "",
+            "A number is always finite, an int 32-bit. The work limit of a property that sizes work",
+            "is the most kzplayer takes on: above it `validate` warns (`property.work-limit`),",
+            "`play` clamps and `Item.set` / `--set` refuse.", "",
             "| property | type | default | range | carried by | read by | doc |",
             "|---|---|---|---|---|---|---|"]
     for p in cat.properties.values():
@@ -82,8 +92,11 @@ def render_markdown(cat: Catalog) -> str:
         if p.min is not None or p.max is not None:
             rng = f"[{'' if p.min is None else f'{p.min:g}'}, {'' if p.max is None else f'{p.max:g}'}]"
             rng += " clamped" if p.clamped else ""
-        kind = p.type + (f" ({' | '.join(p.enum)})" if p.enum else "") + (f", {p.unit}" if p.unit else "")
-        default = "-" if p.default is None else f"`{p.default!r}`"
+        if p.work_max is not None:
+            rng += (", " if rng else "") + f"work limit {p.work_max:,.0f}"
+        words = " \\| ".join(p.enum)            # a bare | would end the table cell
+        kind = p.type + (f" ({words})" if p.enum else "") + (f", {p.unit}" if p.unit else "")
+        default = "-" if p.default is None else f"`{_literal(p.default, cat, p.name)}`"
         doc = p.doc
         out.append(f"| `{p.name}` | {kind} | {default} | {rng} | {', '.join(sorted(p.item_types))} | "
                    f"{', '.join(p.materials)} | {doc} |")

@@ -13,6 +13,7 @@ import shutil
 from kzplayer.diagnostics import KzError
 from kzplayer.project.loader import PROJECT_FILE_SUFFIX, UNREADABLE, _diag, load
 from kzplayer.project.model import Project
+from kzplayer.project.writer import DESTINATION
 
 
 def target_layout(dst: str) -> str:
@@ -20,19 +21,35 @@ def target_layout(dst: str) -> str:
     return "file" if dst.endswith(".kzm") and not dst.endswith(PROJECT_FILE_SUFFIX) else "folder"
 
 
-def convert(src: str, dst: str) -> tuple[Project, list[str]]:
+def convert(src: str, dst: str, force: bool = False) -> tuple[Project, list[str]]:
     """Load SRC (any layout, or a .kzproj) and write it to DST; returns the project and the
-    files written. Raises KzError (exit 1 bad project, 2 unreadable SRC or unusable DST)."""
-    project = load(src)
-    if os.path.abspath(os.fspath(dst)) == os.path.abspath(project.path):
-        raise KzError(_diag(UNREADABLE, f"{dst} is the project being converted; choose another destination"),
-                      exit_code=2)
-    from kzplayer.project.writer import write_folder, write_single
+    files written. Raises KzError (exit 1 bad project, 2 unreadable SRC or unusable DST).
+    Never writes over a file of the project being converted; an existing DST file is
+    replaced only with `force` (and then atomically: a failure leaves it whole)."""
     dst = os.fspath(dst)
+    if dst.lower().endswith((".kzproj", ".kzmat")):
+        raise KzError(_diag(DESTINATION, f"{dst}: kzplayer writes .kzm projects, not Kanzi Studio "
+                                         "files", hint=f"write {os.path.splitext(dst)[0]}.kzm (one "
+                                         "file) or a folder name (the folder layout)"), exit_code=2)
+    project = load(src)
+    own = own_files(project)
     if target_layout(dst) == "file":
         folder = os.path.dirname(os.path.abspath(dst))
+        targets = [dst]
     else:
         folder = os.path.dirname(os.path.abspath(dst)) if dst.endswith(PROJECT_FILE_SUFFIX) else dst
+        targets = [folder]
+    for target in targets:
+        real = os.path.realpath(target)
+        if real in own or any(f.startswith(os.path.join(real, "")) for f in own):
+            raise KzError(_diag(DESTINATION, f"{dst} is {'a file' if real in own else 'the folder'} of the "
+                                             f"project being converted; converting onto it would break "
+                                             "the project", hint="choose a destination outside the project"),
+                          exit_code=2)
+    if target_layout(dst) == "file" and os.path.exists(dst) and not force:
+        raise KzError(_diag(DESTINATION, f"{dst} exists; convert does not overwrite a file unless told to",
+                            hint="add --force to replace it, or choose another name"), exit_code=2)
+    from kzplayer.project.writer import write_folder, write_single
     shaders = custom_shaders(project, folder)
     files = write_single(project, dst) if target_layout(dst) == "file" else write_folder(project, folder)
     for source, target in shaders:
@@ -40,6 +57,34 @@ def convert(src: str, dst: str) -> tuple[Project, list[str]]:
         shutil.copyfile(source, target)
         files.append(target)
     return project, files
+
+
+def own_files(project: Project) -> set[str]:
+    """The real paths of every file the project was read from, and its custom shaders."""
+    files = {os.path.realpath(f) for f in (project.files or [project.path]) if f}
+    base = os.path.dirname(os.path.abspath(project.path))
+    for item in project.items("MaterialType"):
+        for attribute in ("shader", "vertex", "fragment"):
+            shader = item.attributes.get(attribute)
+            if shader:
+                files.add(os.path.realpath(os.path.join(base, shader)))
+    return files
+
+
+def dropped_comments(project: Project) -> int:
+    """How many XML comments the files of the project hold: a converted project is written
+    fresh, so they are not carried over (convert says so)."""
+    from lxml import etree
+    docs = project.document
+    sources = getattr(docs, "sources", None) or {}
+    count = 0
+    for src in sources.values():
+        tree = getattr(src, "tree", None)
+        if tree is not None:
+            count += sum(1 for _ in tree.getroot().iter(etree.Comment))
+            count += sum(1 for n in tree.getroot().itersiblings(preceding=True) if isinstance(n, etree._Comment))
+            count += sum(1 for n in tree.getroot().itersiblings() if isinstance(n, etree._Comment))
+    return count
 
 
 def custom_shaders(project: Project, folder: str) -> list[tuple[str, str]]:

@@ -100,10 +100,22 @@ _INT = re.compile(r"[+-]?\d+")
 _FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
+_MAX_INT_DIGITS = 40      # far past any int a property holds (32 bits), far below Python's limit
+
+
+def _int_or_float(t: str) -> int | float:
+    """An integer literal as an int; one of more than 40 digits as the float it reads as
+    (infinite past 1e308), which the value check then refuses, instead of an int that no
+    float conversion or printing can take."""
+    if len(t.lstrip("+-").lstrip("0")) > _MAX_INT_DIGITS:
+        return float(t)
+    return int(t)
+
+
 def _number(tok: _Tok) -> int | float:
     t = tok.text
     if _INT.fullmatch(t):
-        return int(t)
+        return _int_or_float(t)
     return float(t)
 
 
@@ -126,7 +138,11 @@ def _unescape(tok: _Tok) -> str:
             out.append(chr(int(s[i + 2:i + 6], 16)))
             i += 6
         elif nxt == "U" and re.fullmatch(r"[0-9a-fA-F]{8}", s[i + 2:i + 10]):
-            out.append(chr(int(s[i + 2:i + 10], 16)))
+            code = int(s[i + 2:i + 10], 16)
+            if code > 0x10FFFF:
+                raise LiteralError(f"'\\U{s[i + 2:i + 10]}' is past the last Unicode character "
+                                   "(\\U0010FFFF)", tok.start + i, tok.start + i + 10)
+            out.append(chr(code))
             i += 10
         else:
             raise LiteralError(f"unknown escape '\\{nxt}' in a string", tok.start + i, tok.start + i + 2)
@@ -209,7 +225,11 @@ def _parse(text: str, type_name: str | None, enum, aliases=None) -> object:
     t = type_name
     if t is None or t == "float" or t == "int":      # the common case, without the tokenizer
         if _INT.fullmatch(text):
-            return float(text) if t == "float" else int(text)
+            value = float(text) if t == "float" else _int_or_float(text)
+            if t == "int" and isinstance(value, float):
+                raise LiteralError(f"an int of {len(text.lstrip('+-'))} digits; an int property holds "
+                                   "32 bits", 0, len(text))
+            return value
         if t != "int" and _FLOAT.fullmatch(text):
             return float(text)
     if text[0] == "(" and t in _TUPLE_TYPES:           # (0, 1, 0): common, and plain numbers
@@ -410,13 +430,17 @@ def format_literal(value, type_name: str | None = None) -> str:
 
 
 def check_value(value, spec, name: str = ""):
-    """A value for `item.set`: converted to the property's declared type (`spec` from the
-    catalog; None: any property value) and checked against its enum words and range.
+    """A value for `item.set` and `--set`: converted to the property's declared type (`spec`
+    from the catalog; None: any property value) and checked by the catalog's one rule for
+    values (`PropertySpec.problem`: finite, 32-bit ints, enum words, range, work limit).
     Strings for non-string properties are read as literals. Raises ValueError."""
+    from kzplayer.project.catalog import number_problem
     from kzplayer.values import type_name as _type_name
     if spec is None:
         if value is not None:
             _type_name(value)          # TypeError for things that are no property value
+            if (bad := number_problem(value)):
+                raise ValueError(f"{name} {bad}")
         return value
     want = spec.type
     if value is None:
@@ -437,20 +461,13 @@ def check_value(value, spec, name: str = ""):
         from kzplayer.project.catalog import coerce
         try:
             value = coerce(want, value)
+        except OverflowError:         # float(10**400)
+            raise ValueError(f"{name} must be a finite number, not an int of "
+                             f"{len(str(abs(value)))} digits") from None
         except ValueError:
             raise ValueError(f"{name} takes {a_or_an(want)}, not {value!r}") from None
     if want == "enum" and spec.enum and str(value) not in spec.enum:
         raise ValueError(f"{name}: {value} is not one of {', '.join(spec.enum)}")
-    if spec.out_of_range(value):
-        raise ValueError(f"{name} {_range_words(spec)}, not {format_literal(value, want)}")
+    if (bad := spec.problem(value)):
+        raise ValueError(f"{name} {bad}")
     return value
-
-
-def _range_words(spec) -> str:
-    """'must be at least 0', 'must be at most 1' or 'must be between 0 and 1'."""
-    lo, hi = (format_literal(x, spec.type) if x is not None else None for x in (spec.min, spec.max))
-    if hi is None:
-        return f"must be at least {lo}"
-    if lo is None:
-        return f"must be at most {hi}"
-    return f"must be between {lo} and {hi}"

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span, closest
 from kzplayer.project.bindings_reader import binding_item, short_binding
+from kzplayer.project.files import Outside, inside
 from kzplayer.project.literals import LiteralError, example_hint, parse_literal
 from kzplayer.project.model import Alias, Item, Project, Property
 # The codes and reading of files; re-exported, as the saver, converter and importer use them.
@@ -315,17 +316,11 @@ class _Loader:
         shader = el.get(attribute)
         if not shader:
             return
-        p = shader.replace("\\", "/")
-        if os.path.isabs(shader) or p.startswith("/") or re.match(r"^[A-Za-z]:", p):
-            why = "an absolute path"
-        else:
-            full = os.path.realpath(os.path.join(self.root_dir, shader))
-            why = None if os.path.commonpath([full, self.real_root]) == self.real_root \
-                else "a path that leaves the project folder"
-        if why:
-            self.diagnostics.append(_diag(OUTSIDE, f"refused: the shader of material '{item.name}' is "
-                                          f"{why} ({shader}); it must lie inside the project folder",
-                                          src.attribute_span(el, attribute)))
+        what = "shader" if attribute == "shader" else f"{attribute} shader"
+        try:
+            inside(self.root_dir, shader, [self.real_root], f"the {what} of material '{item.name}' ({shader})")
+        except Outside as exc:
+            self.diagnostics.append(_diag(OUTSIDE, str(exc), src.attribute_span(el, attribute)))
 
     # ---- properties, bindings, aliases
     def property(self, item: Item, el, src: SourceFile) -> None:

@@ -16,8 +16,8 @@ from kzplayer.diagnostics import KzError
 from kzplayer.project.loader import (PROJECT_FILE_SUFFIX, UNREADABLE, _diag, read_item_file,
                                      read_kzm)
 from kzplayer.project.model import Item, Project, Property, copy_spans
-from kzplayer.project.writer import (INDENT, property_text, type_of, write_folder, write_single,
-                                     write_text)
+from kzplayer.project.writer import (INDENT, encode_text, property_text, type_of, write_blobs,
+                                     write_folder, write_single)
 
 # ------------------------------------------------------------------ saving in place
 
@@ -181,7 +181,7 @@ def _save_spliced(project: Project, layout: str, where: str, only_dirty: bool) -
     docs = project.document
     changed = {id(p) for p in project.changed}
     edits = _edits_for(project, changed)
-    written = []
+    by_encoding: dict[str, dict[str, str]] = {}
     for src_path, src in docs.sources.items():
         if only_dirty and src_path not in edits:
             continue
@@ -190,9 +190,12 @@ def _save_spliced(project: Project, layout: str, where: str, only_dirty: bool) -
             out = where
         else:
             out = os.path.join(where, os.path.relpath(src_path, docs.root_dir))
-        write_text(out, text, src.encoding, newline="")
-        written.append(out)
-    return written
+        by_encoding.setdefault(src.encoding, {})[out] = text
+    # every file's bytes first, then all of them replace the old files (writer.write_files)
+    files = {path: encode_text(path, text, encoding, newline="")
+             for encoding, group in by_encoding.items() for path, text in group.items()}
+    write_blobs(files)
+    return list(files)
 
 
 def _relink(project: Project, layout: str, where: str) -> None:

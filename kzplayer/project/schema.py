@@ -198,13 +198,35 @@ def validate_tree(tree, file: str, source=None) -> list[Diagnostic]:
         if err.path in done or _is_echo(err, paths):
             continue
         done.add(err.path)
-        found = root.getroottree().xpath(err.path) if err.path else []
-        el = found[0] if found else None
+        el = _element_at(root, err.path)
         for message, hint, attribute in _explain(err, el):
             out.append(Diagnostic(CODE, RULE, Severity.ERROR, message,
                                   where.span(el, attribute, err.line), hint))
     # a name that is not even an NCName is flagged by both checks, in the same words
     return sorted(dict.fromkeys(out), key=Diagnostic.sort_key)
+
+
+def _element_at(root, path: str | None):
+    """The element libxml2's error path (`/Project/Screens/Screen[2]/Property`) names, or None.
+    Walked by hand rather than as XPath: element names that XML allows and XPath cannot
+    spell (U+FFFD, U+10000, U+203F) made the XPath evaluation fail."""
+    if not path or not path.startswith("/"):
+        return None
+    steps = path.strip("/").split("/")
+    m = re.fullmatch(r"([^\[\]]+)(?:\[(\d+)\])?", steps[0])
+    if not m or m.group(1) != root.tag:
+        return None
+    node = root
+    for step in steps[1:]:
+        m = re.fullmatch(r"([^\[\]]+)(?:\[(\d+)\])?", step)
+        if not m:
+            return None
+        same = [c for c in node if c.tag == m.group(1)]
+        index = int(m.group(2) or 1) - 1
+        if not 0 <= index < len(same):
+            return None
+        node = same[index]
+    return node
 
 
 def _is_echo(err, paths) -> bool:

@@ -6,15 +6,19 @@ as the value; everything else is formatted by kzplayer.project.literals. The sav
 from __future__ import annotations
 
 import os
+import re
+import stat
+import tempfile
 from xml.sax.saxutils import escape, quoteattr
 
 from kzplayer.diagnostics import KzError
 from kzplayer.project.literals import LiteralError, format_literal, parse_literal
 from kzplayer.project.loader import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX,
-                                     UNREADABLE, _diag, item_file_name)
+                                     _diag, item_file_name)
 from kzplayer.project.model import Binding, Item, Project, Property
 
 INDENT = "  "
+UNWRITABLE = ("KZ012", "file.unwritable")   # a save or convert that cannot write (nothing changed)
 _DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
 
 def _attrs(pairs) -> str:
@@ -126,14 +130,87 @@ def single_file_text(project: Project) -> str:
 
 
 def write_text(path: str, text: str, encoding: str = "utf-8", newline: str | None = "\n") -> None:
-    """Write one file; a folder that cannot be made or a file that cannot be written is a
-    KzError (exit 2), not a traceback."""
+    """Write one file atomically (write_files)."""
+    write_files({path: text}, encoding, newline)
+
+
+# What XML 1.0 cannot hold in any form (not even as a character reference).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def encode_text(path: str, text: str, encoding: str = "utf-8", newline: str | None = "\n") -> bytes:
+    """The bytes of a project file. A character the file's declared encoding cannot hold
+    (an accented name saved into an `encoding="us-ascii"` file) is written as an XML
+    character reference (`&#233;`), which reads back as the same character. What no XML
+    file can hold at all (a control character or a lone surrogate in a name) is a KzError
+    (file.unwritable), raised before any file is touched."""
+    bad = _NOT_XML.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        raise KzError(_diag(UNWRITABLE, f"cannot write {path}: line {line} would hold {bad.group()!r}, "
+                                        "which no XML file can hold; nothing was written",
+                            hint="remove the character from the name or value set through the API"),
+                      exit_code=2)
+    if newline not in (None, "", "\n"):
+        text = text.replace("\n", newline)
     try:
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        with open(path, "w", encoding=encoding, newline=newline) as f:
-            f.write(text)
-    except OSError as e:
-        raise KzError(_diag(UNREADABLE, f"cannot write {path}: {e.strerror or e}"), exit_code=2) from None
+        return text.encode(encoding, errors="xmlcharrefreplace")
+    except LookupError:
+        raise KzError(_diag(UNWRITABLE, f"cannot write {path}: unknown encoding {encoding!r}"),
+                      exit_code=2) from None
+
+
+def write_files(files: dict[str, str], encoding: str = "utf-8", newline: str | None = "\n") -> None:
+    """Write project files so that a failure leaves every old file whole: each file's bytes
+    are made first, then written to a temporary file beside it; only when every one is
+    written (and flushed to disk) do they replace the old files (os.replace, atomic). A disk
+    that is full, a file size limit, a folder that cannot be made: a KzError (exit code 2,
+    rule file.unwritable), and no file has changed."""
+    write_blobs({path: encode_text(path, text, encoding, newline) for path, text in files.items()})
+
+
+def write_blobs(data: dict[str, bytes]) -> None:
+    """write_files for bytes already encoded: all or nothing."""
+    temps: list[tuple[str, str]] = []
+    try:
+        for path, blob in data.items():
+            real = os.path.realpath(path)          # a linked file is written where it lies
+            folder = os.path.dirname(real)
+            os.makedirs(folder, exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(real)}.", suffix=".tmp", dir=folder)
+            temps.append((temp, real))
+            with os.fdopen(fd, "wb") as f:
+                f.write(blob)
+                f.flush()
+                os.fsync(f.fileno())
+            _copy_mode(real, temp)
+        for temp, real in temps:
+            os.replace(temp, real)
+        temps = []
+    except (OSError, UnicodeError) as e:        # UnicodeError: a name no file system holds
+        where = getattr(e, "filename", None) or next(iter(data), "")
+        why = getattr(e, "strerror", None) or ("a character no file name can hold"
+                                               if isinstance(e, UnicodeError) else str(e))
+        raise KzError(_diag(UNWRITABLE, f"cannot write {where}: {why}; no file was changed"),
+                      exit_code=2) from None
+    finally:
+        for temp, _ in temps:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+
+
+def _copy_mode(old: str, temp: str) -> None:
+    """The new file keeps the old one's permissions; a new file gets the usual ones (mkstemp
+    makes it private to its owner)."""
+    try:
+        mode = stat.S_IMODE(os.stat(old).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(temp, mode)
 
 
 def write_single(project: Project, path: str) -> list[str]:
@@ -176,9 +253,6 @@ def write_folder(project: Project, folder: str) -> list[str]:
     if os.path.isdir(folder) and os.listdir(folder):
         raise KzError(_diag(DESTINATION, f"{folder} is not empty; write a project folder into "
                                         "a new or empty folder"), exit_code=2)
-    written = []
-    for rel, text in folder_files(project).items():
-        path = os.path.join(folder, rel)
-        write_text(path, text)
-        written.append(path)
-    return written
+    files = {os.path.join(folder, rel): text for rel, text in folder_files(project).items()}
+    write_files(files)
+    return list(files)

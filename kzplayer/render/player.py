@@ -10,8 +10,10 @@ and (offline) the writer, for the window and for files alike.
     result = render_offline(project, graph, size, n_frames=300, fps=60, output="out.mp4", warn=show)
 
 `warn(diagnostics)` hears every problem found on the way, once: the simulation's (a stock
-material not run yet, a pool capped), the drawing's (a mesh that cannot be read, a texture
-outside the project), a full pool that refused particles. The command line prints them
+material not run yet, a pool capped, a broken material left out), the drawing's (a mesh that
+cannot be read, a texture outside the project), a full pool that refused particles, steps
+dropped over the per-frame budget. A frame past `frame_budget` seconds of wall-clock time
+raises KzError (render/budget.py: an endless loop in a custom shader). The command line prints them
 (kzplayer.commands.play); nothing here prints, and nothing here imports the commands.
 
 The camera (docs/play.md, "Camera") is the project's first Camera node, or one fitted to the
@@ -39,7 +41,7 @@ class Player:
 
     def __init__(self, ctx, project, graph, size: tuple[int, int], *, seed: int | None = None,
                  warn: Callable[[list[Diagnostic]], None] = _quiet, probe_seconds: float = PROBE_SECONDS,
-                 lod: bool = True):
+                 frame_budget: float | None = None, lod: bool = True):
         from kzplayer.gpu import Simulation
         from kzplayer.render.frame import FrameBuilder
         from kzplayer.render.lod import LevelOfDetail
@@ -50,8 +52,11 @@ class Player:
         self.size = (int(size[0]), int(size[1]))
         self.warn = warn
         self.probe_seconds = probe_seconds
-        self.sim = Simulation(ctx, project, graph, seed=seed)
+        self.sim = Simulation(ctx, project, graph, seed=seed, leave_out_broken=True)
         self.frames = FrameBuilder(project, graph)
+        self.frame_budget = frame_budget
+        self._watch = None
+        self.frame = 0                    # output frames stepped (the budget spares the first)
         self.renderer = None
         self.time = 0.0
         self._said: set = set()
@@ -67,15 +72,24 @@ class Player:
     # -- time ------------------------------------------------------------------------------
 
     def step(self, dt: float) -> None:
-        """Advance the effect by dt seconds (cut into ParticleSystem.Framerate steps), its
+        """Advance the effect by dt seconds (cut into ParticleSystem.Framerate steps, at most
+        Simulation.max_steps of them), within the frame budget when there is one, its
         emission LOD decided for the camera first (render/lod.py)."""
-        plan = self._plan_lod()
+        plan = self._plan_lod()             # (a camera fitted by a probe run is not the frame's time)
         if plan != ({}, {}):
             self._lod_frames[self.sim.frames] = plan
             for old in [f for f in self._lod_frames if f < self.sim.frames - 64]:
                 del self._lod_frames[old]       # frames nobody took (stats fold them in)
         self.sim.set_emission_lod(plan[0])
+        if self.frame_budget is not None:
+            from kzplayer.render.budget import FrameWatch
+            if self._watch is None or self._watch.sim is not self.sim:
+                self._watch = FrameWatch(self.sim, self.frame_budget)
+            self._watch.start()
         self.sim.step_frame(dt)
+        if self._watch is not None:
+            self._watch.stop(self.frame)
+        self.frame += 1
         self.time += max(float(dt), 0.0)
         # each frame's figures come a couple of frames late: the loop never waits for the GPU
         self._figures(self.sim.take_stats())
@@ -110,7 +124,7 @@ class Player:
         """The effect from its first frame, with the same seed (the window's R key)."""
         from kzplayer.gpu import Simulation
         self.sim.release()
-        self.sim = Simulation(self.ctx, self.project, self.graph, seed=self.seed)
+        self.sim = Simulation(self.ctx, self.project, self.graph, seed=self.seed, leave_out_broken=True)
         self.time = 0.0
         self._lod_frames.clear()
 
@@ -195,12 +209,18 @@ class Shortfall:
         for em in sim.emitters:
             if self.stalled.get(em.path):
                 pool = value(em.item, "ParticleEmitter.MaximumAmount")
+                capped = isinstance(pool, (int, float)) and em.capacity < pool
+                held = f"; this driver caps it at {em.capacity:,}" if capped else ""
+                hint = ("the OpenGL driver, not MaximumAmount, caps this pool (emitter.pool-limit): split the "
+                        "effect over several emitters, or play it on a GPU whose driver allows more"
+                        if capped else
+                        "raise MaximumAmount, or bind it to the emission rate x lifetime (emission page, "
+                        "Sizing MaximumAmount)")
                 out.append(Diagnostic(
                     "KZ805", "emitter.pool-full", Severity.WARNING,
-                    f"{em.path}: its pool (ParticleEmitter.MaximumAmount = {pool}) was full on "
-                    f"{self.frames[em.path]} frame(s): {self.stalled[em.path]} particle(s) not emitted",
-                    hint="raise MaximumAmount, or bind it to the emission rate x lifetime (emission page, "
-                         "Sizing MaximumAmount); --stats shows when"))
+                    f"{em.path}: its pool (ParticleEmitter.MaximumAmount = {pool}{held}) was full on "
+                    f"{self.frames[em.path]} frame(s): {self.stalled[em.path]:,} particle(s) not emitted",
+                    hint=f"{hint}; --stats shows when"))
         return out
 
 
@@ -220,20 +240,24 @@ class Result:
 
 
 def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None, output=None, stats=None,
-                   dump=None, ctx=None, warn=_quiet, progress=None, lod: bool = True) -> Result:
+                   dump=None, ctx=None, warn=_quiet, progress=None, frame_budget=None,
+                   lod: bool = True) -> Result:
     """Simulate n_frames output frames headless, writing what was asked. `ctx` lets tests
     share their context (otherwise a standalone one is made and released); `progress()` is
-    called once per frame (a progress bar)."""
+    called once per frame (a progress bar); `frame_budget`: seconds a frame may take
+    (default render/budget.FRAME_BUDGET). --stats rows are streamed as they come."""
+    from kzplayer.render.budget import FRAME_BUDGET, dropped_steps
     from kzplayer.gpu.context import create_context
     from kzplayer.render.stats import StatsRecorder
     from kzplayer.render.writers import needs_every_frame, open_writer
 
     own_ctx = ctx is None
     ctx = ctx or create_context(headless=True)
-    player = writer = None
+    player = writer = recorder = None
     try:
         player = Player(ctx, project, graph, size, seed=seed, warn=warn,
-                        probe_seconds=min(n_frames / fps, PROBE_SECONDS), lod=lod)
+                        probe_seconds=min(n_frames / fps, PROBE_SECONDS),
+                        frame_budget=FRAME_BUDGET if frame_budget is None else frame_budget, lod=lod)
         camera = how = None
         if output:
             camera, how = player.camera(size[0] / size[1])
@@ -242,7 +266,7 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
                 player.renderer = Renderer(ctx, size)
                 player.renderer.draw(player.frames.build(player.sim, 0.0), camera)
             writer = open_writer(output, fps, size)
-        recorder = StatsRecorder(player.sim) if stats else None
+        recorder = StatsRecorder(player.sim, stats) if stats else None
         every = bool(output) and needs_every_frame(output)
         dt = 1.0 / fps
         if recorder:
@@ -258,10 +282,12 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         if writer:
             writer.close()
         if recorder:
-            recorder.save(stats)
+            recorder.close()
         if dump:
             save_dump(player.sim, dump)
         player._say(player.stalled.diagnostics(player.sim, player.frames.value))
+        if (dropped := dropped_steps(player.sim)):
+            player._say([dropped])
         sim = player.sim
         memory = sim.memory()
         return Result(frames=n_frames, seconds=n_frames * dt, fps=fps, emitters=len(sim.emitters),
@@ -270,6 +296,8 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
                       memory=sum(sum(m.values()) for m in memory.values()),
                       history_memory=sum(m["history"] for m in memory.values()))
     finally:
+        if recorder:
+            recorder.abandon()       # only when the run stopped: close() put the file in place
         if writer:
             writer.close()
         if player is not None:

@@ -1,4 +1,5 @@
-"""The `play --stats` file: one row per output frame and emitter (cli.md), as CSV or JSON.
+"""The `play --stats` file: one row per output frame and emitter (cli.md), as CSV or JSON,
+written as the rows come.
 
 Columns: frame, time, emitter, alive, emitted, died, events_written, events_dropped,
 stalled, lod_rate, lod_sides. `frame` counts output frames from 0, `time` is the simulated
@@ -20,12 +21,34 @@ COUNTS = ("alive", "emitted", "died", "events_written", "events_dropped", "stall
 
 
 class StatsRecorder:
-    """Collects rows of per-frame stats (`add`, from Simulation.take_stats, or `record`,
-    from sim.stats after a step_frame); `save(path)` writes them."""
+    """Writes rows of per-frame stats AS THEY COME (a run of millions of rows keeps none in
+    memory): `open(path)` first (or the path to the constructor), then `add(frame, time,
+    stats)` (from Simulation.take_stats) or `record(frame, time)` (sim.stats after a
+    step_frame), `close()` at the end. Rows go to a temporary file beside `path`, which
+    becomes `path` on `close()` (a JSON array closed properly); a run that stops
+    (`abandon()`) leaves no half file."""
 
-    def __init__(self, sim):
+    def __init__(self, sim, path: str | Path | None = None):
         self.sim = sim
-        self.rows: list[dict] = []
+        self.rows_written = 0
+        self._fh = None
+        self._csv = None
+        self._json = False
+        if path is not None:
+            self.open(path)
+
+    def open(self, path: str | Path) -> None:
+        import tempfile
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, self._temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        self._fh = open(fd, "w", newline="", encoding="utf-8")
+        self._json = self.path.suffix.lower() == ".json"
+        if self._json:
+            self._fh.write("[")
+        else:
+            self._csv = csv.DictWriter(self._fh, fieldnames=COLUMNS)
+            self._csv.writeheader()
 
     def record(self, frame: int, time: float) -> None:
         self.add(frame, time, self.sim.stats)
@@ -36,18 +59,41 @@ class StatsRecorder:
             row.update({k: int(figures.get(k, 0)) for k in COUNTS[:-1]})
             row["lod_rate"] = round(float(figures.get("lod_rate", 1.0)), 6)
             row["lod_sides"] = int(figures.get("lod_sides", 0))
-            self.rows.append(row)
+            if self._json:
+                self._fh.write(("\n " if self.rows_written == 0 else ",\n ") + json.dumps(row))
+            else:
+                self._csv.writerow(row)
+            self.rows_written += 1
 
-    def save(self, path: str | Path) -> None:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.suffix.lower() == ".json":
-            path.write_text(json.dumps(self.rows, indent=1) + "\n", encoding="utf-8")
+    def close(self) -> None:
+        """Finish the file and put it in place."""
+        import os
+        if self._fh is None:
             return
-        with path.open("w", newline="", encoding="utf-8") as fh:
-            writer = csv.DictWriter(fh, fieldnames=COLUMNS)
-            writer.writeheader()
-            writer.writerows(self.rows)
+        if self._json:
+            self._fh.write("\n]\n" if self.rows_written else "]\n")
+        self._fh.close()
+        self._fh = None
+        os.chmod(self._temp, 0o666 & ~_umask())
+        os.replace(self._temp, self.path)
+
+    def abandon(self) -> None:
+        """A run that stopped: no stats file (nor a temporary one) is left behind."""
+        import os
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+            try:
+                os.unlink(self._temp)
+            except OSError:
+                pass
+
+
+def _umask() -> int:
+    import os
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _per_emitter(stats):

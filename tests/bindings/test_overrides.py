@@ -117,3 +117,17 @@ def test_a_comma_list_where_no_vector_fits_says_how_to_write_one(project_of):
         parse_override(f"{NOZZLE}:Emission.Rate=1,5", project_of(BODY))
     [d] = err.value.diagnostics
     assert d.hint == "a decimal number is written with a '.' (1.5); a vector in parentheses: (1, 0, 0)"
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "1e400", "-inf"])
+def test_overrides_refuse_numbers_no_property_holds(text):
+    import kzplayer
+    from kzplayer.bindings import parse_override
+    from kzplayer.diagnostics import KzError
+    from kzplayer.resources import samples_dir
+    project = kzplayer.load(samples_dir() / "demo_fountain.kzm")
+    nozzle = "Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/Nozzle"
+    for override in (f"{nozzle}:Emission.Rate={text}", f"DataContext.x={text}"):
+        with pytest.raises(KzError) as e:
+            parse_override(override, project)
+        assert e.value.exit_code == 2 and "finite" in str(e.value)

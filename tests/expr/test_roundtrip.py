@@ -1,6 +1,6 @@
 """Property tests: printed trees parse back to themselves, and numeric trees evaluate as
 Python's own arithmetic does once Kanzi's rules are applied (C++ integer division,
-mathematical mod, truncating rem, halves of round away from zero)."""
+mathematical mod, truncating rem, halves of round away from zero, 32-bit ints that wrap)."""
 import decimal
 import math
 
@@ -17,7 +17,7 @@ REFS = [parse(t).references[0] for t in (
 
 names = st.sampled_from(["a", "b", "Rate", "v_2", "x"])
 leaves = st.one_of(
-    st.integers(0, 10**12).map(A.Number),
+    st.integers(0, 2**31 - 1).map(A.Number),      # Kanzi int literals are 32-bit
     st.floats(0, 1e300, allow_nan=False, allow_infinity=False).map(A.Number),
     st.booleans().map(A.Bool),
     st.text(max_size=8).map(A.String),
@@ -100,19 +100,27 @@ MODEL = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a *
 CALLS = {"mod": py_mod, "rem": py_rem, "round": py_round, "abs": abs, "min": min, "max": max}
 
 
+def wrap(x):
+    """Kanzi's 32-bit int: two's complement, written out independently of kzplayer's."""
+    if not isinstance(x, int):
+        return x
+    x &= 0xFFFFFFFF
+    return x - (1 << 32) if x >= 1 << 31 else x
+
+
 def model(node):
     if isinstance(node, A.Number):
         return node.value
     if isinstance(node, A.Unary):
-        return -model(node.operand)
+        return wrap(-model(node.operand))
     if isinstance(node, A.Binary):
-        return MODEL[node.op](model(node.left), model(node.right))
+        return wrap(MODEL[node.op](model(node.left), model(node.right)))
     args = [model(a) for a in node.args]
     r = CALLS[node.name](*args)
-    return float(r) if node.name in ("min", "max") and any(isinstance(a, float) for a in args) else r
+    return float(r) if node.name in ("min", "max") and any(isinstance(a, float) for a in args) else wrap(r)
 
 
-numbers = st.one_of(st.integers(-1000, 1000), st.floats(-1e6, 1e6, allow_nan=False), st.sampled_from([0.5, -0.5, 2.5, -2.5, 1.5]))
+numbers = st.one_of(st.integers(-1000, 1000), st.integers(2**30, 2**31 - 1), st.floats(-1e6, 1e6, allow_nan=False), st.sampled_from([0.5, -0.5, 2.5, -2.5, 1.5]))
 numeric = st.recursive(
     numbers.map(A.Number),
     lambda c: st.one_of(

@@ -314,3 +314,19 @@ def test_a_hidden_node_is_frozen_and_resumes_when_shown(simulate):
     sim.set_value(system.item, "Node.Visible", True)
     sim.step_frame(1 / 60)
     assert system.steps == steps + 1
+
+
+def test_steps_past_the_per_frame_budget_are_dropped_and_counted(ctx):
+    from kzplayer.gpu import Simulation
+    project = make_project(emitters={"E": burst_emitter("Emitter_Point", 5)})
+    sim = Simulation(ctx, project)
+    try:
+        sim.max_steps = 3
+        system = sim.systems[0]
+        assert sim.step_frame(10 / system.framerate) == 3          # 10 due, 3 run
+        assert sim.dropped_steps == {system.item.path: 7}
+        assert system.steps == 10                                   # the clock moved on
+        sim.step_frame(1 / system.framerate)
+        assert sim.dropped_steps == {system.item.path: 7} and system.steps == 11
+    finally:
+        sim.release()

@@ -168,6 +168,39 @@ def test_include_chain_deeper_than_the_guard_is_an_error(tmp_path):
     preprocess(tmp_path / f"f{3}.glsl")          # a chain within the guard is fine
 
 
+# -- includes stay inside the project and the library (kzplayer.project.files) ----------------
+
+@pytest.mark.parametrize("include, why", [
+    ('"../../../../../../../../../etc/passwd"', "with '..'"),
+    ('"/etc/passwd"', "absolute path"),
+    ('"passwd.glsl"', "through a link"),
+])
+def test_an_include_outside_the_project_is_refused_before_it_is_read(tmp_path, include, why):
+    project = tmp_path / "project"
+    (project / "shaders").mkdir(parents=True)
+    secret = tmp_path / "secret.glsl"
+    secret.write_text("SECRET FIRST LINE\n")
+    (project / "shaders" / "passwd.glsl").symlink_to(secret)
+    main = project / "shaders" / "main.glsl"
+    main.write_text(f"#include {include}\nvoid main() {{}}\n")
+    with pytest.raises(KzError) as err:
+        preprocess(main, roots=[project])
+    (d,) = err.value.diagnostics
+    assert d.rule == "shader.compile" and why in d.message and (d.span.line, d.span.column) == (1, 1)
+    assert "SECRET" not in str(err.value)
+
+
+def test_the_shader_library_and_the_project_folder_may_be_included(tmp_path):
+    project = tmp_path / "project"
+    (project / "shaders").mkdir(parents=True)
+    (project / "common.glsl").write_text("float common() { return 1.0; }\n")
+    main = project / "shaders" / "main.glsl"
+    main.write_text('#include "../common.glsl"\n#include "Particles/accessors.glsl"\nvoid main() {}\n')
+    source = preprocess(main, roots=[project])
+    assert any(name.endswith("common.glsl") for name in source.files.values())
+    assert "shaders/Particles/accessors.glsl" in source.files.values()
+
+
 # -- generated programs (kzplayer.gpu.generate): materials inlined, renamed per variant ---------
 
 def _affector_project(tmp_path, files: dict, material="Swirl", nodes=1):

@@ -408,3 +408,11 @@ def test_key_properties_of_the_spec_pages_are_read_by_their_material(cat):
                 assert expected == set(material.properties), heading
             seen += 1
     assert seen == 16
+
+
+def test_the_catalog_page_shows_values_as_literals_not_python_reprs():
+    from pathlib import Path
+    page = (Path(__file__).resolve().parents[2] / "docs" / "catalog.md").read_text(encoding="utf-8")
+    assert "EnumValue(" not in page and "Vector(" not in page and "Color4([" not in page
+    assert "| `Particle.BlendMode` | enum (Alpha \\| Additive \\| Opaque) | `Additive` |" in page
+    assert "work limit 1,000" in page

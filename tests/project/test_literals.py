@@ -104,13 +104,9 @@ def test_formatting_is_readable():
     assert format_literal("x\x01") == '"x\\u0001"'     # not representable in XML text as is
 
 
-class _Spec:
-    def __init__(self, type, enum=(), min=None, max=None):
-        self.type, self.enum, self.min, self.max = type, enum, min, max
-
-    def out_of_range(self, v):
-        return isinstance(v, (int, float)) and ((self.min is not None and v < self.min)
-                                                 or (self.max is not None and v > self.max))
+def _Spec(type, enum=(), min=None, max=None, work_max=None):
+    from kzplayer.project.catalog import PropertySpec
+    return PropertySpec(name="Test.Value", type=type, enum=tuple(enum), min=min, max=max, work_max=work_max)
 
 
 def test_check_value_converts_and_refuses():
@@ -122,6 +118,18 @@ def test_check_value_converts_and_refuses():
                       (True, _Spec("float")), (2.0, _Spec("float", min=0, max=1)), ("abc", _Spec("float"))]:
         with pytest.raises(ValueError):
             check_value(bad, spec)
+
+
+def test_check_value_refuses_non_finite_numbers_ints_past_32_bits_and_work_past_the_limit():
+    for bad, spec in [(float("nan"), _Spec("float")), (float("inf"), _Spec("float", min=0)),
+                      ("nan", _Spec("float")), ("1e400", _Spec("float")), (10 ** 400, _Spec("float")),
+                      (2 ** 31, _Spec("int")), ("-2147483649", _Spec("int")),
+                      ((0, float("nan"), 0), _Spec("vector3")), (1e9, _Spec("float", work_max=1000))]:
+        with pytest.raises(ValueError) as e:          # ValueError, as documented: never OverflowError
+            check_value(bad, spec, "Test.Value")
+        assert str(e.value).startswith("Test.Value must ")
+    assert check_value(2 ** 31 - 1, _Spec("int")) == 2 ** 31 - 1
+    assert check_value(1000, _Spec("float", work_max=1000)) == 1000.0
 
 
 def test_check_value_says_what_the_property_takes_in_one_sentence():

@@ -22,7 +22,7 @@ _name_chars = st.characters(blacklist_categories=("Cs", "Cc", "Co", "Cn", "Zl", 
 names = st.text(_name_chars, min_size=1, max_size=12).filter(
     lambda s: s.strip() and s.strip() == s and s not in (".", ".."))
 floats = st.floats(allow_nan=False, allow_infinity=False)
-ints = st.integers(-2**40, 2**40)
+ints = st.integers(-2**31, 2**31 - 1)        # Kanzi int properties are 32-bit
 
 
 def vec(n):

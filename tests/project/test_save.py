@@ -255,3 +255,77 @@ def test_set_takes_custom_types_and_names_already_written(single, tmp_path):
     owner = next(i for i in q.walk() if "Legacy.Thing" in i.properties)
     owner.set("Legacy.Thing", 2)                      # written in the file: not the API's typo
     assert owner.get("Legacy.Thing") == 2
+
+
+# -- saves never lose data (writer.write_files: temporary files, then os.replace) -------------
+
+def _no_temporaries(folder):
+    return not [p for p in folder.rglob("*.tmp")]
+
+
+def test_a_character_the_declared_encoding_cannot_hold_is_saved_as_a_character_reference(single):
+    text = single.read_text(encoding="utf-8").replace('encoding="utf-8"', 'encoding="us-ascii"')
+    single.write_text(text, encoding="ascii")
+    project = kzplayer.load(single)
+    project.find(NOZZLE).set("Particle.Texture", "étincelle ✨.png")
+    project.save()                          # a UnicodeEncodeError left a 0-byte file before
+    raw = single.read_bytes()
+    assert raw.decode("ascii") and "&#233;tincelle &#10024;.png" in raw.decode("ascii")
+    assert kzplayer.load(single).find(NOZZLE).get("Particle.Texture") == "étincelle ✨.png"
+    assert _no_temporaries(single.parent)
+
+
+def test_what_no_xml_file_can_hold_is_the_documented_error_and_the_file_stays_whole(single):
+    project = kzplayer.load(single)
+    before = single.read_bytes()
+    project.find(NOZZLE).name = "bad \ud800 name"        # a lone surrogate: no encoding holds it
+    with pytest.raises(KzError) as e:
+        project.save()
+    assert e.value.exit_code == 2 and e.value.diagnostics[0].rule == "file.unwritable"
+    assert single.read_bytes() == before and _no_temporaries(single.parent)
+
+
+_FSIZE_SAVE = """
+import resource, sys
+import kzplayer
+from kzplayer.diagnostics import KzError
+project = kzplayer.load(sys.argv[1])
+for item in project.items("ParticleEmitter"):
+    item.set("Particle.Texture", "x" * 5000)       # each changed file grows by 5 kB
+limit = int(sys.argv[2])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+try:
+    project.save()
+except KzError as e:
+    print(e.diagnostics[0].rule, e.exit_code)
+"""
+
+
+def _save_under_a_size_limit(target, limit):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-c", _FSIZE_SAVE, str(target), str(limit)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_save_stopped_by_the_file_size_limit_leaves_the_old_file_whole(single):
+    before = single.read_bytes()
+    r = _save_under_a_size_limit(single, len(before) + 100)   # truncated the file before
+    assert r.stdout.split() == ["file.unwritable", "2"], r.stderr
+    assert single.read_bytes() == before and _no_temporaries(single.parent)
+
+
+def test_a_folder_save_is_all_or_nothing(folder):
+    files = sorted(folder.rglob("*.kzm"))
+    before = {p: p.read_bytes() for p in files}
+    r = _save_under_a_size_limit(folder, max(len(b) for b in before.values()) + 100)
+    assert r.stdout.split() == ["file.unwritable", "2"], r.stderr
+    assert {p: p.read_bytes() for p in files} == before and _no_temporaries(folder)
+
+
+def test_a_save_keeps_the_file_mode(single):
+    single.chmod(0o640)
+    project = kzplayer.load(single)
+    project.find(NOZZLE).set("Emission.Rate", 12)
+    project.save()
+    assert single.stat().st_mode & 0o777 == 0o640

@@ -20,8 +20,15 @@ def test_the_fixtures_give_the_folders(shared_dir, kanzi39):
     assert kanzi39 == KANZI39 and any(kanzi39.glob("*.kzproj"))
 
 
-def test_an_absent_folder_fails_and_names_the_variable(tmp_path):
-    with pytest.raises(pytest.fail.Exception, match="KZPLAYER_SHARED"):
+def test_an_absent_folder_fails_on_ci_and_names_the_variable(tmp_path, monkeypatch):
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="KZPLAYER_SHARED.*CI=true"):
+        require_dir(tmp_path / "nowhere", "the shared folder", "KZPLAYER_SHARED")
+
+
+def test_an_absent_folder_is_a_skip_that_says_why_outside_ci(tmp_path, monkeypatch):
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="not found at .*nowhere.*skipped outside CI"):
         require_dir(tmp_path / "nowhere", "the shared folder", "KZPLAYER_SHARED")
 
 

@@ -60,12 +60,18 @@ def expected_peak(rate: float, lifetime: float, impulse: float, on: float, off: 
         if on == 0 and off == 0:
             stream = rate * lifetime                   # always in the on-phase
         elif on > 0:
-            whole = math.floor(lifetime / period)      # the window of length L that starts
+            whole = _floor(lifetime / period)          # the window of length L that starts
             stream = rate * (whole * on + min(on, lifetime - whole * period))   # with an on-phase
     bursts = 0
     if impulse > 0 and lifetime > 0:
-        bursts = math.floor(lifetime / period) + 1 if period > 0 else 1
+        bursts = _floor(lifetime / period) + 1 if period > 0 else 1
     return stream, impulse, bursts
+
+
+def _floor(x: float) -> float:
+    """math.floor, but inf (a period of 1e-320 s: cycles without end) stays inf, not an
+    OverflowError; the caller then finds no finite peak."""
+    return math.floor(x) if math.isfinite(x) else x
 
 
 def check(context):

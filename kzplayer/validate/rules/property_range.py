@@ -1,6 +1,9 @@
-"""A property value outside its range.
+"""A property value outside its range, or no number at all (NaN, infinite, an int past 32 bits).
 
-The catalog gives some properties a range. Where the player clamps the value (the initial
+Every number a property of the catalog holds must be finite (`nan`, `inf` and `1e400`,
+which reads as infinite, are errors) and an int must fit Kanzi's 32 bits (-2147483648 to
+2147483647); Kanzi's own properties that kzplayer does not play are left alone (Kanzi Studio
+writes `NaN` for an unused `Camera.Fov`). The catalog gives some properties a range. Where the player clamps the value (the initial
 velocity angles are clamped to [0, π], as the emission page says; probabilities to [0, 1]),
 an outside value is a warning that says what the player uses instead; elsewhere it is an
 error (a negative `Emission.Rate` or `ParticleEmitter.MaximumAmount`). Vector values are
@@ -20,6 +23,7 @@ Passing:
 import math
 
 from kzplayer.diagnostics import Severity
+from kzplayer.project.catalog import number_problem
 from kzplayer.validate.context import value_span
 from kzplayer.validate.engine import Problem
 
@@ -32,7 +36,13 @@ def check(context):
     for item in context.items:
         for name, prop in item.properties.items():
             spec = context.catalog.property(name)
-            if spec is None or prop.value is None or not spec.out_of_range(prop.value):
+            if prop.value is None or spec is None:
+                continue        # a property kzplayer does not play (Kanzi Studio writes NaN for an unused Camera.Fov)
+            if (bad := number_problem(prop.value)):
+                yield Problem(value_span(prop), f"{name} {bad}",
+                              "write a finite number" + (" that fits 32 bits" if "32-bit" in bad else ""))
+                continue
+            if not spec.out_of_range(prop.value):
                 continue
             band = _band(spec)
             shown = prop.text.strip() or str(prop.value)

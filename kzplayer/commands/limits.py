@@ -1,0 +1,68 @@
+"""The bounds of `kzplayer play` that the command line checks (docs/play.md, "Limits"), before
+anything is simulated; the frame loop's own bounds (the wall-clock budget per frame, the
+dropped steps) are kzplayer/render/budget.py.
+
+* `--fps` is a finite number from 1 to 1000; `--seed` an integer from 0 to 4294967295 (the
+  32 bits the simulation's hash takes: no two seeds give the same run).
+* Every destination (`--output`, `--stats`, `--dump`) is tried for writing BEFORE anything
+  is simulated: a run of minutes must not fail at the end.
+* `--frame-budget` is a number of seconds above 0.
+"""
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from pathlib import Path
+
+import click
+
+FPS_RANGE = (1.0, 1000.0)
+SEED_RANGE = (0, 2 ** 32 - 1)
+
+
+def check_fps(fps: float) -> float:
+    lo, hi = FPS_RANGE
+    if not (isinstance(fps, (int, float)) and math.isfinite(fps) and lo <= fps <= hi):
+        raise click.BadParameter(f"{fps!r}: the output frame rate must be a number from {lo:g} to {hi:g}",
+                                 param_hint="--fps")
+    return float(fps)
+
+
+def check_seed(seed: int | None) -> int | None:
+    lo, hi = SEED_RANGE
+    if seed is not None and not lo <= seed <= hi:
+        raise click.BadParameter(f"{seed}: a seed is an integer from {lo} to {hi:,} (the 32 bits the "
+                                 "simulation's hash takes)", param_hint="--seed")
+    return seed
+
+
+def check_frame_budget(seconds: float | None) -> float:
+    from kzplayer.render.budget import FRAME_BUDGET
+    budget = FRAME_BUDGET if seconds is None else seconds
+    if not (math.isfinite(budget) and budget > 0):
+        raise click.BadParameter(f"{seconds!r}: the budget is a number of seconds above 0",
+                                 param_hint="--frame-budget")
+    return float(budget)
+
+
+def check_destination(path: str | None, option: str, folder: bool = False) -> None:
+    """Can `path` be written (a file, or with `folder` a folder of files)? Tried for real
+    before anything is simulated: the folder is made and a temporary file created in it, so
+    a read-only file system, a path under a file or a full disk fail now, with exit code 2."""
+    if not path:
+        return
+    target = Path(path)
+    where = target if folder else target.parent
+    if not folder and target.is_dir():
+        raise click.BadParameter(f"{path} is a folder, not a file", param_hint=option)
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=where, prefix=".kzplayer-", suffix=".tmp") as probe:
+            probe.write(b"\0" * 4096)
+            probe.flush()
+            os.fsync(probe.fileno())
+        if not folder and target.exists() and not os.access(target, os.W_OK):
+            raise PermissionError(13, "Permission denied", str(target))
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {path}: {exc.strerror or exc}", param_hint=option) from None
