@@ -67,7 +67,6 @@ def emitter_defines(em, mesh: bool) -> dict:
     defines = geometry_defines(em.material, mesh)
     geometry = representation(em.material)
     if geometry is not None:
-        defines[f"KZ_GEOMETRY_{geometry.name.upper()}"] = 1
         if str(em.values("Faces.Basis") or "") == "Velocity":
             defines["KZ_FACES_VELOCITY"] = 1
     elif em.values("Particle.ReceiveLight") is True:
