@@ -282,25 +282,28 @@ class SystemStorage:
 
     def read_history(self, e: int) -> np.ndarray:
         """The emitter's position history, (capacity, N) HISTORY_DTYPE: row s is slot s's
-        ring, entry k written by the steps whose number is k mod N."""
+        ring, entry k written by the steps whose number is k mod N. (On the GPU the layout
+        is entry-major: entry k of slot s at history_base + k x stride + s, the stride its
+        slots in whole groups.)"""
         r = self.layout.ranges[e]
-        size = L.HISTORY_DTYPE.itemsize
-        raw = self._read(self.history, r.history_base * size, r.capacity * r.history * size)
-        return np.frombuffer(raw, L.HISTORY_DTYPE).reshape(r.capacity, r.history).copy()
+        size, stride = L.HISTORY_DTYPE.itemsize, r.groups * L.WORKGROUP_SIZE
+        raw = self._read(self.history, r.history_base * size, stride * r.history * size)
+        rows = np.frombuffer(raw, L.HISTORY_DTYPE).reshape(r.history, stride)
+        return np.ascontiguousarray(rows[:, :r.capacity].T)
 
     def write_history(self, e: int, history: np.ndarray, slots: np.ndarray | None = None) -> None:
-        """Rows of (slots, N) HISTORY_DTYPE into the emitter's rings (all slots, in order,
+        """Rings of (slots, N) HISTORY_DTYPE into the emitter's history (all slots from 0
         when `slots` is None)."""
         r = self.layout.ranges[e]
         if not r.history:
             return
-        size = L.HISTORY_DTYPE.itemsize
-        history = np.asarray(history, L.HISTORY_DTYPE).reshape(-1, r.history)
-        if slots is None:
-            self._write(self.history, r.history_base * size, history.tobytes())
-            return
-        for slot, row in zip(np.asarray(slots, int), history):
-            self._write(self.history, (r.history_base + int(slot) * r.history) * size, row.tobytes())
+        size, stride = L.HISTORY_DTYPE.itemsize, r.groups * L.WORKGROUP_SIZE
+        rings = np.asarray(history, L.HISTORY_DTYPE).reshape(-1, r.history)
+        current = np.frombuffer(self._read(self.history, r.history_base * size, stride * r.history * size),
+                                L.HISTORY_DTYPE).reshape(r.history, stride).copy()
+        where = np.arange(len(rings)) if slots is None else np.asarray(slots, int)
+        current[:, where] = rings.T
+        self._write(self.history, r.history_base * size, current.tobytes())
 
     def collapse_history(self, e: int, records: np.ndarray) -> None:
         """Every ring of the emitter filled with its slot's current position (PARTICLE_DTYPE
@@ -340,7 +343,7 @@ class SystemStorage:
             copy(self.control, old.control, words, (old.layout.words["alive"] + a.first // 32) * 4,
                  (self.layout.words["alive"] + b.first // 32) * 4)
             if a.history and a.history == b.history:
-                size = a.capacity * a.history * L.HISTORY_DTYPE.itemsize
+                size = a.groups * L.WORKGROUP_SIZE * a.history * L.HISTORY_DTYPE.itemsize
                 copy(self.history, old.history, size, a.history_base * L.HISTORY_DTYPE.itemsize,
                      b.history_base * L.HISTORY_DTYPE.itemsize)
         for region, size in (("states", L.STATE_WORDS), ("headers", L.HEADER_WORDS), ("live", L.LIVE_WORDS)):
@@ -468,10 +471,12 @@ class EmitterBuffers:
         self.state = Slice(storage, "control", e * L.EMITTER_STATE_DTYPE.itemsize, L.EMITTER_STATE_DTYPE.itemsize)
         self.events = _EventBufferView(storage, e)
         self.free_list = Slice(storage, "slots", (storage.stack_base + r.first) * 4, r.capacity * 4)
-        # N positions per slot for drawing trails (history_length 0: none kept)
+        # N positions per slot for drawing trails (history_length 0: none kept), entry-major:
+        # entry k of slot s at k x history_stride + s
         self.history_length = r.history
+        self.history_stride = r.groups * L.WORKGROUP_SIZE
         size = L.HISTORY_DTYPE.itemsize
-        self.history = Slice(storage, "history", r.history_base * size, r.capacity * r.history * size)
+        self.history = Slice(storage, "history", r.history_base * size, self.history_stride * r.history * size)
 
     def read_history(self) -> np.ndarray:
         return self.storage.read_history(self.index)
@@ -514,7 +519,7 @@ class RecordBuffers:
     """PARTICLE_DTYPE records in hot and cold buffers of their own, bindable like an
     emitter's Particle Data Buffer: for drawing records without a simulation (tests, tools).
     `history`: optional positions (n, N, 3), newest first, kept as a simulation keeps them
-    (`.history`, `.history_length`, `.history_newest`)."""
+    (`.history`, `.history_length`, `.history_newest`, `.history_stride`)."""
 
     def __init__(self, ctx: moderngl.Context, records: np.ndarray, history=None):
         hot, cold = L.split(np.asarray(records, L.PARTICLE_DTYPE))
@@ -522,14 +527,15 @@ class RecordBuffers:
         self.cold = ctx.buffer(cold.tobytes() or bytes(L.COLD_DTYPE.itemsize))
         self.capacity = len(records)
         self.history = None
-        self.history_length = self.history_newest = 0
+        self.history_length = self.history_newest = self.history_stride = 0
         if history is not None:
             positions = np.asarray(history, np.float32).reshape(len(records), -1, 3)
-            rows = np.zeros(positions.shape[:2], L.HISTORY_DTYPE)
+            rows = np.zeros(positions.shape[:2][::-1], L.HISTORY_DTYPE)
             # ring order as a simulation leaves it after step s = N - 1: entry k holds the
-            # position of N - 1 - k steps ago, so the newest is entry N - 1
-            rows["position"] = positions[:, ::-1]
+            # position of N - 1 - k steps ago, so the newest is entry N - 1; entry-major
+            rows["position"] = positions[:, ::-1].transpose(1, 0, 2)
             self.history_length, self.history_newest = positions.shape[1], positions.shape[1] - 1
+            self.history_stride = len(records)
             self.history = ctx.buffer(rows.tobytes() or bytes(16))
 
     def bind_to_storage_buffer(self, binding: int = L.BINDING_PARTICLES, cold_binding: int = L.BINDING_COLD) -> None:

@@ -59,11 +59,12 @@ class EmitterDraw:
 @dataclass(frozen=True)
 class HistoryDraw:
     """An emitter's position history as a drawing binds it (render/history.glsl): `buffer`
-    (bind_to_storage_buffer) holds N vec4 per slot from slot 0; `newest` is the ring entry
-    the last step wrote."""
+    (bind_to_storage_buffer) holds N rows of `stride` vec4, entry k of slot s at
+    k x stride + s; `newest` is the ring entry the last step wrote."""
     buffer: object
     length: int
     newest: int
+    stride: int
 
 
 @dataclass(eq=False)
@@ -99,7 +100,7 @@ def history_of(source) -> HistoryDraw | None:
     if not n:
         return None
     newest = source.history_newest if hasattr(source, "history_newest") else buffers.history_newest
-    return HistoryDraw(buffers.history, n, newest)
+    return HistoryDraw(buffers.history, n, newest, buffers.history_stride)
 
 
 def node_opacity(item, value) -> float:

@@ -432,6 +432,7 @@ class Renderer:
         history = em.history
         set_uniform(program, initial, "kz_historyLength", history.length if history else 0)
         set_uniform(program, initial, "kz_historyNewest", history.newest if history else 0)
+        set_uniform(program, initial, "kz_historyStride", history.stride if history else 0)
         (history.buffer if history else self._no_history).bind_to_storage_buffer(BINDING_HISTORY)
         if blend == "Additive":
             ctx.blend_func = (ctx.ONE, ctx.ONE)

@@ -17,26 +17,30 @@ layout(std430, binding = BINDING_HISTORY_SSBO) buffer HistoryBlock { vec4 kz_his
 void kz_storeHistory(uint k, vec4 v) { kz_historyEntries[k] = v; }
 #endif
 
-// First entry of the ring of the particle in registers; 0xFFFFFFFF when its emitter keeps none.
-uint kz_historyRing(out uint n) {
+// Entry k of every slot's ring lies together (entry-major: the emitter's range holds N rows
+// of its slots, a row `stride` = its slots in whole groups long), so the step's one write per
+// particle goes to consecutive texels of one row, as its records do.
+// The ring's entry 0 of the particle in registers, and the stride; n = 0: its emitter keeps none.
+uint kz_historyRing(out uint n, out uint stride) {
     n = kz_table(kz_e, E_HISTORY);
-    return n == 0u ? 0xFFFFFFFFu : kz_table(kz_e, E_HISTORY_BASE) + (kz_self - kz_first) * n;
+    stride = kz_table(kz_e, E_GROUPS) * uint(WORKGROUP_SIZE);
+    return kz_table(kz_e, E_HISTORY_BASE) + (kz_self - kz_first);
 }
 
 // The step's one extra write per particle: its position now, at entry (step mod N).
 void kz_history() {
-    uint n;
-    uint ring = kz_historyRing(n);
+    uint n, stride;
+    uint ring = kz_historyRing(n, stride);
     if (n != 0u) {
-        kz_storeHistory(ring + kz_step % n, vec4(kz_p.position, kz_p.age));
+        kz_storeHistory(ring + (kz_step % n) * stride, vec4(kz_p.position, kz_p.age));
     }
 }
 
 // At spawn: every entry of the new particle's ring is its spawn point.
 void kz_historyCollapse() {
-    uint n;
-    uint ring = kz_historyRing(n);
+    uint n, stride;
+    uint ring = kz_historyRing(n, stride);
     for (uint k = 0u; k < n; ++k) {
-        kz_storeHistory(ring + k, vec4(kz_p.position, kz_p.age));
+        kz_storeHistory(ring + k * stride, vec4(kz_p.position, kz_p.age));
     }
 }
