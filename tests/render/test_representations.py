@@ -404,3 +404,51 @@ def test_golden_image_of_each_representation(ctx, material):
         check(r, f"representation_{material}")
     finally:
         r.release()
+
+
+def _image(tmp_path, name, pixels):
+    from PIL import Image
+    Image.fromarray(np.asarray(pixels, np.uint8), "RGBA").save(tmp_path / name)
+    return name
+
+
+@pytest.mark.parametrize("repeat", [1.0, 2.0])
+def test_a_shockwaves_texture_wraps_round_the_ring_in_u(renderer, ctx, tmp_path, repeat):
+    """A texture red in its left half, blue in its right: wrapped once, half the ring is red
+    and half blue; TextureRepeat 2 alternates them by quarter (a repeating sampler)."""
+    row = [(255, 0, 0, 255)] * 8 + [(0, 0, 255, 255)] * 8
+    name = _image(tmp_path, "halves.png", [row] * 4)
+    cam = camera(10.0, pitch_deg=-90.0)
+    records = particles([(0.0, 0.0, 0.0)], lifetime=1.0, scale=1.0)
+    records["age"] = 0.5
+    image = render(renderer, ctx, records, cam, "Particles_Shockwave",
+                   {"Particle.Texture": name, "Shockwave.TextureRepeat": repeat, "Shockwave.RadiusStart": 2.0,
+                    "Shockwave.RadiusEnd": 2.0, "Shockwave.Width": 0.4, "Shockwave.Segments": 96,
+                    "Particle.BlendMode": "Alpha"}, files=lambda n: tmp_path / n, blend="Alpha")
+    centre = to_pixels(cam, SIZE, [(0.0, 0.0, 0.0)])[0]
+    colours = []
+    for a in np.radians(np.arange(15, 360, 30)):          # never on a seam
+        # U runs with the angle in the ring's XZ plane: world (cos a, 0, sin a)
+        p = to_pixels(cam, SIZE, [(2.0 * 0.9 * math.cos(a), 0.0, 2.0 * 0.9 * math.sin(a))])[0]
+        c, r = int(p[0]), int(p[1])
+        colours.append("red" if image[r, c, 0] > image[r, c, 2] else "blue")
+    expected = ["red" if (a * repeat / 360.0) % 1.0 < 0.5 else "blue" for a in np.arange(15, 360, 30)]
+    assert colours == expected
+
+
+def test_a_fan_lights_colours_come_from_its_gradient(renderer, ctx, tmp_path):
+    """FanLight.Gradient is read along U from the rim (left) to the centre (right): a
+    red-to-green gradient makes the core green and the outer rays red."""
+    row = [(int(255 * (1 - k / 15)), int(255 * k / 15), 0, 255) for k in range(16)]
+    name = _image(tmp_path, "gradient.png", [row] * 2)
+    cam = camera(6.0)
+    image = render(renderer, ctx, particles([(0.0, 0.0, 0.0)], scale=1.0), cam, "Particles_FanLight",
+                   {"FanLight.Gradient": name, "FanLight.Radius": 1.0, "FanLight.Amplitude": 0.0,
+                    "ColorOverLife.StartColor": (1, 1, 1, 1), "ColorOverLife.EndColor": (1, 1, 1, 1)},
+                   files=lambda n: tmp_path / n)
+    centre = to_pixels(cam, SIZE, [(0.0, 0.0, 0.0)])[0]
+    c, r = int(centre[0]), int(centre[1])
+    focal = 0.5 * SIZE[1] / math.tan(math.radians(22.5))
+    out = int(0.75 * focal / 6.0)
+    assert image[r, c, 1] > 200 and image[r, c, 0] < 80                 # the core: the gradient's right end
+    assert image[r, c + out, 0] > image[r, c + out, 1]                  # out towards the rim: its left
