@@ -12,7 +12,6 @@ from click.testing import CliRunner
 
 from kzplayer.cli import main
 from kzplayer.gpu.schedule import Schedule, schedule_counts
-from kzplayer.project.model import Item
 from kzplayer.render.lod import emission_factor, pixels_per_metre, sides_for
 from kzplayer.render.player import Player
 from kzplayer.values import Srt3D

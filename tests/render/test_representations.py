@@ -425,7 +425,6 @@ def test_a_shockwaves_texture_wraps_round_the_ring_in_u(renderer, ctx, tmp_path,
                    {"Particle.Texture": name, "Shockwave.TextureRepeat": repeat, "Shockwave.RadiusStart": 2.0,
                     "Shockwave.RadiusEnd": 2.0, "Shockwave.Width": 0.4, "Shockwave.Segments": 96,
                     "Particle.BlendMode": "Alpha"}, files=lambda n: tmp_path / n, blend="Alpha")
-    centre = to_pixels(cam, SIZE, [(0.0, 0.0, 0.0)])[0]
     colours = []
     for a in np.radians(np.arange(15, 360, 30)):          # never on a seam
         # U runs with the angle in the ring's XZ plane: world (cos a, 0, sin a)
