@@ -113,7 +113,7 @@ class SystemStorage:
         self.control = ctx.buffer(reserve=layout.control_words * 4)
         # bound whole as a uniform block of the size the programs declare
         self.schedule = ctx.buffer(reserve=max(layout.schedule_words * 4, schedule_bytes))
-        for buf in (self.hot, self.cold, self.events, self.slots, self.control, self.schedule):
+        for buf in (self.hot, self.cold, self.events, self.slots, self.control, self.schedule, self.history):
             buf.clear()
         self._initial_state()
         self.texels = None
