@@ -76,6 +76,8 @@ def main() -> None:
 @click.option("--stats", help="Per-frame figures to a .csv or .json file.")
 @click.option("--dump", help="Particle state of every emitter at the last frame, .npz.")
 @click.option("--set", "overrides", multiple=True, metavar="'ITEM-PATH:Prop=VALUE'", help="Override a property (repeatable).")
+@click.option("--lod/--no-lod", default=True, show_default=True,
+              help="Level of detail: emission rates (Emission.LodNear/LodFar) and fan-light and ribbon sides by distance.")
 @click.option("--frame-budget", type=float, metavar="SECONDS",
               help="Stop when one output frame takes longer (default 10 s): an endless shader loop.")
 def play(**opts) -> None:

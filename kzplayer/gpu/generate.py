@@ -108,6 +108,7 @@ class SystemCode:
     sources: dict                    # ("count" | "emit" | "step" | "children", level) -> Source
     raw_programs: set                # keys of programs that index the storage blocks themselves
     time_scale: bool = True          # some material may set a particle's time scale
+    history: bool = False            # some emitter keeps a position history (Particles/history.glsl)
 
 
 class Generator:
@@ -117,10 +118,12 @@ class Generator:
     .self_affect, .events materials and .level); `affectors` and `colliders` in tree order."""
 
     def __init__(self, emitters, affectors, colliders, *, verlet: bool, image_io: bool,
-                 table_vec4s: int, params_limit_vec4s: int, system_name: str = "system", full_walk: bool = False):
+                 table_vec4s: int, params_limit_vec4s: int, system_name: str = "system", full_walk: bool = False,
+                 history_image: bool = True):
         self.emitters, self.affectors, self.colliders = emitters, affectors, colliders
         self.verlet, self.image_io = verlet, image_io
         self.full_walk = full_walk
+        self.history_image = history_image
         self.table_vec4s = table_vec4s
         self.params_limit = params_limit_vec4s
         self.name = system_name
@@ -189,7 +192,8 @@ class Generator:
         events_levels = {em.level for em in self.emitters if em.events is not None}
         code = SystemCode(list(self._variants.values()), instances, per_emitter, max(words, 1), derived,
                           levels, events_levels, {}, set(),
-                          time_scale=any(v.sets_time_scale for v in self._variants.values()))
+                          time_scale=any(v.sets_time_scale for v in self._variants.values()),
+                          history=any(getattr(em, "history", 0) for em in self.emitters))
         return code
 
     def write(self, code: SystemCode, bakes: dict) -> None:
@@ -207,6 +211,9 @@ class Generator:
                    "KZ_TIME_SCALE": 1 if code.time_scale else 0, "KZ_LEVEL": level,
                    "KZ_FULL_WALK": 1 if self.full_walk else 0,
                    "KZ_TABLE_VEC4S": self.table_vec4s, "KZ_SCHEDULE_VEC4S": self.table_vec4s}
+        if code.history:
+            defines["KZ_HISTORY"] = 1
+            defines["KZ_HISTORY_IMAGE"] = 1 if self.history_image else 0
         if self.words_in_ssbo(code):
             defines["KZ_WORDS_IN_SSBO"] = 1
             defines["KZ_PARAMS_BASE"] = f"{self.table_words}u"
@@ -250,6 +257,8 @@ class Generator:
         builder = ProgramBuilder(self._defines(code, key[1], raw))
         builder.include("prelude", "Particles/common.glsl")
         builder.include("prelude", stage)
+        if code.history and key[0] in ("emit", "step"):
+            builder.include("prelude", "Particles/history.glsl")
         builder.include("prelude", "Particles/affector_falloff.glsl")
         for v in variants:
             self._node(builder, v)
@@ -368,6 +377,8 @@ class Generator:
             "    kz_affectors();",
             "    kz_integrate();",
             "    kz_colliders();",
+            *(["    kz_history();                  // one write: the position history's ring (trails)"]
+              if code.history else []),
             "    kz_events();",
             "    kz_deathTest();",
             "    kz_end();",
@@ -502,6 +513,8 @@ class Generator:
             "    kz_beginSpawn(i, n);",
             *_indent(switch),
             "    kz_endSpawn();",
+            *(["    kz_historyCollapse();           // a new trail starts at the spawn point"]
+              if code.history else []),
             *tail,
             "}",
         ])

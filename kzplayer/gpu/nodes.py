@@ -21,6 +21,8 @@ class EmitterStats:
     events_written: int = 0
     events_dropped: int = 0
     stalled: int = 0
+    lod_rate: float = 1.0          # the emission LOD factor applied (render/lod.py; 1: none)
+    lod_sides: int = 0             # fan sectors / ribbon sides drawn (0: no such geometry)
 
 
 @dataclass(eq=False)
@@ -47,6 +49,8 @@ class Emitter:
     totals: np.ndarray | None = None                  # emitter state at the last frame's end
     event_totals: tuple = (0, 0)                      # Event Buffer running totals then
     visible: bool = True                              # Node.Visible of it and its ancestors
+    history: int = 0                                  # positions kept per particle (trails), 0: none
+    lod: float = 1.0                                  # emission LOD factor of the coming steps (gpu/lod.py)
 
     @property
     def path(self) -> str:
@@ -69,6 +73,13 @@ class Emitter:
     @property
     def simulation_to_world(self) -> np.ndarray:
         return self.system.simulation_to_world
+
+    @property
+    def history_newest(self) -> int:
+        """The ring entry of its position history the last step wrote (the step numbered s
+        writes entry s mod N, s counted in 32 bits as the GPU does)."""
+        n = self.buffers.history_length if self.buffers is not None else 0
+        return ((self.system.steps - 1) & 0xFFFFFFFF) % n if n else 0
 
 
 @dataclass(eq=False)

@@ -1,8 +1,9 @@
 """The words a system's programs read from their uniform blocks (Particles/common.glsl):
 
     frame     KzFrame: the step's constants and where the scratch words are (per step)
-    table     KzTable: 40 words per emitter: its range, seed, number, flags, level, sources,
-              variants and their parameter and per-step bases, its transform
+    table     KzTable: 44 words per emitter: its range, seed, number, flags, level, sources,
+              variants and their parameter and per-step bases, its transform, its position
+              history (first entry, length) and its emission LOD factor
     params    KzParams: every node's parameter words (generate.Instance.param_base):
               an affector's enabled flag and transform, a collider's enabled flag, then the
               node's uniforms (property values, else the GLSL initializer)
@@ -17,11 +18,13 @@ import numpy as np
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.materials import components_words, param_words, property_of
 
-EMITTER_WORDS = 40
+EMITTER_WORDS = 44
 E_FIELDS = {"first": 0, "capacity": 1, "seed": 2, "number": 3, "flags": 4, "level": 5, "source": 6,
             "particle_source": 7, "event_base": 8, "first_group": 9, "groups": 10, "first_run": 11, "runs": 12,
             "self": 13, "events": 14, "count": 15, "emission": 16, "self_params": 17, "events_params": 18,
-            "count_params": 19, "emission_params": 20, "self_derived": 21, "events_derived": 22, "transform": 24}
+            "count_params": 19, "emission_params": 20, "self_derived": 21, "events_derived": 22, "transform": 24,
+            "history_base": 40, "history": 41, "lod": 42}
+LOD_WORD = E_FIELDS["lod"]
 EF_RUNS, EF_SOURCE_EVENTS, EF_SOURCE_PARTICLES, EF_EVENTS = 1, 2, 4, 8
 NONE = 0xFFFFFFFF
 FRAME_WORDS = 36
@@ -53,7 +56,8 @@ def table_words(emitters, layout, code, runs) -> np.ndarray:
                   "source": index.get(id(em.source), NONE) if em.source is not None else NONE,
                   "particle_source": index.get(id(em.particle_source), NONE) if em.particle_source is not None else NONE,
                   "event_base": r.event_base, "first_group": r.first_group, "groups": r.groups,
-                  "first_run": r.first_run, "runs": r.runs}
+                  "first_run": r.first_run, "runs": r.runs,
+                  "history_base": r.history_base, "history": r.history, "lod": lod_word(getattr(em, "lod", 1.0))}
         for kind in ("self", "events", "count", "emission"):
             inst = code.emitter_instances.get((em, kind))
             values[kind] = inst.variant.case if inst is not None else 0
@@ -64,6 +68,11 @@ def table_words(emitters, layout, code, runs) -> np.ndarray:
             row[E_FIELDS[name]] = value
         row[E_FIELDS["transform"]:E_FIELDS["transform"] + 16] = _matrix_words(em.transform)
     return words
+
+
+def lod_word(factor: float) -> int:
+    """The emission LOD factor (kzplayer.gpu.lod) as the float32 word the count pass reads."""
+    return int(np.asarray([factor], np.float32).view(np.uint32)[0])
 
 
 def parameter_words(code, value, known) -> np.ndarray:

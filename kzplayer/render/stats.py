@@ -2,9 +2,12 @@
 written as the rows come.
 
 Columns: frame, time, emitter, alive, emitted, died, events_written, events_dropped,
-stalled. `frame` counts output frames from 0, `time` is the simulated time at the end of
-that frame in seconds, `emitter` the emitter's ProjectItemPath; the counts are for that
-output frame (the sum over the simulation steps it contained), `alive` is at its end.
+stalled, lod_rate, lod_sides. `frame` counts output frames from 0, `time` is the simulated
+time at the end of that frame in seconds, `emitter` the emitter's ProjectItemPath; the counts
+are for that output frame (the sum over the simulation steps it contained), `alive` is at
+its end. `lod_rate` is the share of its continuous emission rate the emission LOD left it
+in that frame (1 without LOD), `lod_sides` the fan sectors or ribbon sides its geometry LOD
+chose (0 for other materials): render/lod.py.
 """
 from __future__ import annotations
 
@@ -13,8 +16,8 @@ import json
 from pathlib import Path
 
 COLUMNS = ("frame", "time", "emitter", "alive", "emitted", "died", "events_written",
-           "events_dropped", "stalled")
-COUNTS = COLUMNS[3:]
+           "events_dropped", "stalled", "lod_rate", "lod_sides")
+COUNTS = ("alive", "emitted", "died", "events_written", "events_dropped", "stalled", "lod_sides")
 
 
 class StatsRecorder:
@@ -53,7 +56,9 @@ class StatsRecorder:
     def add(self, frame: int, time: float, stats) -> None:
         for path, figures in _per_emitter(stats):
             row = {"frame": frame, "time": round(time, 9), "emitter": path}
-            row.update({k: int(figures.get(k, 0)) for k in COUNTS})
+            row.update({k: int(figures.get(k, 0)) for k in COUNTS[:-1]})
+            row["lod_rate"] = round(float(figures.get("lod_rate", 1.0)), 6)
+            row["lod_sides"] = int(figures.get("lod_sides", 0))
             if self._json:
                 self._fh.write(("\n " if self.rows_written == 0 else ",\n ") + json.dumps(row))
             else:
@@ -105,4 +110,4 @@ def _per_emitter(stats):
 def _as_dict(figures) -> dict:
     if isinstance(figures, dict):
         return figures
-    return {k: getattr(figures, k) for k in ("emitter", *COUNTS) if hasattr(figures, k)}
+    return {k: getattr(figures, k) for k in ("emitter", *COUNTS, "lod_rate") if hasattr(figures, k)}

@@ -84,7 +84,7 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
 };
 
 // The system's emitters, KZ_EMITTER_WORDS words each (kzplayer/gpu/params.py writes them).
-#define KZ_EMITTER_WORDS 40u
+#define KZ_EMITTER_WORDS 44u
 #define E_FIRST           0u    // first slot in the system's buffers
 #define E_CAPACITY        1u
 #define E_SEED            2u
@@ -109,6 +109,9 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
 #define E_SELF_DERIVED    21u   // first per-step word of its self-affect node
 #define E_EVENTS_DERIVED  22u
 #define E_TRANSFORM       24u   // mat4, column-major: emitter -> simulation space
+#define E_HISTORY_BASE    40u   // first entry of its position history (Particles/history.glsl)
+#define E_HISTORY         41u   // positions kept per slot (0: none)
+#define E_LOD             42u   // float: the emission LOD factor, 1 near, down to Emission.LodMinimumRate far
 
 #define EF_RUNS            1u   // visible and with a pool: takes part in the step
 #define EF_SOURCE_EVENTS   2u   // Emission.SourceEventBuffer holds a handle of a running emitter
@@ -175,6 +178,7 @@ mat4 kz_emitterTransform = mat4(1.0);     // emitter -> simulation space
 mat4 kz_affectorTransform = mat4(1.0);    // the running affector's node -> simulation space
 bool kz_hasSourceEvents = false;          // Emission.SourceEventBuffer holds a handle
 bool kz_hasSourceParticles = false;       // Emission.SourceParticleDataBuffer holds one
+float kz_emissionLod = 1.0;               // what the camera's distance leaves of a continuous rate
 
 mat4 kz_tableMat4(uint e, uint field) {
     vec4 c[4];
@@ -196,7 +200,12 @@ void kz_bindEmitter(uint e) {
     kz_affectorTransform = kz_emitterTransform;
     kz_hasSourceEvents = (kz_flags & EF_SOURCE_EVENTS) != 0u;
     kz_hasSourceParticles = (kz_flags & EF_SOURCE_PARTICLES) != 0u;
+    kz_emissionLod = uintBitsToFloat(kz_table(e, E_LOD));
 }
+
+// The emission LOD (docs/player.md, "LOD"): the factor a count material applies to its
+// continuous rate, 1 near the camera, Emission.LodMinimumRate far; bursts are not scaled.
+float getEmissionLod() { return kz_emissionLod; }
 
 // A plan spreads one dispatch over the emitters: word plan + e is emitter e's first
 // workgroup (the step's plan: every workgroup works for one emitter) or first invocation
