@@ -1,6 +1,8 @@
 // EmissionCount_Schedule: the unified time-based count (Emission page, "Schedule").
 // A cycle of OnDuration + OffDuration; at Rate particles/second during the on-phase (always
 // when both durations are 0); ImpulseAtCycleStart fires on the first step and at each wrap.
+// The continuous rate (not the impulse) is scaled by the emission LOD (getEmissionLod(): 1
+// near the camera, Emission.LodMinimumRate far; docs/player.md, "LOD").
 // RateVariance is rolled per step, ImpulseVariance per cycle, both from a counter-based
 // hash of Emission.Seed alone (two emitters with the same Seed count alike). Whole
 // particles are emitted; the fraction carries. Kept in double precision so the count
@@ -49,7 +51,7 @@ uint emissionCount() {
     if (always || state.cycleTimer < on) {
         precise double u = unitDouble(hash2(kz_seed ^ STREAM_RATE, kz_step));
         precise double rate = double(Emission_Rate) + double(Emission_RateVariance) * (2.0lf * u - 1.0lf);
-        acc = acc + max(rate, 0.0lf) * dt;
+        acc = acc + max(rate, 0.0lf) * double(getEmissionLod()) * dt;
     }
     precise double whole = floor(acc);
     state.carry = acc - whole;

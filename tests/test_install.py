@@ -81,4 +81,3 @@ def test_installed_samples_bring_their_textures_meshes_and_shaders(installed, tm
                       "--frames", "10", "--size", "64x36", "--output", str(out))
     assert r.returncode == 0 and r.stderr == "", r.stdout + r.stderr
     assert (samples / "assets" / "meshes" / "rock.glb").is_file()
-    assert (samples / "shaders" / "spark_streak.vert.glsl").is_file()

@@ -229,7 +229,7 @@ def test_stats_csv_follow_the_schedule_and_balance(tmp_path):
     play("--frames", 45, "--stats", tmp_path / "s.csv")
     rows = read_csv(tmp_path / "s.csv")
     assert list(rows[0]) == ["frame", "time", "emitter", "alive", "emitted", "died",
-                             "events_written", "events_dropped", "stalled", "hits"]
+                             "events_written", "events_dropped", "stalled", "hits", "lod_rate", "lod_sides"]
     assert {r["emitter"] for r in rows} == {NOZZLE}
     emitted = np.cumsum([int(r["emitted"]) for r in rows])
     # Steady stream, fractional carry: after k frames (one 60 Hz step each) floor(400 k / 60).
@@ -633,14 +633,12 @@ def test_an_infinite_rate_plays_at_the_default_without_numpy_warnings(tmp_path):
 
 
 def test_a_broken_custom_rendering_material_is_reported_at_its_own_file_and_line(tmp_path):
-    import shutil
-    shutil.copytree(samples_dir() / "assets", tmp_path / "assets")
-    shutil.copytree(samples_dir() / "shaders", tmp_path / "shaders")
+    from tests.render.test_custom_material import project_with
+    project_with(tmp_path)
     vert = tmp_path / "shaders" / "spark_streak.vert.glsl"
     text = vert.read_text().replace("vec3 side = normalize(cross(along, p));", "vec3 side = normalize(cross(alng, p));")
     vert.write_text(text)
-    shutil.copy(samples_dir() / "02_sparks_spray.kzm", tmp_path / "sparks.kzm")
-    result = play(tmp_path / "sparks.kzm", "--frames", 2, "--output", tmp_path / "x.png", ok=False)
+    result = play(tmp_path / "p.kzm", "--frames", 2, "--output", tmp_path / "x.png", ok=False)
     assert result.exit_code == 1
     line = next(n for n, t in enumerate(text.splitlines(), 1) if "alng" in t)
     assert f"{vert.resolve()}:{line}:" in result.output and "[shader.compile]" in result.output

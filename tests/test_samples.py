@@ -41,6 +41,10 @@ SAMPLES = {
     "06_smoke_wind": 300,      # 5 s: the plume has risen, bent over and reached the frame's edge
     "07_death_sparks": 180,    # 3 s: shells bursting overhead, earlier sparks bouncing on the floor
     "08_rock_debris": 42,      # 0.7 s: the rocks of the first blast in the air, dust at the blast
+    "09_firework_trails": 170,  # 2.8 s: a fresh gold burst and its shockwave, a cyan one starting, trails weeping
+    "10_rain": 90,             # 1.5 s: rain falling through the lamp light, splashes and ripples on the street
+    "11_snow": 360,            # 6 s: the first flakes have settled, the air full of falling ones
+    "12_spell": 50,            # 0.8 s: the orb beside the obelisk with its flare, a ring pulsing out
     "13_magic_vortex": 180,    # 3 s: the funnel has reached the orb, the motes fill their orbits
     "14_firework_shells": 170,  # 2.8 s: shells climbing on their trails, bursts glittering
 }

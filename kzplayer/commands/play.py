@@ -61,7 +61,8 @@ def frame_count(frames: int | None, seconds: float | None, fps: float) -> int:
 
 
 def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
-        window=None, stats=None, dump=None, events=None, events_cap=None, overrides=(), frame_budget=None) -> None:
+        window=None, stats=None, dump=None, events=None, events_cap=None, overrides=(), frame_budget=None,
+        lod=True) -> None:
     from kzplayer.commands import limits
     from kzplayer.render.writers import check_output, output_kind
 
@@ -101,11 +102,11 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
             click.echo("note: a window plays until it is closed; --frames and --seconds apply to "
                        "a --headless run", err=True)
         play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings,
-                       frame_budget=budget)
+                       frame_budget=budget, lod=lod)
         return
     click.echo(play_offline(proj, graph, (width, height), n_frames=n_frames, fps=fps, seed=seed,
                             output=output, stats=stats, dump=dump, events=events, events_cap=events_cap,
-                            frame_budget=budget))
+                            frame_budget=budget, lod=lod))
 
 
 def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
@@ -215,7 +216,7 @@ def viewport_size(project, value) -> tuple[int, int]:
 
 
 def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,
-                 events=None, events_cap=None, ctx=None, frame_budget=None) -> str:
+                 events=None, events_cap=None, ctx=None, frame_budget=None, lod=True) -> str:
     """Render n_frames headless (kzplayer.render.player.render_offline), writing what was
     asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs.
     Where "playing anyway" was said and the simulation meets what it cannot leave out (an
@@ -225,8 +226,7 @@ def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, st
         with _progress(n_frames, enabled=bool(output)) as advance:
             result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,
                                     stats=stats, dump=dump, events=events, events_cap=events_cap, ctx=ctx,
-                                    warn=print_warnings, progress=advance,
-                                    frame_budget=frame_budget)
+                                    warn=print_warnings, progress=advance, frame_budget=frame_budget, lod=lod)
     except KzError as exc:
         if (any(d.severity == Severity.ERROR for d in _SHOWN)
                 and not any(d.rule == "play.frame-budget" for d in exc.diagnostics)):
@@ -241,6 +241,9 @@ def summary(proj, r) -> str:
                 "0 emitters (nothing to play: the project has no ParticleEmitter under a ParticleSystem)")
     parts = [f"{proj.name}: {r.frames} frames ({r.seconds:.2f} s at {r.fps:g} fps)", emitters,
              f"{r.alive} particles alive at the end"]
+    if r.memory:
+        history = f" (position history {_mib(r.history_memory)})" if r.history_memory else ""
+        parts.append(f"simulation buffers {_mib(r.memory)}{history}")
     if r.wrote:
         parts.append("wrote " + ", ".join(r.wrote))
     else:   # a headless run that keeps nothing: say how to keep something
@@ -249,6 +252,10 @@ def summary(proj, r) -> str:
     if r.camera:
         parts.append(f"{r.size[0]}x{r.size[1]}, {r.camera}")
     return "; ".join(parts)
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB" if n >= 2**20 / 10 else f"{n / 1024:.0f} KiB"
 
 
 class _progress:

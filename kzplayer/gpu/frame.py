@@ -70,7 +70,7 @@ class SystemRunner:
         # host event records per frame: the cap when the host listens to one of its emitters
         self.host_events = sim.events_cap if any(em.host_kinds for em in system.members) else 0
         key = (tuple((id(em), _m(em.count), _m(em.emission), _m(em.self_affect), _m(em.events), em.level,
-                      em.space is not None)
+                      em.space is not None, bool(em.history))
                      for em in system.members),
                tuple(_m(a.material) for a in system.affectors), tuple(_m(c.material) for c in system.colliders),
                system.verlet, sim.image_io, sim.walk_full_pool, self.host_events > 0)
@@ -80,7 +80,7 @@ class SystemRunner:
                                         image_io=sim.image_io, table_vec4s=sim.table_vec4s,
                                         params_limit_vec4s=sim.uniform_block_vec4s,
                                         system_name=f"'{system.item.path}'", full_walk=sim.walk_full_pool,
-                                        host_events=self.host_events > 0)
+                                        host_events=self.host_events > 0, history_image=sim.texel_buffers)
             self.code = self._generator.layout()
             self._code_key, self._bakes = key, None
             if kept_time_scales and not self.code.time_scale and self.storage is not None:
@@ -95,7 +95,16 @@ class SystemRunner:
             self.programs = {k: sim.programs.compile(src) for k, src in self.code.sources.items()}
             self._bakes = bakes
         self.image_io = sim.image_io and not self.code.raw_programs
-        layout = Layout(pool_sizes, self.code.derived_words, host_events=self.host_events)
+        layout = Layout(pool_sizes, self.code.derived_words, host_events=self.host_events,
+                        histories=[em.history for em in system.members])
+        if self.code.history and not sim.texel_buffers and self.words_in_ssbo:
+            from kzplayer.diagnostics import Diagnostic, KzError, Severity
+            raise KzError(Diagnostic(
+                "KZ804", "emitter.pool-limit", Severity.ERROR,
+                f"{system.item.path}: {len(system.emitters)} emitters, one of them drawing trails, are more than one "
+                "ParticleSystem can hold with this OpenGL driver (no texel buffers: the position history needs the "
+                "storage binding of the parameters, which outgrow a uniform block); split them over several systems",
+                None), exit_code=1)
         if layout.schedule_words > 4 * sim.uniform_block_vec4s:
             from kzplayer.diagnostics import Diagnostic, KzError, Severity
             raise KzError(Diagnostic(
@@ -159,12 +168,16 @@ class SystemRunner:
         start afresh."""
         old = self.storage
         self.storage = SystemStorage(self.ctx, layout, texels=self.sim.image_io, label=self.system.item.path,
-                                     schedule_bytes=self.sim.uniform_block_vec4s * 16)
+                                     schedule_bytes=self.sim.uniform_block_vec4s * 16,
+                                     history_image=self.sim.texel_buffers)
         for k, em in enumerate(self.system.members):
             previous = em.buffers
             if old is not None and previous is not None and previous.storage is old \
                     and previous.capacity == layout.ranges[k].capacity:
                 self.storage.copy_emitter(old, previous.index, k)
+                if layout.ranges[k].history != previous.history_length:
+                    # a new trail length: every trail starts afresh where its particle is
+                    self.storage.collapse_history(k, self.storage.read_records(k))
             elif old is not None and previous is not None and previous.storage is old:
                 self._resize_into(em, previous, k)
             em.buffers = EmitterBuffers(self.storage, k, label=em.path)
@@ -174,13 +187,21 @@ class SystemRunner:
     def _resize_into(self, em, previous: EmitterBuffers, k: int) -> None:
         import numpy as np
         state = previous.read_state()
-        live = L.alive(previous.read_records(), next_serial=int(state["total_emitted"]))
+        old_records = previous.read_records()
+        slots = L.alive_slots(old_records, next_serial=int(state["total_emitted"]))
+        live = old_records[slots]
         capacity = self.storage.layout.ranges[k].capacity
         kept = min(len(live), capacity)
         records = np.zeros(capacity, L.PARTICLE_DTYPE)
         if kept:
             records[:kept] = live[len(live) - kept:]        # keep the youngest
         self.storage.write_records(k, records)
+        history = self.storage.layout.ranges[k].history
+        if history and history == previous.history_length and kept:
+            # each kept particle's trail moves with it to its new slot
+            self.storage.write_history(k, previous.read_history()[slots[len(live) - kept:]], np.arange(kept))
+        elif history:
+            self.storage.collapse_history(k, records)
         self.storage.write_free_list(k, np.arange(capacity - 1, kept - 1, -1, dtype=np.uint32))
         state["capacity"] = capacity
         state["free_count"] = capacity - kept
@@ -202,6 +223,15 @@ class SystemRunner:
         self.table.write(table)
         self.params = _sized(self.ctx, self.params, max(-(-len(params) // 16), 1) * 16)
         self.params.write(params)
+
+    def write_lod(self, k: int) -> None:
+        """Emitter k's emission LOD word of the table (Simulation.set_emission_lod)."""
+        from kzplayer.gpu.params import EMITTER_WORDS, LOD_WORD, lod_word
+        if self.table is None:
+            return
+        import numpy as np
+        word = np.asarray([lod_word(self.system.emitters[k].lod)], np.uint32).tobytes()
+        (self.params if self.words_in_ssbo else self.table).write(word, offset=(k * EMITTER_WORDS + LOD_WORD) * 4)
 
     @property
     def words_in_ssbo(self) -> bool:

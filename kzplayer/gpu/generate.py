@@ -110,6 +110,7 @@ class SystemCode:
     time_scale: bool = True          # some material may set a particle's time scale
     spaced: list = field(default_factory=list)        # emitters in a space of their own (ParticleEmitter.Space)
     space_bases: dict = field(default_factory=dict)   # id(emitter) -> its 32 parameter words
+    history: bool = False            # some emitter keeps a position history (Particles/history.glsl)
 
 
 class Generator:
@@ -120,11 +121,12 @@ class Generator:
 
     def __init__(self, emitters, affectors, colliders, *, verlet: bool, image_io: bool,
                  table_vec4s: int, params_limit_vec4s: int, system_name: str = "system", full_walk: bool = False,
-                 host_events: bool = False):
+                 host_events: bool = False, history_image: bool = True):
         self.emitters, self.affectors, self.colliders = emitters, affectors, colliders
         self.verlet, self.image_io = verlet, image_io
         self.full_walk = full_walk
         self.host_events = host_events      # some emitter's births, deaths or hits go to the host
+        self.history_image = history_image
         self.table_vec4s = table_vec4s
         self.params_limit = params_limit_vec4s
         self.name = system_name
@@ -200,7 +202,8 @@ class Generator:
         code = SystemCode(list(self._variants.values()), instances, per_emitter, max(words, 1), derived,
                           levels, events_levels, {}, set(),
                           time_scale=any(v.sets_time_scale for v in self._variants.values()),
-                          spaced=spaced, space_bases=space_bases)
+                          spaced=spaced, space_bases=space_bases,
+                          history=any(getattr(em, "history", 0) for em in self.emitters))
         return code
 
     def write(self, code: SystemCode, bakes: dict) -> None:
@@ -219,6 +222,9 @@ class Generator:
                    "KZ_FULL_WALK": 1 if self.full_walk else 0, "KZ_HOST_EVENTS": 1 if self.host_events else 0,
                    "KZ_EMITTER_SPACES": 1 if code.spaced else 0,
                    "KZ_TABLE_VEC4S": self.table_vec4s, "KZ_SCHEDULE_VEC4S": self.table_vec4s}
+        if code.history:
+            defines["KZ_HISTORY"] = 1
+            defines["KZ_HISTORY_IMAGE"] = 1 if self.history_image else 0
         if self.words_in_ssbo(code):
             defines["KZ_WORDS_IN_SSBO"] = 1
             defines["KZ_PARAMS_BASE"] = f"{self.table_words}u"
@@ -262,6 +268,8 @@ class Generator:
         builder = ProgramBuilder(self._defines(code, key[1], raw))
         builder.include("prelude", "Particles/common.glsl")
         builder.include("prelude", stage)
+        if code.history and key[0] in ("emit", "step"):
+            builder.include("prelude", "Particles/history.glsl")
         builder.include("prelude", "Particles/affector_falloff.glsl")
         if key[0] == "step":
             builder.include("prelude", "Particles/collider_resolve.glsl")
@@ -376,6 +384,9 @@ class Generator:
             "    kz_events();",
             "    kz_deathTest();",
             "    kz_leaveSystemSpace();",
+            # after leaving: the ring holds positions in the emitter's own space, as its records
+            *(["    kz_history();                  // one write: the position history's ring (trails)"]
+              if code.history else []),
             "    kz_end();",
             "}",
         ])
@@ -565,6 +576,8 @@ class Generator:
             *(["    kz_spawnFrame(n);            // a subemitter at its event, in its emission basis"] if level > 0 else []),
             *_indent(switch),
             "    kz_endSpawn();",
+            *(["    kz_historyCollapse();           // a new trail starts at the spawn point"]
+              if code.history else []),
             *tail,
             "}",
         ])

@@ -156,6 +156,15 @@ LIVE_HEADER_DTYPE = np.dtype([
 ])
 assert LIVE_HEADER_DTYPE.itemsize == 32
 
+# One entry of an emitter's position history (docs/player.md, "Position history"): N per
+# slot, a ring the step writes at entry (step mod N); 16 bytes, one texel.
+HISTORY_DTYPE = np.dtype([
+    ("position", "<f4", 3),          # 0    simulation space, after this step's colliders
+    ("age", "<f4"),                  # 12   the particle's age when written
+])
+assert HISTORY_DTYPE.itemsize == 16
+MAX_HISTORY = 64            # positions per particle at most
+
 # Binding points of the shader storage blocks (BINDING_* defines). A simulation program
 # sees its system's buffers whole; a drawing program one emitter's ranges.
 BINDING_PARTICLES = 0       # Particle (hot) per slot
@@ -166,6 +175,11 @@ BINDING_TRACKS = 4          # ParticleTrack per slot
 BINDING_SLOTS = 5           # live lists, then free stacks (uint per slot)
 BINDING_PARAMS_SSBO = 6     # the parameter words when they outgrow a uniform block
 BINDING_SCHEDULE = 7        # plans, walk counts, per-step constants (written here, read as KzSchedule)
+# The position history is an image (IMAGE_HISTORY) wherever texel buffers are: GL 4.3
+# promises a compute program 8 storage blocks, all taken above. Without texel buffers it
+# is a storage block at the parameters' binding, which such a system keeps in its
+# uniform block (a system too big for one is refused: frame.py).
+BINDING_HISTORY_SSBO = 6
 
 # Uniform blocks (UNIFORM_* defines): the step's constants, the system's emitter table and
 # the program's node parameters, each written with one buffer write.
@@ -182,6 +196,7 @@ IMAGE_EVENTS = 3
 IMAGE_CONTROL = 4
 IMAGE_SLOTS = 5
 IMAGE_SCHEDULE = 6
+IMAGE_HISTORY = 7           # the eighth and last image unit GL 4.3 promises
 
 WORKGROUP_SIZE = 64
 GROUPS_PER_RUN = 64         # the scans' second level: a run is 64 groups of 64 slots
@@ -231,6 +246,11 @@ def alive(records: np.ndarray, next_serial: int = 0) -> np.ndarray:
     distance from `next_serial` (the emitter's `total_emitted`, the serial of its next
     spawn), which is the spawn order while fewer than 2^32 serials separate the live ones
     (a pool holds at most a few million)."""
-    live = records[(records["flags"] & FLAG_ALIVE) != 0]
-    key = (live["serial"].astype(np.int64) - int(next_serial)) % (1 << 32)
-    return live[np.argsort(key, kind="stable")]
+    return records[alive_slots(records, next_serial)]
+
+
+def alive_slots(records: np.ndarray, next_serial: int = 0) -> np.ndarray:
+    """The slots of the live records, in spawn order (see `alive`)."""
+    slots = np.flatnonzero((records["flags"] & FLAG_ALIVE) != 0)
+    key = (records["serial"][slots].astype(np.int64) - int(next_serial)) % (1 << 32)
+    return slots[np.argsort(key, kind="stable")]

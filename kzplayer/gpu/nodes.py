@@ -22,6 +22,8 @@ class EmitterStats:
     events_dropped: int = 0
     stalled: int = 0
     hits: int = 0                 # particle-steps with a collider hit (one per particle and step)
+    lod_rate: float = 1.0          # the emission LOD factor applied (render/lod.py; 1: none)
+    lod_sides: int = 0             # fan sectors / ribbon sides drawn (0: no such geometry)
 
 
 @dataclass(eq=False)
@@ -62,6 +64,9 @@ class Emitter:
     basis: str = "Emitter"                            # Emission.EmissionBasis of a subemitter
     space: np.ndarray | None = None                   # ParticleEmitter.Space: its particles' space ->
                                                       # the system's simulation space (None: the same)
+    history: int = 0                                  # positions kept per particle (trails), 0: none
+    lod: float = 1.0                                  # emission LOD factor of the coming steps (gpu/lod.py)
+
     @property
     def path(self) -> str:
         if self.channel_of is not None:
@@ -88,6 +93,13 @@ class Emitter:
         if self.space is not None:
             return self.system.simulation_to_world @ self.space
         return self.system.simulation_to_world
+
+    @property
+    def history_newest(self) -> int:
+        """The ring entry of its position history the last step wrote (the step numbered s
+        writes entry s mod N, s counted in 32 bits as the GPU does)."""
+        n = self.buffers.history_length if self.buffers is not None else 0
+        return ((self.system.steps - 1) & 0xFFFFFFFF) % n if n else 0
 
 
 @dataclass(eq=False)

@@ -1,8 +1,9 @@
 """The words a system's programs read from their uniform blocks (Particles/common.glsl):
 
     frame     KzFrame: the step's constants and where the scratch words are (per step)
-    table     KzTable: 40 words per emitter: its range, seed, number, flags, level, sources,
-              variants and their parameter and per-step bases, its transform
+    table     KzTable: 44 words per emitter: its range, seed, number, flags, level, sources,
+              variants and their parameter and per-step bases, its transform, its position
+              history (first entry, length) and its emission LOD factor
     params    KzParams: every node's parameter words (generate.Instance.param_base):
               an affector's enabled flag and transform, a collider's enabled flag, then the
               node's uniforms (property values, else the GLSL initializer)
@@ -22,7 +23,9 @@ E_FIELDS = {"first": 0, "capacity": 1, "seed": 2, "number": 3, "flags": 4, "leve
             "particle_source": 7, "event_base": 8, "first_group": 9, "groups": 10, "first_run": 11, "runs": 12,
             "self": 13, "events": 14, "count": 15, "emission": 16, "self_params": 17, "events_params": 18,
             "count_params": 19, "emission_params": 20, "self_derived": 21, "events_derived": 22, "per_event": 23,
-            "transform": 24, "channel_rate": 24, "channel_variance": 25, "space": 40}
+            "transform": 24, "channel_rate": 24, "channel_variance": 25, "history_base": 40, "history": 41,
+            "lod": 42, "space": 43}
+LOD_WORD = E_FIELDS["lod"]
 EF_RUNS, EF_SOURCE_EVENTS, EF_SOURCE_PARTICLES, EF_EVENTS = 1, 2, 4, 8
 EF_NO_COLLIDE, EF_DIE_ON_HIT = 16, 32
 EF_HOST = {"birth": 64, "death": 128, "hit": 256}   # the host listens to these (kzplayer.gpu.host_events)
@@ -72,7 +75,8 @@ def table_words(emitters, layout, code, runs) -> np.ndarray:
                   "source": index.get(id(em.source), NONE) if em.source is not None else NONE,
                   "particle_source": index.get(id(em.particle_source), NONE) if em.particle_source is not None else NONE,
                   "event_base": r.event_base, "first_group": r.first_group, "groups": r.groups,
-                  "first_run": r.first_run, "runs": r.runs}
+                  "first_run": r.first_run, "runs": r.runs,
+                  "history_base": r.history_base, "history": r.history, "lod": lod_word(getattr(em, "lod", 1.0))}
         for kind in ("self", "events", "count", "emission"):
             inst = code.emitter_instances.get((em, kind))
             values[kind] = inst.variant.case if inst is not None else 0
@@ -108,6 +112,11 @@ def _spawn_axes(em, basis: str) -> np.ndarray:
     norms = np.linalg.norm(axes, axis=0)
     m[:3, :3] = axes / np.where(norms > 0, norms, 1.0)
     return m
+
+
+def lod_word(factor: float) -> int:
+    """The emission LOD factor (kzplayer.gpu.lod) as the float32 word the count pass reads."""
+    return int(np.asarray([factor], np.float32).view(np.uint32)[0])
 
 
 def parameter_words(code, value, known) -> np.ndarray:

@@ -37,6 +37,7 @@ class Schedule:
     impulse: float = 0.0
     impulse_variance: float = 0.0
     seed: int = 0
+    lod: float = 1.0            # the emission LOD factor (the rate's, not the impulse's)
 
 
 def schedule_counts(s: Schedule, dt: float, steps: int) -> list[int]:
@@ -62,7 +63,7 @@ def schedule_counts(s: Schedule, dt: float, steps: int) -> list[int]:
             acc += max(f32(s.impulse) + f32(s.impulse_variance) * (2.0 * u - 1.0), 0.0)
         if period <= 0.0 or timer < on:
             u = unit_double(hash2(s.seed ^ STREAM_RATE, step))
-            acc += max(f32(s.rate) + f32(s.rate_variance) * (2.0 * u - 1.0), 0.0) * dt
+            acc += max(f32(s.rate) + f32(s.rate_variance) * (2.0 * u - 1.0), 0.0) * f32(s.lod) * dt
         whole = math.floor(acc)
         carry = acc - whole
         counts.append(int(whole))

@@ -65,7 +65,8 @@ class Simulation:
         self.catalog = project.catalog      # the stock catalog plus the project's custom types
         self.values = PropertyReader(graph, self.catalog)
         self.max_pool = max_pool(ctx)
-        self.image_io = io != "storage" and gl.available(ctx)
+        self.texel_buffers = gl.available(ctx)
+        self.image_io = io != "storage" and self.texel_buffers
         block = int(ctx.info.get("GL_MAX_UNIFORM_BLOCK_SIZE", 16384) or 16384)
         self.uniform_block_vec4s = min(block, 65536) // 16
         self.table_vec4s = self.uniform_block_vec4s
@@ -129,6 +130,17 @@ class Simulation:
             most = max(most, run)
         self._end_frame()
         return most
+
+    def set_emission_lod(self, factors: dict[str, float]) -> None:
+        """The emission LOD of the coming steps (kzplayer/render/lod.py): {emitter path:
+        factor}, what a count material leaves of its continuous rate (getEmissionLod());
+        emitters not named go back to 1. One word per emitter whose factor changed."""
+        for runner in self.runners:
+            for k, em in enumerate(runner.system.emitters):
+                factor = float(factors.get(em.path, 1.0))
+                if factor != em.lod:
+                    em.lod = factor
+                    runner.write_lod(k)
 
     def _timed_key(self, system) -> str | None:
         """What `timings` calls a system whose kernel runs custom materials (None: not timed;
@@ -267,6 +279,25 @@ class Simulation:
         self.take_stats(flush=True)      # figures of earlier frames belong to the old pools
         self._refresh()
         return changed
+
+    def memory(self) -> dict[str, dict[str, int]]:
+        """Bytes of GPU buffers each emitter holds in its system's storage: {path: {"particles"
+        (hot and cold records), "tracks", "events" (records and staging), "slots" (live list
+        and free stack), "history" (its position history, N x 16 bytes a slot)}}. The
+        renderer's are in Renderer.memory()."""
+        out = {}
+        for runner in self.runners:
+            if runner.storage is None:
+                continue
+            for k, em in enumerate(runner.system.emitters):
+                r = runner.storage.layout.ranges[k]
+                slots = r.groups * L.WORKGROUP_SIZE
+                out[em.path] = {"particles": slots * (L.HOT_DTYPE.itemsize + L.COLD_DTYPE.itemsize),
+                                "tracks": slots * L.TRACK_DTYPE.itemsize,
+                                "events": 2 * r.capacity * L.EVENT_RECORD_DTYPE.itemsize,
+                                "slots": 2 * slots * 4,
+                                "history": slots * r.history * L.HISTORY_DTYPE.itemsize}
+        return out
 
     def release(self) -> None:
         """Free every GL object; safe to call twice."""
@@ -440,6 +471,15 @@ class Simulation:
         em.space = _emitter_space(str(self.values.value(item, "ParticleEmitter.Space") or "Inherit"), em.system)
         em.ignore_colliders = self.values.value(item, "ParticleEmitter.IgnoreColliders") is True
         em.destroy_on_collision = self.values.value(item, "ParticleEmitter.DestroyOnCollision") is True
+        em.history = self._history_length(item)
+
+    def _history_length(self, item) -> int:
+        """N, the positions per particle the emitter's rendering material draws from (its
+        catalog `history`: a property name or a number; docs/player.md, "Position history"),
+        0 for none; at most MAX_HISTORY."""
+        from kzplayer.gpu.history import history_length
+        return history_length(self.catalog, self.values.value(item, "ParticleEmitter.ParticleMaterial"),
+                              lambda name: self.values.value(item, name))
 
     def _pool_size(self, item) -> int:
         """MaximumAmount, at most what the driver allows (`max_pool`; a warning says so)."""

@@ -6,6 +6,8 @@ every emitter. Layouts: kzplayer.gpu.layout; what each buffer holds: docs/player
     tracks   ParticleTrack (48 B) per slot    events   each emitter's records, then as many staging records
     slots    live lists, then free stacks      control  EmitterState, EventHeader, LiveHeader per emitter,
                                                         then the passes' scratch words
+    history  N positions (16 B) per slot of the emitters whose rendering material asks for
+             N (trails: docs/player.md, "Position history"); 16 bytes when none does
 
 Every buffer is also a texel buffer (kzplayer.gpu.gl) for the simulation's image loads and
 stores. `EmitterBuffers` is one emitter's view (em.buffers): its state, Event Buffer, free
@@ -38,24 +40,31 @@ class Range:
     first_run: int
     runs: int
     event_base: int       # first record in the events buffer (staging after `capacity` more)
+    history: int = 0      # positions kept per slot (0: none)
+    history_base: int = 0 # its first entry in the history buffer
 
 
 class Layout:
     """Slot ranges and control-word offsets for a system with these pool sizes."""
 
-    def __init__(self, capacities: list[int], derived_words: int = 0, host_events: int = 0):
+    def __init__(self, capacities: list[int], derived_words: int = 0, host_events: int = 0,
+                 histories: list[int] | None = None):
         self.capacities = [max(int(c), 0) for c in capacities]
         self.derived_words = int(derived_words)
         self.host_events = max(int(host_events), 0)     # host event records per frame (0: none listened to)
-        ranges, first, run, event = [], 0, 0, 0
-        for cap in self.capacities:
+        self.histories = [max(int(n), 0) for n in (histories or [0] * len(self.capacities))]
+        ranges, first, run, event, history = [], 0, 0, 0, 0
+        for cap, n in zip(self.capacities, self.histories):
             groups = -(-cap // L.WORKGROUP_SIZE)
             runs = -(-groups // L.GROUPS_PER_RUN)
-            ranges.append(Range(first, cap, first // L.WORKGROUP_SIZE, groups, run, runs, event))
+            ranges.append(Range(first, cap, first // L.WORKGROUP_SIZE, groups, run, runs, event,
+                                n if cap else 0, history))
             first += groups * L.WORKGROUP_SIZE
             run += runs
             event += 2 * cap
+            history += groups * L.WORKGROUP_SIZE * n if cap else 0     # bound ranges stay 1 KiB-aligned
         self.ranges = ranges
+        self.history_entries = history
         self.max_runs = max((r.runs for r in ranges), default=0)
         self.slots = first
         self.groups = first // L.WORKGROUP_SIZE
@@ -74,7 +83,7 @@ class Layout:
 
     @property
     def key(self) -> tuple:
-        return tuple(self.capacities), self.derived_words, self.host_events
+        return tuple(self.capacities), self.derived_words, self.host_events, tuple(self.histories)
 
 
 def _regions(sizes) -> tuple[dict, int]:
@@ -91,7 +100,7 @@ class SystemStorage:
     """The buffers of one system's emitters."""
 
     def __init__(self, ctx: moderngl.Context, layout: Layout, texels: bool, label: str = "system",
-                 schedule_bytes: int = 0):
+                 schedule_bytes: int = 0, history_image: bool | None = None):
         self.ctx = ctx
         self.layout = layout
         self.label = label
@@ -103,10 +112,11 @@ class SystemStorage:
         self.tracks = ctx.buffer(tracks.tobytes())
         self.events = ctx.buffer(reserve=max(layout.event_records, 1) * L.EVENT_RECORD_DTYPE.itemsize)
         self.slots = ctx.buffer(reserve=2 * n * 4)
+        self.history = ctx.buffer(reserve=max(layout.history_entries, 1) * L.HISTORY_DTYPE.itemsize)
         self.control = ctx.buffer(reserve=layout.control_words * 4)
         # bound whole as a uniform block of the size the programs declare
         self.schedule = ctx.buffer(reserve=max(layout.schedule_words * 4, schedule_bytes))
-        for buf in (self.hot, self.cold, self.events, self.slots, self.control, self.schedule):
+        for buf in (self.hot, self.cold, self.events, self.slots, self.control, self.schedule, self.history):
             buf.clear()
         self._initial_state()
         self.texels = None
@@ -118,9 +128,16 @@ class SystemStorage:
                            (L.IMAGE_EVENTS, TexelBuffer(self.events, "rgba32ui")),
                            (L.IMAGE_CONTROL, TexelBuffer(self.control, "r32ui")),
                            (L.IMAGE_SLOTS, TexelBuffer(self.slots, "r32ui")),
-                           (L.IMAGE_SCHEDULE, TexelBuffer(self.schedule, "r32ui"))]
+                           (L.IMAGE_SCHEDULE, TexelBuffer(self.schedule, "r32ui")),
+                           (L.IMAGE_HISTORY, TexelBuffer(self.history, "rgba32ui"))]
+        elif history_image and layout.history_entries:
+            # the history is an image whenever texel buffers exist (Particles/history.glsl)
+            from kzplayer.gpu.gl import TexelBuffer
+            self.texels = [(L.IMAGE_HISTORY, TexelBuffer(self.history, "rgba32ui"))]
+        self.history_image = self.texels is not None
         for buf, name in ((self.hot, "hot"), (self.cold, "cold"), (self.tracks, "tracks"), (self.events, "events"),
-                          (self.slots, "slots"), (self.control, "control"), (self.schedule, "schedule")):
+                          (self.slots, "slots"), (self.control, "control"), (self.schedule, "schedule"),
+                          (self.history, "history")):
             try:
                 buf.label = f"{label}/{name}"
             except Exception:       # labels need KHR_debug; they are a debugging aid only
@@ -152,6 +169,8 @@ class SystemStorage:
         self.schedule.bind_to_uniform_block(L.UNIFORM_SCHEDULE)
         for unit, texels in self.texels or ():
             texels.bind(unit)
+        if not self.history_image and self.layout.history_entries:
+            self.history.bind_to_storage_buffer(L.BINDING_HISTORY_SSBO)
 
     def sync_for_cpu(self) -> None:
         """Make every shader write issued so far visible to buffer reads and writes from
@@ -264,6 +283,43 @@ class SystemStorage:
         raw = self._read(self.events, r.event_base * size, 2 * r.capacity * size)
         return self.read_header(e), np.frombuffer(raw, L.EVENT_RECORD_DTYPE).copy()
 
+    def read_history(self, e: int) -> np.ndarray:
+        """The emitter's position history, (capacity, N) HISTORY_DTYPE: row s is slot s's
+        ring, entry k written by the steps whose number is k mod N. (On the GPU the layout
+        is entry-major: entry k of slot s at history_base + k x stride + s, the stride its
+        slots in whole groups.)"""
+        r = self.layout.ranges[e]
+        size, stride = L.HISTORY_DTYPE.itemsize, r.groups * L.WORKGROUP_SIZE
+        raw = self._read(self.history, r.history_base * size, stride * r.history * size)
+        rows = np.frombuffer(raw, L.HISTORY_DTYPE).reshape(r.history, stride)
+        return np.ascontiguousarray(rows[:, :r.capacity].T)
+
+    def write_history(self, e: int, history: np.ndarray, slots: np.ndarray | None = None) -> None:
+        """Rings of (slots, N) HISTORY_DTYPE into the emitter's history (all slots from 0
+        when `slots` is None)."""
+        r = self.layout.ranges[e]
+        if not r.history:
+            return
+        size, stride = L.HISTORY_DTYPE.itemsize, r.groups * L.WORKGROUP_SIZE
+        rings = np.asarray(history, L.HISTORY_DTYPE).reshape(-1, r.history)
+        current = np.frombuffer(self._read(self.history, r.history_base * size, stride * r.history * size),
+                                L.HISTORY_DTYPE).reshape(r.history, stride).copy()
+        where = np.arange(len(rings)) if slots is None else np.asarray(slots, int)
+        current[:, where] = rings.T
+        self._write(self.history, r.history_base * size, current.tobytes())
+
+    def collapse_history(self, e: int, records: np.ndarray) -> None:
+        """Every ring of the emitter filled with its slot's current position (PARTICLE_DTYPE
+        records, slot order): a trail starts afresh where its particle is."""
+        r = self.layout.ranges[e]
+        if not r.history or not r.capacity:
+            return
+        rows = np.zeros((r.capacity, r.history), L.HISTORY_DTYPE)
+        n = min(len(records), r.capacity)
+        rows["position"][:n] = np.asarray(records["position"][:n])[:, None, :]
+        rows["age"][:n] = np.asarray(records["age"][:n])[:, None]
+        self.write_history(e, rows)
+
     def read_tracks(self, e: int) -> np.ndarray:
         r = self.layout.ranges[e]
         size = L.TRACK_DTYPE.itemsize
@@ -289,6 +345,10 @@ class SystemStorage:
             words = a.groups * 2 * 4
             copy(self.control, old.control, words, (old.layout.words["alive"] + a.first // 32) * 4,
                  (self.layout.words["alive"] + b.first // 32) * 4)
+            if a.history and a.history == b.history:
+                size = a.groups * L.WORKGROUP_SIZE * a.history * L.HISTORY_DTYPE.itemsize
+                copy(self.history, old.history, size, a.history_base * L.HISTORY_DTYPE.itemsize,
+                     b.history_base * L.HISTORY_DTYPE.itemsize)
         for region, size in (("states", L.STATE_WORDS), ("headers", L.HEADER_WORDS), ("live", L.LIVE_WORDS)):
             copy(self.control, old.control, size * 4, (old.layout.words[region] + e_old * size) * 4,
                  (self.layout.words[region] + e * size) * 4)
@@ -298,7 +358,7 @@ class SystemStorage:
         for _, texels in self.texels or ():
             texels.release()
         self.texels = None
-        for name in ("hot", "cold", "tracks", "events", "slots", "control", "schedule"):
+        for name in ("hot", "cold", "tracks", "events", "slots", "control", "schedule", "history"):
             buf = getattr(self, name, None)
             if buf is not None:
                 buf.release()
@@ -414,6 +474,15 @@ class EmitterBuffers:
         self.state = Slice(storage, "control", e * L.EMITTER_STATE_DTYPE.itemsize, L.EMITTER_STATE_DTYPE.itemsize)
         self.events = _EventBufferView(storage, e)
         self.free_list = Slice(storage, "slots", (storage.stack_base + r.first) * 4, r.capacity * 4)
+        # N positions per slot for drawing trails (history_length 0: none kept), entry-major:
+        # entry k of slot s at k x history_stride + s
+        self.history_length = r.history
+        self.history_stride = r.groups * L.WORKGROUP_SIZE
+        size = L.HISTORY_DTYPE.itemsize
+        self.history = Slice(storage, "history", r.history_base * size, self.history_stride * r.history * size)
+
+    def read_history(self) -> np.ndarray:
+        return self.storage.read_history(self.index)
 
     def sync_for_cpu(self) -> None:
         self.storage.sync_for_cpu()
@@ -451,13 +520,26 @@ class _EventBufferView:
 
 class RecordBuffers:
     """PARTICLE_DTYPE records in hot and cold buffers of their own, bindable like an
-    emitter's Particle Data Buffer: for drawing records without a simulation (tests, tools)."""
+    emitter's Particle Data Buffer: for drawing records without a simulation (tests, tools).
+    `history`: optional positions (n, N, 3), newest first, kept as a simulation keeps them
+    (`.history`, `.history_length`, `.history_newest`, `.history_stride`)."""
 
-    def __init__(self, ctx: moderngl.Context, records: np.ndarray):
+    def __init__(self, ctx: moderngl.Context, records: np.ndarray, history=None):
         hot, cold = L.split(np.asarray(records, L.PARTICLE_DTYPE))
         self.hot = ctx.buffer(hot.tobytes() or bytes(L.HOT_DTYPE.itemsize))
         self.cold = ctx.buffer(cold.tobytes() or bytes(L.COLD_DTYPE.itemsize))
         self.capacity = len(records)
+        self.history = None
+        self.history_length = self.history_newest = self.history_stride = 0
+        if history is not None:
+            positions = np.asarray(history, np.float32).reshape(len(records), -1, 3)
+            rows = np.zeros(positions.shape[:2][::-1], L.HISTORY_DTYPE)
+            # ring order as a simulation leaves it after step s = N - 1: entry k holds the
+            # position of N - 1 - k steps ago, so the newest is entry N - 1; entry-major
+            rows["position"] = positions[:, ::-1].transpose(1, 0, 2)
+            self.history_length, self.history_newest = positions.shape[1], positions.shape[1] - 1
+            self.history_stride = len(records)
+            self.history = ctx.buffer(rows.tobytes() or bytes(16))
 
     def bind_to_storage_buffer(self, binding: int = L.BINDING_PARTICLES, cold_binding: int = L.BINDING_COLD) -> None:
         self.hot.bind_to_storage_buffer(binding)
@@ -466,3 +548,5 @@ class RecordBuffers:
     def release(self) -> None:
         self.hot.release()
         self.cold.release()
+        if self.history is not None:
+            self.history.release()

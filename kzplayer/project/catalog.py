@@ -134,6 +134,10 @@ class MaterialSpec:
     vertex: str = ""
     fragment: str = ""
     geometry: tuple[str, ...] = ()
+    # the positions per particle it draws from (docs/rendering.md, "History"): a property
+    # name whose value is N, or a whole number; "" for none
+    history: str = ""
+    about: str = ""                # a longer description (docs/catalog.md, per material)
 
     def __hash__(self):            # preset is a dict; the name identifies a material
         return hash((self.name, self.path, self.legacy))
@@ -451,7 +455,8 @@ class Catalog:
                 doc=attrs.get("doc", ""), custom=True,
                 vertex=attrs.get("vertex", ""), fragment=attrs.get("fragment", ""),
                 geometry=tuple(attrs.get("geometry", "billboard mesh").replace(",", " ").split())
-                if slot == "Particle" else ())
+                if slot == "Particle" else (),
+                history=attrs.get("history", "").strip() if slot == "Particle" else "")
         types = {}
         for t in self._types.values():
             extra = set(free_prefixes) if t.is_node else set()
@@ -559,7 +564,8 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             path=prefix + name, doc=m.get("doc", ""), aliases=tuple(m.get("aliases", ())),
             vertex=m.get("vertex", f"render/{name}.vert.glsl" if rendering else ""),
             fragment=m.get("fragment", f"render/{name}.frag.glsl" if rendering else ""),
-            geometry=tuple(m.get("geometry", ())), formula=m.get("formula", ""))
+            geometry=tuple(m.get("geometry", ())), formula=m.get("formula", ""), history=m.get("history", ""),
+            about=m.get("about", "").strip())
         if "preset" in m:            # a stock variant of another material's shader
             mats[name] = replace(mats[name], preset=_preset(f"material {name}", mats[name], m["preset"], props))
     for name, m in data.get("legacy", {}).items():

@@ -37,6 +37,31 @@ def render_markdown(cat: Catalog) -> str:
                        f"{'yes' if m.event_driven else ''} | {m.doc} |")
         out.append("")
     out += _closed_forms(cat)
+    described = [m for m in cat.materials_for_slot("Particle") if m.about]
+    if described:
+        out += ["## The representations, one by one", "",
+                "NeL's particle representations as stock rendering materials (docs/rendering.md,",
+                "\"Representations\"): what each draws, and each property it reads with its default",
+                "and range (the over-life colour, scale and opacity of `ParticlesColorOverLife` apply",
+                "to all of them).", ""]
+        for m in described:
+            out += [f"### `{m.name}`", "", " ".join(m.about.split()), ""]
+            geometry = ", ".join(m.geometry)
+            history = f"; keeps a position history of `{m.history}` positions per particle" if m.history else ""
+            out += [f"Draws: `{geometry}`{history}.", "", "| property | default | range | doc |", "|---|---|---|---|"]
+            for name in m.properties:
+                p = cat.property(name)
+                if p is None or not _own(name):
+                    continue
+                rng = ""
+                if p.min is not None or p.max is not None:
+                    rng = f"[{'' if p.min is None else f'{p.min:g}'}, {'' if p.max is None else f'{p.max:g}'}]"
+                    rng += " clamped" if p.clamped else ""
+                unit = f" {p.unit}" if p.unit else ""
+                shown = getattr(p.default, "word", None) or repr(p.default)
+                default = "-" if p.default is None else f"`{shown}`{unit}"
+                out.append(f"| `{name}` | {default} | {rng} | {p.doc} |")
+            out.append("")
     out += ["## Legacy material names", "",
             "They load as their replacement; the preset fills properties the node does not set,",
             "and `material.deprecated` warns.", "",
@@ -112,6 +137,13 @@ def _closed_forms(cat: Catalog) -> list[str]:
             out += ["Preset, where the node does not set them: " +
                     ", ".join(f"`{k}` = {v!r}" for k, v in m.preset.items()) + ".", ""]
     return out
+
+
+def _own(name: str) -> bool:
+    """A property a representation reads beyond the colour, blend and over-life ones every
+    one of them reads (those are in the table of properties)."""
+    return name.split(".")[0] not in ("Particle", "ColorOverLife", "ParticlesOverLife") \
+        or name in ("Particle.Size", "Particle.Texture")
 
 
 def main() -> None:

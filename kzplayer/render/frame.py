@@ -48,10 +48,23 @@ class EmitterDraw:
     cast_light: bool = False
     opacity: float = 1.0
     order: int = 0                         # place in tree order
+    history: "HistoryDraw | None" = None   # the position history, for trails
+    sides: int | None = None               # the geometry LOD's sides (fan, tube); None: the most
 
     @property
     def opaque(self) -> bool:
         return self.blend == "Opaque"
+
+
+@dataclass(frozen=True)
+class HistoryDraw:
+    """An emitter's position history as a drawing binds it (render/history.glsl): `buffer`
+    (bind_to_storage_buffer) holds N rows of `stride` vec4, entry k of slot s at
+    k x stride + s; `newest` is the ring entry the last step wrote."""
+    buffer: object
+    length: int
+    newest: int
+    stride: int
 
 
 @dataclass(eq=False)
@@ -77,6 +90,17 @@ class Frame:
     lights: SceneLights = field(default_factory=SceneLights)
     time: float = 0.0
     problems: list[Diagnostic] = field(default_factory=list)
+
+
+def history_of(source) -> HistoryDraw | None:
+    """The HistoryDraw of a simulation's emitter (em.buffers) or of hand-made RecordBuffers
+    made with a history; None when it keeps none."""
+    buffers = getattr(source, "buffers", source)
+    n = getattr(buffers, "history_length", 0)
+    if not n:
+        return None
+    newest = source.history_newest if hasattr(source, "history_newest") else buffers.history_newest
+    return HistoryDraw(buffers.history, n, newest, buffers.history_stride)
 
 
 def node_opacity(item, value) -> float:
@@ -200,7 +224,7 @@ class FrameBuilder:
                 model=em.simulation_to_world, blend=blend if blend in BLENDS else "Additive",
                 sorting=sorting if sorting in SORTINGS else "Identity", mesh=mesh,
                 cast_light=value(item, "ParticleEmitter.CastLight") is True, opacity=opacity,
-                order=self._order.get(id(item), 0)))
+                order=self._order.get(id(item), 0), history=history_of(em)))
         frame.emitters.sort(key=lambda e: e.order)
         from kzplayer.transforms import world_matrix
         for item in self.project.walk():

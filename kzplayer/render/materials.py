@@ -7,8 +7,10 @@ slot="Particle" vertex="..." fragment="...">` of the project. Its uniforms come 
 emitter's properties exactly as a compute material's do: the property `Type.Name` is the
 uniform `Type_Name` (kzplayer.gpu.materials.uniform_values), a string property read by a
 `sampler2D` uniform names an image file. The geometry it can draw per particle is the
-catalog's `geometry` (`billboard`, `mesh`); the renderer picks the emitter's mesh when it
-has a ParticleMesh and the material can draw one, with `KZ_MESH` defined in both stages.
+catalog's `geometry` (`billboard`, `mesh`, or one of NeL's representations: `point`, `line`,
+`quad`, `trail`, `strip`, `fan`, `ring`, `tube`, `flare`, render/representations.py); the
+renderer picks the emitter's mesh when it has a ParticleMesh and the material can draw one,
+with `KZ_MESH` defined in both stages (`KZ_GEOMETRY_<NAME>` for a representation).
 
 Adding a stock material: a `[material.Name]` entry with slot "Particle" in the catalog, and
 its two files (include render/stock_vertex.glsl or render/particle_vertex.glsl).
@@ -24,7 +26,10 @@ from kzplayer.render.shaders import ShaderFile
 DEFAULT = "ParticlesDefault"
 # How a stock material colours its particles, for CastLight (render/cast_light.glsl)
 LIGHT_COLOR = {"ParticlesDefault": 1, "ParticlesColorOverLife": 2, "ColorOverLife_ImageUV": 2,
-               "ParticlesColorOverLife3Stop": 3}
+               "ParticlesColorOverLife3Stop": 3,
+               # the NeL representations colour their particles over life (render/representation.glsl)
+               **{f"Particles_{name}": 2 for name in ("Dot", "Line", "GradientLine", "Stretched", "Faces", "FanLight",
+                                                       "Shockwave", "Ribbon", "FlatRibbon", "LensFlare")}}
 
 
 @dataclass(frozen=True)
@@ -104,4 +109,9 @@ def custom_render_materials(project) -> list[tuple[RenderMaterial, object]]:
 
 
 def geometry_defines(material: RenderMaterial, mesh: bool) -> dict:
+    """KZ_MESH for a mesh, KZ_GEOMETRY_<NAME> for a representation (render/representations.py)."""
+    from kzplayer.render.representations import representation
+    geometry = representation(material)
+    if geometry is not None:
+        return {f"KZ_GEOMETRY_{geometry.name.upper()}": 1}
     return {"KZ_MESH": 1} if mesh and "mesh" in material.geometry else {}

@@ -41,8 +41,9 @@ class Player:
 
     def __init__(self, ctx, project, graph, size: tuple[int, int], *, seed: int | None = None,
                  warn: Callable[[list[Diagnostic]], None] = _quiet, probe_seconds: float = PROBE_SECONDS,
-                 frame_budget: float | None = None, events_cap: int | None = None):
+                 frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True):
         from kzplayer.render.frame import FrameBuilder
+        from kzplayer.render.lod import LevelOfDetail
         self.ctx = ctx
         self.project = project
         self.graph = graph
@@ -63,6 +64,10 @@ class Player:
         self.stalled = Shortfall()
         self.on_stats = None              # on_stats(frame, {path: EmitterStats}), each frame once
         self._listening = []              # (args, kwargs) of listen(): a restart listens again
+        self.lod = LevelOfDetail(project.catalog, enabled=lod)
+        self._lod_camera = None           # the view the LOD is decided for (the last one drawn)
+        self._lod_frames: dict[int, tuple[dict, dict]] = {}     # frame -> (rates, sides), for --stats
+        self._lod_needed = None
         self._say(self.sim.diagnostics)
 
     def _simulation(self):
@@ -80,7 +85,14 @@ class Player:
 
     def step(self, dt: float) -> None:
         """Advance the effect by dt seconds (cut into ParticleSystem.Framerate steps, at most
-        Simulation.max_steps of them), within the frame budget when there is one."""
+        Simulation.max_steps of them), within the frame budget when there is one, its
+        emission LOD decided for the camera first (render/lod.py)."""
+        plan = self._plan_lod()             # (a camera fitted by a probe run is not the frame's time)
+        if plan != ({}, {}):
+            self._lod_frames[self.sim.frames] = plan
+            for old in [f for f in self._lod_frames if f < self.sim.frames - 64]:
+                del self._lod_frames[old]       # frames nobody took (stats fold them in)
+        self.sim.set_emission_lod(plan[0])
         if self.frame_budget is not None:
             from kzplayer.render.budget import FrameWatch
             if self._watch is None or self._watch.sim is not self.sim:
@@ -98,20 +110,36 @@ class Player:
         """The figures of the frames not handed out yet (the end of a run)."""
         self._figures(self.sim.take_stats(flush=True))
 
+    def _plan_lod(self) -> tuple[dict, dict]:
+        """({path: emission factor}, {path: sides}) for the current view; empty when no
+        emitter has a LOD (no camera is chosen for it then)."""
+        if self._lod_needed is None:
+            self._lod_needed = self.lod.applies(self.sim, self.frames.value)
+        if not self._lod_needed:
+            return {}, {}
+        camera = self._lod_camera
+        if camera is None and self.lod.enabled:
+            camera, _ = self.camera()
+        return self.lod.plan(self.sim, self.frames.value, camera, self.size)
+
     def _figures(self, done) -> None:
+        from dataclasses import replace
         for frame, figures in done:
+            rates, sides = self._lod_frames.pop(frame, ({}, {}))
+            figures = {path: replace(f, lod_rate=rates.get(path, 1.0), lod_sides=sides.get(path, 0))
+                       for path, f in figures.items()}
             self.stalled.add(figures)
             if self.on_stats is not None:
                 self.on_stats(frame, figures)
 
     def restart(self) -> None:
         """The effect from its first frame, with the same seed (the window's R key)."""
-        from kzplayer.gpu import Simulation
         self.sim.release()
         self.sim = self._simulation()
         for emitter, callback, kwargs in self._listening:
             self.sim.listen(emitter, callback, **kwargs)
         self.time = 0.0
+        self._lod_frames.clear()
 
     # -- the picture -------------------------------------------------------------------------
 
@@ -137,7 +165,13 @@ class Player:
         self.renderer.resize(size)
         if camera is None:
             camera, _ = self.camera(size[0] / size[1])
-        self.renderer.draw(self.frames.build(self.sim, self.time), camera)
+        self._lod_camera = camera
+        frame = self.frames.build(self.sim, self.time)
+        if self._lod_needed:
+            _, sides = self.lod.plan(self.sim, self.frames.value, camera, size)
+            for em in frame.emitters:
+                em.sides = sides.get(em.key)
+        self.renderer.draw(frame, camera)
         self._say(self.frames.problems)
         self._say(_texture_problems(self.renderer))
 
@@ -214,11 +248,13 @@ class Result:
     wrote: list[str] = field(default_factory=list)
     camera: str | None = None
     size: tuple[int, int] = (0, 0)
+    memory: int = 0                   # bytes of the simulation's buffers (Simulation.memory)
+    history_memory: int = 0           # of which position histories
 
 
 def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None, output=None, stats=None,
                    dump=None, events=None, events_cap=None, ctx=None, warn=_quiet, progress=None,
-                   frame_budget=None) -> Result:
+                   frame_budget=None, lod: bool = True) -> Result:
     """Simulate n_frames output frames headless, writing what was asked. `ctx` lets tests
     share their context (otherwise a standalone one is made and released); `progress()` is
     called once per frame (a progress bar); `frame_budget`: seconds a frame may take
@@ -235,7 +271,7 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         player = Player(ctx, project, graph, size, seed=seed, warn=warn,
                         probe_seconds=min(n_frames / fps, PROBE_SECONDS),
                         frame_budget=FRAME_BUDGET if frame_budget is None else frame_budget,
-                        events_cap=events_cap)
+                        events_cap=events_cap, lod=lod)
         camera = how = None
         if output:
             camera, how = player.camera(size[0] / size[1])
@@ -272,9 +308,12 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         if (dropped := dropped_steps(player.sim)):
             player._say([dropped])
         sim = player.sim
+        memory = sim.memory()
         return Result(frames=n_frames, seconds=n_frames * dt, fps=fps, emitters=len(sim.emitters),
                       alive=sum(int(s.alive) for s in sim.stats.values()),
-                      wrote=[str(p) for p in (output, stats, events, dump) if p], camera=how, size=tuple(size))
+                      wrote=[str(p) for p in (output, stats, events, dump) if p], camera=how, size=tuple(size),
+                      memory=sum(sum(m.values()) for m in memory.values()),
+                      history_memory=sum(m["history"] for m in memory.values()))
     finally:
         if recorder:
             recorder.abandon()       # only when the run stopped: close() put the file in place

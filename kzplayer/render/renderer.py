@@ -9,7 +9,13 @@
     3         blended, in tree order: each emitter sorted within itself (Additive: ONE, ONE;
               Alpha: ONE, ONE_MINUS_SRC_ALPHA, premultiplied), and Model3D nodes with
               Node.Opacity < 1; depth test on, depth write off
+    4         screen-space effects that read the opaque scene's depth: lens flares, added
+              over the picture without depth test
     resolve   the linear float image, clamped and encoded as sRGB, into 8 bits
+
+Billboards and meshes are drawn here; the NeL representations (points, lines, trails, fans,
+rings, tubes, flares) are draws of render/representations.py's geometries, each of a fixed
+vertex count per particle, instanced and indirect like the billboards.
 
 Every draw is indirect: the instance count is the live count the GPU wrote. The image is
 blended into a 32-bit float target in linear light: an 8-bit target would round after every
@@ -30,6 +36,7 @@ from kzplayer.render.lights import LIGHTS_PER_CASTER, MAX_LIGHT_CASTERS, PARTICL
 from kzplayer.render.live_list import (ARRAYS_COMMAND, BARRIER, BINDING_ORDER, BINDING_PARTICLE_LIGHTS,
                                        ELEMENTS_COMMAND, LIVE_DISPATCH_OFFSET, LiveList)
 from kzplayer.render.materials import geometry_defines
+from kzplayer.render.representations import IndexBuffers, draw_counts, representation
 from kzplayer.render.shaders import ProgramCache, set_uniform
 from kzplayer.render.sort import BRIGHTNESS, DEPTH, REVERSE_DEPTH, Sorter
 from kzplayer.render.textures import TextureCache, srgb_to_linear
@@ -42,6 +49,7 @@ SORT_KEYS = {"Depth": DEPTH, "ReverseDepth": REVERSE_DEPTH}
 UBO_BINDING = 0
 SCENE_DEPTH_UNIT = 7
 BINDING_PREPARED = 14
+BINDING_HISTORY = 15          # render/history.glsl
 PREPARED_BYTES, PREPARED_LIT = 64, 112       # a stock billboard's record (render/stock_vertex.glsl)
 
 
@@ -57,15 +65,25 @@ def linear_colour(value):
 def emitter_defines(em, mesh: bool) -> dict:
     """The program variant an emitter draws with: its geometry, and lighting only if lit."""
     defines = geometry_defines(em.material, mesh)
-    if em.values("Particle.ReceiveLight") is True:
+    geometry = representation(em.material)
+    if geometry is not None:
+        if str(em.values("Faces.Basis") or "") == "Velocity":
+            defines["KZ_FACES_VELOCITY"] = 1
+    elif em.values("Particle.ReceiveLight") is True:
         defines["KZ_RECEIVE_LIGHT"] = 1
     return defines
 
 
 def prepared(em, mesh: bool) -> bool:
     """Whether the emitter's billboards are drawn from per-particle records (a stock
-    material: its vertex file also compiles as the per-particle pass)."""
-    return not mesh and not em.material.custom
+    billboard material: its vertex file also compiles as the per-particle pass)."""
+    return not mesh and not em.material.custom and representation(em.material) is None
+
+
+def _screen(em) -> bool:
+    """Drawn in the frame's step 4, over the picture (lens flares)."""
+    geometry = representation(em.material)
+    return geometry is not None and geometry.screen
 
 
 def _number(v) -> float:
@@ -83,6 +101,7 @@ class _EmitterState:
         self.light_sorter = Sorter(ctx, programs)
         self.order = None
         self.prepared = None
+        self.counts = None              # a representation's DrawCounts this frame
         self.seen = True
 
     def prepared_buffer(self, capacity: int, lit: bool):
@@ -116,6 +135,8 @@ class Renderer:
         self._states: dict[str, _EmitterState] = {}
         self._empty_vaos: dict[int, object] = {}
         self._white = ctx.texture((1, 1), 4, np.ones(4, np.float16).tobytes(), dtype="f2")
+        self.tubes = IndexBuffers(ctx)
+        self._no_history = ctx.buffer(reserve=16)
         self.resolve_program = self.programs.render("render/resolve.vert.glsl", "render/resolve.frag.glsl")
         self.size = None
         self.fbo = self.out_fbo = None
@@ -172,15 +193,17 @@ class Renderer:
             for model in frame.models:                                   # 1. opaque scene
                 if model.opaque:
                     self._draw_model(model)
-            for em in frame.emitters:                                    # 2. opaque particles
+            screen = [e for e in frame.emitters if _screen(e)]
+            drawn = [e for e in frame.emitters if not _screen(e)]
+            for em in drawn:                                             # 2. opaque particles
                 if em.opaque:
                     self._draw_emitter(em)
-            if any(not e.opaque and _number(e.values("Particle.SoftDepth")) > 0 for e in frame.emitters):
+            if screen or any(not e.opaque and _number(e.values("Particle.SoftDepth")) > 0 for e in drawn):
                 self._copy_scene_depth()
             self.fbo.depth_mask = False                                  # 3. blended, tree order
             ctx.enable(ctx.BLEND)
             ctx.blend_equation = ctx.FUNC_ADD
-            blended = [m for m in frame.models if not m.opaque] + [e for e in frame.emitters if not e.opaque]
+            blended = [m for m in frame.models if not m.opaque] + [e for e in drawn if not e.opaque]
             for thing in sorted(blended, key=lambda t: t.order):
                 if hasattr(thing, "particles"):
                     self._draw_emitter(thing)
@@ -191,6 +214,9 @@ class Renderer:
                     ctx.enable(ctx.CULL_FACE)
                     self._draw_model(thing)
                     ctx.disable(ctx.CULL_FACE)
+            ctx.disable(ctx.DEPTH_TEST)                                  # 4. over the picture
+            for em in screen:
+                self._draw_emitter(em)
         finally:
             ctx.disable(ctx.BLEND | ctx.DEPTH_TEST | ctx.CULL_FACE)
             self.fbo.depth_mask = True
@@ -230,7 +256,12 @@ class Renderer:
         for em in frame.emitters:
             st = self._state(em.key)
             mesh = self.meshes.get(em.mesh) if em.mesh is not None else None
-            st.live.update(em.particles, em.capacity, 4, mesh.index_count if mesh else 0)
+            geometry = representation(em.material)
+            if geometry is not None:
+                st.counts = draw_counts(geometry, em.values, em.history.length if em.history else 0, em.sides)
+                st.live.update(em.particles, em.capacity, st.counts.vertices, st.counts.indices)
+            else:
+                st.live.update(em.particles, em.capacity, 4, mesh.index_count if mesh else 0)
             st.order = st.live.buffer
             if em.sorting in SORT_KEYS:
                 st.sorter.sort(st.live, em.capacity, SORT_KEYS[em.sorting], em.model, view)
@@ -341,6 +372,9 @@ class Renderer:
         return self._empty_vaos[key]
 
     def _draw_emitter(self, em) -> None:
+        if representation(em.material) is not None:
+            self._draw_representation(em, self._state(em.key))
+            return
         ctx = self.ctx
         st = self._state(em.key)
         mat = em.material
@@ -372,6 +406,50 @@ class Renderer:
         else:
             self._empty_vao(program).render_indirect(st.live.args, moderngl.TRIANGLE_STRIP, count=1,
                                                      first=ARRAYS_COMMAND)
+
+    def _draw_representation(self, em, st) -> None:
+        """A NeL representation (render/representations.py): the material's vertex shader
+        builds the particle's geometry from gl_VertexID; one indirect draw of the live
+        particles in the emitter's order."""
+        ctx = self.ctx
+        geometry = representation(em.material)
+        counts = st.counts
+        defines = emitter_defines(em, False)
+        defines.update(self._fragment_defines(em.values, em.files, "Particle.Texture", geometry.repeat,
+                                              em.opaque and not geometry.screen,
+                                              not geometry.screen and _number(em.values("Particle.SoftDepth")) > 0))
+        if geometry.name == "fan" and self._texture(em.values, em.files, "FanLight.Gradient", False) is not None:
+            defines["KZ_GRADIENT"] = 1
+        program, initial = self.programs.render(em.material.vertex, em.material.fragment, defines)
+        self._common(program, initial, em.model, em.opacity)
+        for name, value in self._material_uniforms((program, initial), em):
+            program[name].value = value
+        self._bind_textures(program, initial, em.values, em.files, repeat=geometry.repeat)
+        blend = "Additive" if geometry.screen else em.blend
+        set_uniform(program, initial, "kz_blend", {"Additive": 0, "Alpha": 1, "Opaque": 2}[blend])
+        set_uniform(program, initial, "kz_intensity", 1.0)
+        set_uniform(program, initial, "kz_sides", counts.sides)
+        history = em.history
+        set_uniform(program, initial, "kz_historyLength", history.length if history else 0)
+        set_uniform(program, initial, "kz_historyNewest", history.newest if history else 0)
+        set_uniform(program, initial, "kz_historyStride", history.stride if history else 0)
+        (history.buffer if history else self._no_history).bind_to_storage_buffer(BINDING_HISTORY)
+        if blend == "Additive":
+            ctx.blend_func = (ctx.ONE, ctx.ONE)
+        elif blend == "Alpha":
+            ctx.blend_func = (ctx.ONE, ctx.ONE_MINUS_SRC_ALPHA)
+        em.particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
+        st.order.bind_to_storage_buffer(BINDING_ORDER)
+        mode = getattr(moderngl, geometry.mode)
+        if geometry.name == "point":
+            ctx.enable(ctx.PROGRAM_POINT_SIZE)
+        if geometry.indexed:
+            self.tubes.vao(program, counts.history, counts.sides).render_indirect(
+                st.live.args, mode, count=1, first=ELEMENTS_COMMAND)
+        else:
+            self._empty_vao(program).render_indirect(st.live.args, mode, count=1, first=ARRAYS_COMMAND)
+        if geometry.name == "point":
+            ctx.disable(ctx.PROGRAM_POINT_SIZE)
 
     def _draw_model(self, model) -> None:
         defines = self._fragment_defines(model.values, model.files, "Model3D.Texture", True)
@@ -438,7 +516,8 @@ class Renderer:
         self._empty_vaos.clear()
         self.textures.release()
         self.meshes.release()
+        self.tubes.release()
         self.programs.release()
-        for obj in (*self._targets, self.lights, self.particle_lights, self._white):
+        for obj in (*self._targets, self.lights, self.particle_lights, self._white, self._no_history):
             obj.release()
         self._targets = []

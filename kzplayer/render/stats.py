@@ -2,11 +2,14 @@
 written as the rows come.
 
 Columns: frame, time, emitter, alive, emitted, died, events_written, events_dropped,
-stalled, hits. `frame` counts output frames from 0, `time` is the simulated time at the end of
-that frame in seconds, `emitter` the emitter's ProjectItemPath; the counts are for that
-output frame (the sum over the simulation steps it contained), `alive` is at its end;
-`hits` counts particle-steps in which a collider hit the particle (one per particle and
-step, however many surfaces it met in the step).
+stalled, hits, lod_rate, lod_sides. `frame` counts output frames from 0, `time` is the
+simulated time at the end of that frame in seconds, `emitter` the emitter's ProjectItemPath;
+the counts are for that output frame (the sum over the simulation steps it contained),
+`alive` is at its end. `hits` counts particle-steps in which a collider hit the particle (one
+per particle and step, however many surfaces it met in the step). `lod_rate` is the share of
+its continuous emission rate the emission LOD left it in that frame (1 without LOD),
+`lod_sides` the fan sectors or ribbon sides its geometry LOD chose (0 for other materials):
+render/lod.py.
 """
 from __future__ import annotations
 
@@ -15,8 +18,8 @@ import json
 from pathlib import Path
 
 COLUMNS = ("frame", "time", "emitter", "alive", "emitted", "died", "events_written",
-           "events_dropped", "stalled", "hits")
-COUNTS = COLUMNS[3:]
+           "events_dropped", "stalled", "hits", "lod_rate", "lod_sides")
+COUNTS = ("alive", "emitted", "died", "events_written", "events_dropped", "stalled", "hits", "lod_sides")
 
 
 class StatsRecorder:
@@ -55,7 +58,9 @@ class StatsRecorder:
     def add(self, frame: int, time: float, stats) -> None:
         for path, figures in _per_emitter(stats):
             row = {"frame": frame, "time": round(time, 9), "emitter": path}
-            row.update({k: int(figures.get(k, 0)) for k in COUNTS})
+            row.update({k: int(figures.get(k, 0)) for k in COUNTS[:-1]})
+            row["lod_rate"] = round(float(figures.get("lod_rate", 1.0)), 6)
+            row["lod_sides"] = int(figures.get("lod_sides", 0))
             if self._json:
                 self._fh.write(("\n " if self.rows_written == 0 else ",\n ") + json.dumps(row))
             else:
@@ -107,4 +112,4 @@ def _per_emitter(stats):
 def _as_dict(figures) -> dict:
     if isinstance(figures, dict):
         return figures
-    return {k: getattr(figures, k) for k in ("emitter", *COUNTS) if hasattr(figures, k)}
+    return {k: getattr(figures, k) for k in ("emitter", *COUNTS, "lod_rate") if hasattr(figures, k)}

@@ -46,7 +46,7 @@ def _no_window(reason: str) -> KzError:
 
 
 def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=None,
-                   frame_budget=None) -> None:
+                   frame_budget=None, lod: bool = True) -> None:
     """Open a window of `size`, play until it is closed (the frame loop is the Player's: a
     broken material leaves its slot out, a frame past `frame_budget` seconds stops it)."""
     import glfw
@@ -70,7 +70,7 @@ def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=N
         glfw.swap_interval(1)
         ctx = create_context(headless=False, window=win)
         player = Player(ctx, project, graph, size, seed=seed, warn=warn or (lambda diagnostics: None),
-                        frame_budget=frame_budget)
+                        frame_budget=frame_budget, lod=lod)
         keys = Keys()
         glfw.set_key_callback(win, keys.on_key)
         try:

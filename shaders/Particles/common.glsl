@@ -117,7 +117,10 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
 #define E_PER_EVENT       23u   // a spawn-frame subemitter's Emission.ParticlesPerEvent
 #define E_TRANSFORM       24u   // mat4, column-major: emitter -> simulation space
 #define E_CHANNEL_RATE    24u   // a channel (kzplayer/gpu/nodes.py): RatePerParticle, its variance
-#define E_SPACE           40u   // ParticleEmitter.Space: its two matrices' first parameter word (~0: none)
+#define E_HISTORY_BASE    40u   // first entry of its position history (Particles/history.glsl)
+#define E_HISTORY         41u   // positions kept per slot (0: none)
+#define E_LOD             42u   // float: the emission LOD factor, 1 near, down to Emission.LodMinimumRate far
+#define E_SPACE           43u   // ParticleEmitter.Space: its two matrices' first parameter word (~0: none)
 
 #define EF_RUNS            1u   // visible and with a pool: takes part in the step
 #define EF_SOURCE_EVENTS   2u   // Emission.SourceEventBuffer holds a handle of a running emitter
@@ -196,6 +199,7 @@ bool kz_spaced = false;                    // the emitter's particles are stored
 mat4 kz_particleToSystem = mat4(1.0);      // ... and these map them to the system's simulation space
 mat4 kz_systemToParticle = mat4(1.0);
 #endif
+float kz_emissionLod = 1.0;               // what the camera's distance leaves of a continuous rate
 
 mat4 kz_tableMat4(uint e, uint field) {
     vec4 c[4];
@@ -225,7 +229,12 @@ void kz_bindEmitter(uint e) {
         kz_systemToParticle = kz_paramMat4(space + 16u);
     }
 #endif
+    kz_emissionLod = uintBitsToFloat(kz_table(e, E_LOD));
 }
+
+// The emission LOD (docs/player.md, "LOD"): the factor a count material applies to its
+// continuous rate, 1 near the camera, Emission.LodMinimumRate far; bursts are not scaled.
+float getEmissionLod() { return kz_emissionLod; }
 
 // A plan spreads one dispatch over the emitters: word plan + e is emitter e's first
 // workgroup (the step's plan: every workgroup works for one emitter) or first invocation

@@ -25,6 +25,7 @@
 #define BINDING_SLOTS       5
 #define BINDING_PARAMS_SSBO 6
 #define BINDING_SCHEDULE    7
+#define BINDING_HISTORY_SSBO 6      // without texel buffers only (layout.py)
 
 #define UNIFORM_FRAME  0
 #define UNIFORM_TABLE  1
@@ -38,6 +39,7 @@
 #define IMAGE_CONTROL 4
 #define IMAGE_SLOTS   5
 #define IMAGE_SCHEDULE 6
+#define IMAGE_HISTORY 7
 
 #define WORKGROUP_SIZE 64
 #define GROUPS_PER_RUN 64

@@ -90,7 +90,14 @@ def test_rendering_materials_are_shader_pairs_that_exist(cat):
     for m in cat.materials_for_slot("Particle"):
         assert m.vertex.endswith(".vert.glsl") and m.fragment.endswith(".frag.glsl"), m.name
         assert (shader_dir() / m.vertex).is_file() and (shader_dir() / m.fragment).is_file(), m.name
-        assert set(m.geometry) <= {"billboard", "mesh"} and "billboard" in m.geometry
+        assert len(m.geometry) >= 1
+        if "billboard" in m.geometry:
+            assert set(m.geometry) <= {"billboard", "mesh"}
+        else:       # a NeL representation: one geometry of its own (render/representations.py)
+            from kzplayer.render.representations import GEOMETRIES
+            assert len(m.geometry) == 1 and m.geometry[0] in GEOMETRIES, m.name
+        if m.history:       # the property that sizes its position history is one it reads
+            assert m.history in m.properties and cat.property(m.history).type == "int", m.name
 
 
 def test_a_broken_catalog_is_refused(tmp_path):

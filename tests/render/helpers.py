@@ -10,7 +10,7 @@ from kzplayer.gpu.storage import RecordBuffers
 from kzplayer.gpu.layout import FLAG_ALIVE, PARTICLE_DTYPE
 from kzplayer.project.catalog import catalog
 from kzplayer.render.camera import Camera
-from kzplayer.render.frame import EmitterDraw, Frame
+from kzplayer.render.frame import EmitterDraw, Frame, history_of
 from kzplayer.render.materials import stock_material
 from kzplayer.values import Color4
 
@@ -51,12 +51,14 @@ def emitter(buf, capacity, *, material="ParticlesDefault", values=None, key="e",
             return Color4(*v) if spec is not None and spec.type == "color4" and isinstance(v, tuple) else v
         return spec.default if spec is not None else None
     mat = material if not isinstance(material, str) else stock_material(cat, material)
+    fields.setdefault("history", history_of(buf))
     return EmitterDraw(key=key, particles=buf, capacity=capacity, material=mat, values=value, **fields)
 
 
-def draw(renderer, ctx, records, cam=None, linear=False, **kw):
-    """Draw one emitter of `records`; the image as float (sRGB 0..255, or linear 0..1)."""
-    buf = RecordBuffers(ctx, records)
+def draw(renderer, ctx, records, cam=None, linear=False, history=None, **kw):
+    """Draw one emitter of `records` (with `history`: positions (n, N, 3), newest first);
+    the image as float (sRGB 0..255, or linear 0..1)."""
+    buf = RecordBuffers(ctx, records, history=history)
     try:
         renderer.draw(Frame(emitters=[emitter(buf, len(records), **kw)]), cam or camera())
         return renderer.read_linear() if linear else renderer.read().astype(float)

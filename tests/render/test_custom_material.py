@@ -1,5 +1,6 @@
 """Custom rendering materials: a `<MaterialType slot="Particle" vertex=... fragment=...>` of
-the project, its properties reaching the shaders as uniforms (the sample's spark streak), an
+the project, its properties reaching the shaders as uniforms (a spark streak, tests/render/data/: what
+sample 02 drew before the stock Particles_Stretched replaced it), an
 error reported at the line of the user's own file, and the catalog's geometry honoured."""
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import kzplayer
 from kzplayer.diagnostics import KzError
 from kzplayer.render.materials import resolve_render_material
 from kzplayer.render.renderer import Renderer
-from kzplayer.resources import samples_dir
+from pathlib import Path
 
 from tests.render.helpers import FOCAL, DIST, H, W, draw, particles
 
@@ -34,10 +35,14 @@ MATERIAL = """<?xml version="1.0" encoding="utf-8"?>
 </Project>"""
 
 
+SHADERS = Path(__file__).parent / "data"
+
+
 def project_with(tmp_path, vertex="spark_streak.vert.glsl", fragment="spark_streak.frag.glsl"):
+    """A project (tmp_path/p.kzm) whose one emitter draws with the custom Streak material."""
     (tmp_path / "shaders").mkdir(exist_ok=True)
     for name in ("spark_streak.vert.glsl", "spark_streak.frag.glsl"):
-        shutil.copy(samples_dir() / "shaders" / name, tmp_path / "shaders" / name)
+        shutil.copy(SHADERS / name, tmp_path / "shaders" / name)
     (tmp_path / "p.kzm").write_text(MATERIAL.format(vertex=vertex, fragment=fragment))
     return kzplayer.load(str(tmp_path / "p.kzm"))
 
@@ -96,3 +101,59 @@ def test_validate_compiles_custom_rendering_materials(tmp_path):
     (tmp_path / "shaders" / "spark_streak.vert.glsl").write_text("#version 430\nvoid main() { gl_Position = nope; }\n")
     found = [d for d in validate_paths([str(tmp_path / "p.kzm")]).diagnostics if d.rule == "shader.compile"]
     assert found and found[0].span.file.endswith("spark_streak.vert.glsl") and found[0].span.line == 2
+
+
+TRAIL = """<?xml version="1.0" encoding="utf-8"?>
+<Project name="Custom trail" format="1">
+  <Screens><Screen name="Screen"><Scene name="Scene"><ParticleSystem name="System">
+    <ParticleEmitter name="Comets">
+      <Property name="ParticleEmitter.EmissionMaterial">Emitter_Point</Property>
+      <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_Schedule</Property>
+      <Property name="ParticleEmitter.ParticleMaterial">Materials/Comet</Property>
+      <Property name="ParticleEmitter.MaximumAmount">4</Property>
+      <Property name="Emission.Rate">0</Property>
+      <Property name="Emission.ImpulseAtCycleStart">1</Property>
+      <Property name="Emission.Lifetime">10</Property>
+      <Property name="Emission.InitialVelocityDirection">(1, 0, 0)</Property>
+      <Property name="Emission.InitialVelocityOuterAngle">0</Property>
+      <Property name="Emission.InitialVelocityStrength">6</Property>
+    </ParticleEmitter>
+  </ParticleSystem></Scene></Screen></Screens>
+  <Materials>
+    <MaterialType name="Comet" slot="Particle" vertex="shaders/comet.vert.glsl" fragment="shaders/comet.frag.glsl"
+                  geometry="trail" history="{history}" reads="Line.Width"/>
+  </Materials>
+</Project>"""
+
+
+@pytest.mark.parametrize("history", ["6", "Trail.Length"])
+def test_a_custom_material_draws_a_stock_geometry_through_the_history_it_asks_for(ctx, tmp_path, history):
+    """geometry="trail" history="6": the simulation keeps 6 positions per particle for it and
+    the renderer draws its 2 x 6 vertices per particle with the stock trail's uniforms."""
+    from kzplayer.bindings import resolve
+    from kzplayer.render.frame import FrameBuilder
+    from kzplayer.gpu import Simulation
+    from kzplayer.render.camera import Camera
+    from kzplayer.resources import shader_dir
+    (tmp_path / "shaders").mkdir()
+    shutil.copy(shader_dir() / "render" / "Particles_GradientLine.vert.glsl", tmp_path / "shaders" / "comet.vert.glsl")
+    (tmp_path / "shaders" / "comet.frag.glsl").write_text(
+        '#version 430\n#include "render/particle_fragment.glsl"\nin vec4 v_color;\n'
+        'void main() { kzWriteParticle(vec4(v_color.rgb, 1.0)); }\n')
+    (tmp_path / "p.kzm").write_text(TRAIL.format(history=history))
+    project = kzplayer.load(str(tmp_path / "p.kzm"))
+    sim = Simulation(ctx, project, resolve(project))
+    r = Renderer(ctx, (64, 36))
+    try:
+        want = 6 if history == "6" else 16         # Trail.Length's default
+        assert sim.emitters[0].history == want
+        for _ in range(8):
+            sim.step()
+        world = np.eye(4)
+        world[:3, 3] = (0.5, 0.0, 4.0)
+        r.draw(FrameBuilder(project, sim.graph).build(sim), Camera(world))
+        assert r.live_list(sim.emitters[0].path).read_args()[0] == 2 * want
+        assert (r.read().max(axis=2) > 40).sum() > 10
+    finally:
+        r.release()
+        sim.release()

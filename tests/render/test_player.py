@@ -59,11 +59,10 @@ def test_problems_are_heard_once_however_many_frames(ctx, tmp_path):
 
 
 def test_a_broken_custom_rendering_material_fails_before_anything_is_simulated(ctx, tmp_path):
-    shutil.copytree(samples_dir() / "assets", tmp_path / "assets")
-    shutil.copytree(samples_dir() / "shaders", tmp_path / "shaders")
+    from tests.render.test_custom_material import project_with
+    project_with(tmp_path)
     frag = tmp_path / "shaders" / "spark_streak.frag.glsl"
     frag.write_text(frag.read_text().replace("float across =", "float across = nothing +"))
-    shutil.copy(samples_dir() / "02_sparks_spray.kzm", tmp_path / "p.kzm")
     project = kzplayer.load(str(tmp_path / "p.kzm"))
     stepped = []
     import kzplayer.render.player as P
