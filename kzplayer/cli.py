@@ -75,6 +75,8 @@ def main() -> None:
 @click.option("--window/--headless", default=None, help="Default: a window where a display exists.")
 @click.option("--stats", help="Per-frame figures to a .csv or .json file.")
 @click.option("--dump", help="Particle state of every emitter at the last frame, .npz.")
+@click.option("--events", help="Births, deaths and hits of every emitter to a .jsonl file (one JSON object a line).")
+@click.option("--events-cap", type=click.IntRange(min=1), help="Events --events keeps per ParticleSystem and frame (default 10000; the rest are counted as dropped).")
 @click.option("--set", "overrides", multiple=True, metavar="'ITEM-PATH:Prop=VALUE'", help="Override a property (repeatable).")
 @click.option("--lod/--no-lod", default=True, show_default=True,
               help="Level of detail: emission rates (Emission.LodNear/LodFar) and fan-light and ribbon sides by distance.")

@@ -75,6 +75,8 @@ CODES: dict[str, str] = {
     "mesh.unreadable": "KZ701",
     "texture.unreadable": "KZ702",
     "light.limit": "KZ703",
+    "mesh.collider-budget": "KZ704",
+    "mesh.filter-empty": "KZ705",
     # command line and machine
     "gpu.context": "KZ901",
     "play.window": "KZ902",

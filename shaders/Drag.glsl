@@ -1,7 +1,9 @@
 // Drag: resistance proportional to velocity, F = -DragCoefficient v, handed to
 // addParticleForce (mass-aware: a heavy particle slows less), within Affector.Radius with
-// sphereFalloff (Radius 0: everywhere). The force is averaged exactly over the step
-// (Particles/velocity.glsl), so a particle slows as v0 exp(-k t / m) for any k, h and m.
+// sphereFalloff (Radius 0: everywhere). A linear drag, resolved exactly by the integrator
+// with the step's other forces (Particles/velocity.glsl, damping.glsl): a particle slows as
+// v_t + (v0 - v_t) exp(-k t / m) for any k, h and m, to the terminal velocity
+// v_t = (m / k) a_other (g m / k under Gravity), whatever the tree order.
 #include "Particles/velocity.glsl"
 
 uniform float Drag_DragCoefficient = 0.1;

@@ -1,6 +1,7 @@
 // Wind: a force toward the wind's velocity, F = DragFactor (wind - v), handed to
 // addParticleForce (mass-aware: smoke of mass 1 snaps to the wind, water of mass 10 drifts
-// toward it; the time constant is m / DragFactor). Averaged exactly over the step like Drag.
+// toward it; the time constant is m / DragFactor). A linear drag resolved exactly by the
+// integrator like Drag: it settles at the wind plus (m / DragFactor) times the other forces.
 // The wind blows along the affector's local +Z at WindSpeed km/h, and is
 //   * faded in with height (world up, from the affector's origin) by a smoothstep from
 //     GroundLevel to FullWindHeight; no ramp when FullWindHeight <= GroundLevel. Below the

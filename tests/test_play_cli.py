@@ -229,7 +229,7 @@ def test_stats_csv_follow_the_schedule_and_balance(tmp_path):
     play("--frames", 45, "--stats", tmp_path / "s.csv")
     rows = read_csv(tmp_path / "s.csv")
     assert list(rows[0]) == ["frame", "time", "emitter", "alive", "emitted", "died",
-                             "events_written", "events_dropped", "stalled", "lod_rate", "lod_sides"]
+                             "events_written", "events_dropped", "stalled", "hits", "lod_rate", "lod_sides"]
     assert {r["emitter"] for r in rows} == {NOZZLE}
     emitted = np.cumsum([int(r["emitted"]) for r in rows])
     # Steady stream, fractional carry: after k frames (one 60 Hz step each) floor(400 k / 60).
@@ -642,3 +642,60 @@ def test_a_broken_custom_rendering_material_is_reported_at_its_own_file_and_line
     assert result.exit_code == 1
     line = next(n for n, t in enumerate(text.splitlines(), 1) if "alng" in t)
     assert f"{vert.resolve()}:{line}:" in result.output and "[shader.compile]" in result.output
+
+
+# -- --events --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sample,runs", [("07_death_sparks", (60, 30)), ("14_firework_shells", (60,))])
+def test_the_event_stream_of_a_sample_is_the_births_deaths_and_hits_of_its_stats(tmp_path, sample, runs):
+    """07_death_sparks: shells rise and die, each death bursts into sparks that bounce on the
+    floor and die (a frame of several steps, 30 fps, included). 14_firework_shells: shells
+    with sparks and smoke bound to them (EmissionCount_PerParticle, births every step from
+    every live shell), bursting into stars that trail glitter. Frame by frame and emitter by
+    emitter, the --events file has as many births, deaths and hits as --stats counts."""
+    path = samples_dir() / f"{sample}.kzm"
+    for fps in runs:
+        play(path, "--frames", 4 * fps, "--fps", fps, "--stats", tmp_path / "s.csv", "--events", tmp_path / "e.jsonl")
+        stats = read_csv(tmp_path / "s.csv")
+        lines = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines()]
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["e.jsonl", "s.csv"]     # no temporary file left
+        counted = {}
+        for e in lines:
+            assert e["kind"] in ("birth", "death", "hit"), e
+            key = (e["frame"], e["emitter"], e["kind"])
+            counted[key] = counted.get(key, 0) + 1
+            assert e["time"] <= (e["frame"] + 1) / fps + 1e-6 and e["time"] >= 0
+        totals = {"birth": 0, "death": 0, "hit": 0}
+        per_emitter = {}
+        for row in stats:
+            f, path_ = int(row["frame"]), row["emitter"]
+            for kind, column in (("birth", "emitted"), ("death", "died"), ("hit", "hits")):
+                assert counted.get((f, path_, kind), 0) == int(row[column]), (fps, f, path_, kind)
+                totals[kind] += int(row[column])
+                per_emitter[path_] = per_emitter.get(path_, 0) + int(row[column])
+        assert len(lines) == sum(totals.values())
+        assert {e["emitter"] for e in lines} <= set(per_emitter)       # no event of an emitter --stats lacks
+        assert all(per_emitter.values())                              # every emitter of the sample took part
+        if sample == "07_death_sparks":
+            assert min(totals.values()) >= 10           # shells die, sparks are born and bounce
+        else:
+            assert totals["birth"] >= 1000 and totals["death"] >= 500
+        assert [e["time"] for e in lines] == sorted(e["time"] for e in lines)
+
+
+def test_events_cap_keeps_the_cap_and_says_what_it_dropped(tmp_path):
+    play(DEMO, "--frames", 20, "--events", tmp_path / "e.jsonl", "--events-cap", 3, "--stats", tmp_path / "s.csv")
+    lines = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines()]
+    emitted = {int(r["frame"]): int(r["emitted"]) for r in read_csv(tmp_path / "s.csv")}
+    per_frame = {}
+    for e in lines:
+        per_frame.setdefault(e["frame"], []).append(e)
+    assert sorted(per_frame) == list(range(20))
+    for f, events in per_frame.items():       # the demo's 400/s is 6-7 births a frame
+        births = [e for e in events if e["kind"] == "birth"]
+        [dropped] = [e for e in events if e["kind"] == "dropped"]
+        assert len(births) == 3 and dropped["count"] == emitted[f] - 3 and dropped is events[-1]
+    bad = play(DEMO, "--frames", 2, "--events", tmp_path / "e.csv", ok=False)
+    assert bad.exit_code == 2 and "--events" in bad.output
+    bad = play(DEMO, "--frames", 2, "--events-cap", 5, ok=False)
+    assert bad.exit_code == 2 and "--events FILE.jsonl" in bad.output

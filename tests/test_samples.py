@@ -45,6 +45,8 @@ SAMPLES = {
     "10_rain": 90,             # 1.5 s: rain falling through the lamp light, splashes and ripples on the street
     "11_snow": 360,            # 6 s: the first flakes have settled, the air full of falling ones
     "12_spell": 50,            # 0.8 s: the orb beside the obelisk with its flare, a ring pulsing out
+    "13_magic_vortex": 180,    # 3 s: the funnel has reached the orb, the motes fill their orbits
+    "14_firework_shells": 170,  # 2.8 s: shells climbing on their trails, bursts glittering
 }
 
 

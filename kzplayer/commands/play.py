@@ -61,7 +61,8 @@ def frame_count(frames: int | None, seconds: float | None, fps: float) -> int:
 
 
 def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
-        window=None, stats=None, dump=None, overrides=(), frame_budget=None, lod=True) -> None:
+        window=None, stats=None, dump=None, events=None, events_cap=None, overrides=(), frame_budget=None,
+        lod=True) -> None:
     from kzplayer.commands import limits
     from kzplayer.render.writers import check_output, output_kind
 
@@ -72,9 +73,12 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
     requested_size = parse_size(size) if size is not None else None
     _check_suffix(stats, (".csv", ".json"), "--stats")
     _check_suffix(dump, (".npz",), "--dump")
-    files_wanted = bool(output or stats or dump)
+    _check_suffix(events, (".jsonl",), "--events")
+    if events_cap is not None and not events:
+        raise click.UsageError("--events-cap sets how many events --events keeps per frame: give --events FILE.jsonl")
+    files_wanted = bool(output or stats or dump or events)
     if window and files_wanted:
-        raise click.UsageError("--window plays interactively; --output, --stats and --dump are "
+        raise click.UsageError("--window plays interactively; --output, --stats, --events and --dump are "
                                "written by a --headless run")
     if output and requested_size and (problem := check_output(output, requested_size)):
         raise click.BadParameter(problem, param_hint="--output")
@@ -101,7 +105,8 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
                        frame_budget=budget, lod=lod)
         return
     click.echo(play_offline(proj, graph, (width, height), n_frames=n_frames, fps=fps, seed=seed,
-                            output=output, stats=stats, dump=dump, frame_budget=budget, lod=lod))
+                            output=output, stats=stats, dump=dump, events=events, events_cap=events_cap,
+                            frame_budget=budget, lod=lod))
 
 
 def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
@@ -211,7 +216,7 @@ def viewport_size(project, value) -> tuple[int, int]:
 
 
 def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,
-                 ctx=None, frame_budget=None, lod=True) -> str:
+                 events=None, events_cap=None, ctx=None, frame_budget=None, lod=True) -> str:
     """Render n_frames headless (kzplayer.render.player.render_offline), writing what was
     asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs.
     Where "playing anyway" was said and the simulation meets what it cannot leave out (an
@@ -220,8 +225,8 @@ def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, st
     try:
         with _progress(n_frames, enabled=bool(output)) as advance:
             result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,
-                                    stats=stats, dump=dump, ctx=ctx, warn=print_warnings, progress=advance,
-                                    frame_budget=frame_budget, lod=lod)
+                                    stats=stats, dump=dump, events=events, events_cap=events_cap, ctx=ctx,
+                                    warn=print_warnings, progress=advance, frame_budget=frame_budget, lod=lod)
     except KzError as exc:
         if (any(d.severity == Severity.ERROR for d in _SHOWN)
                 and not any(d.rule == "play.frame-budget" for d in exc.diagnostics)):

@@ -17,7 +17,7 @@ import moderngl
 
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.generate import Generator, zero_bakes
-from kzplayer.gpu.params import frame_words, parameter_words, table_words
+from kzplayer.gpu.params import FRAME_WORDS, frame_words, parameter_words, table_words
 from kzplayer.gpu.storage import EmitterBuffers, Layout, SystemStorage
 
 # The next pass reads what this one wrote as storage, as images, as indirect arguments and
@@ -31,6 +31,7 @@ END_BARRIER = BARRIER | moderngl.BUFFER_UPDATE_BARRIER_BIT
 PASSES = ("end_runs", "end_emitters", "end_groups", "events_runs", "events_emitters", "events_plan",
           "events_move", "end_emitters_wide", "events_emitters_wide")
 WIDE_RUNS = 64              # an emitter with more runs is scanned by a workgroup, not an invocation
+MESH_UNIT = 8               # the texture unit of the mesh data (Particles/mesh_data.glsl)
 
 
 def runs(em) -> bool:
@@ -51,10 +52,14 @@ class SystemRunner:
         self._generator = None
         self._bakes = None
         self.programs = {}
-        self.frame = self.ctx.buffer(reserve=36 * 4)
+        self.frame = self.ctx.buffer(reserve=FRAME_WORDS * 4)
         self.table = None
         self.params = None
         self.image_io = False
+        self.host_events = 0
+        self.mesh_buffer = None             # the system's mesh data (kzplayer.gpu.mesh_data)
+        self.mesh_texels = None
+        self._mesh_bytes = None
 
     # -- building ------------------------------------------------------------------------
 
@@ -62,21 +67,25 @@ class SystemRunner:
         """Bring programs, storage and parameter blocks up to date with the node records."""
         system = self.system
         sim = self.sim
+        # host event records per frame: the cap when the host listens to one of its emitters
+        self.host_events = sim.events_cap if any(em.host_kinds for em in system.members) else 0
         key = (tuple((id(em), _m(em.count), _m(em.emission), _m(em.self_affect), _m(em.events), em.level,
-                      bool(em.history)) for em in system.emitters),
+                      em.space is not None, bool(em.history))
+                     for em in system.members),
                tuple(_m(a.material) for a in system.affectors), tuple(_m(c.material) for c in system.colliders),
-               system.verlet, sim.image_io, sim.walk_full_pool)
+               system.verlet, sim.image_io, sim.walk_full_pool, self.host_events > 0)
         if key != self._code_key:
             kept_time_scales = self.code is not None and self.code.time_scale
-            self._generator = Generator(system.emitters, system.affectors, system.colliders, verlet=system.verlet,
+            self._generator = Generator(system.members, system.affectors, system.colliders, verlet=system.verlet,
                                         image_io=sim.image_io, table_vec4s=sim.table_vec4s,
                                         params_limit_vec4s=sim.uniform_block_vec4s,
                                         system_name=f"'{system.item.path}'", full_walk=sim.walk_full_pool,
-                                        history_image=sim.texel_buffers)
+                                        host_events=self.host_events > 0, history_image=sim.texel_buffers)
             self.code = self._generator.layout()
             self._code_key, self._bakes = key, None
             if kept_time_scales and not self.code.time_scale and self.storage is not None:
                 self._reset_time_scales()
+        self._upload_meshes()
         params = self._parameters()
         bound = {(id(cb.item), cb.name) for cb in sim.graph.bindings}
         bakes = zero_bakes(self.code, params, lambda owner, u: any(
@@ -86,7 +95,8 @@ class SystemRunner:
             self.programs = {k: sim.programs.compile(src) for k, src in self.code.sources.items()}
             self._bakes = bakes
         self.image_io = sim.image_io and not self.code.raw_programs
-        layout = Layout(pool_sizes, self.code.derived_words, [em.history for em in system.emitters])
+        layout = Layout(pool_sizes, self.code.derived_words, host_events=self.host_events,
+                        histories=[em.history for em in system.members])
         if self.code.history and not sim.texel_buffers and self.words_in_ssbo:
             from kzplayer.diagnostics import Diagnostic, KzError, Severity
             raise KzError(Diagnostic(
@@ -99,18 +109,52 @@ class SystemRunner:
             from kzplayer.diagnostics import Diagnostic, KzError, Severity
             raise KzError(Diagnostic(
                 "KZ804", "emitter.pool-limit", Severity.ERROR,
-                f"{system.item.path}: {len(system.emitters)} emitters are more than one ParticleSystem can hold "
+                f"{system.item.path}: {len(system.members)} emitters are more than one ParticleSystem can hold "
                 f"with this OpenGL driver (its plans must fit one uniform block of "
                 f"{sim.uniform_block_vec4s * 16:,} bytes); split them over several systems", None), exit_code=1)
         if self.storage is None or self.storage.layout.key != layout.key:
             self._relayout(layout)
         self._write_blocks()
 
+    def _upload_meshes(self) -> None:
+        """The system's mesh data (collision meshes, mesh emitters) in one buffer read as a
+        buffer texture (Particles/mesh_data.glsl); each node's block gets its first texel."""
+        from kzplayer.gpu import mesh_data
+        blocks = [n.mesh_block for n in (*self.system.colliders, *self.system.members) if n.mesh_block is not None]
+        texels = mesh_data.pack(blocks)
+        data = texels.tobytes()
+        if self.mesh_buffer is not None and self.mesh_buffer.size == len(data) and self._mesh_bytes == data:
+            return
+        self._release_meshes()
+        if not blocks:
+            return
+        from kzplayer.gpu.gl import TexelBuffer, available
+        limit = int(self.ctx.info.get("GL_MAX_TEXTURE_BUFFER_SIZE", 0) or 0)
+        if not available(self.ctx) or len(texels) > limit:
+            from kzplayer.diagnostics import Diagnostic, KzError, Severity
+            raise KzError(Diagnostic(
+                "KZ804", "emitter.pool-limit", Severity.ERROR,
+                f"{self.system.item.path}: its mesh colliders and emitters need {len(texels):,} texels of mesh "
+                f"data; this OpenGL driver offers {'no buffer textures' if not available(self.ctx) else f'{limit:,}'}",
+                None), exit_code=1)
+        self.mesh_buffer = self.ctx.buffer(data)
+        self.mesh_texels = TexelBuffer(self.mesh_buffer, "rgba32f")
+        self._mesh_bytes = data
+
+    def _release_meshes(self) -> None:
+        if self.mesh_texels is not None:
+            self.mesh_texels.release()
+            self.mesh_texels = None
+        if self.mesh_buffer is not None:
+            self.mesh_buffer.release()
+            self.mesh_buffer = None
+        self._mesh_bytes = None
+
     def _reset_time_scales(self) -> None:
         """No material sets time scales any more: the step treats them as 1 without reading
         them, so the stored ones (what a TimeDilation left) become 1 too."""
         import numpy as np
-        for k in range(len(self.system.emitters)):
+        for k in range(len(self.system.members)):
             cold = self.storage.read_cold(k)
             if len(cold) and np.any(cold["time_scale"] != 1.0):
                 cold["time_scale"] = 1.0
@@ -126,7 +170,7 @@ class SystemRunner:
         self.storage = SystemStorage(self.ctx, layout, texels=self.sim.image_io, label=self.system.item.path,
                                      schedule_bytes=self.sim.uniform_block_vec4s * 16,
                                      history_image=self.sim.texel_buffers)
-        for k, em in enumerate(self.system.emitters):
+        for k, em in enumerate(self.system.members):
             previous = em.buffers
             if old is not None and previous is not None and previous.storage is old \
                     and previous.capacity == layout.ranges[k].capacity:
@@ -168,7 +212,7 @@ class SystemRunner:
     def _write_blocks(self) -> None:
         """The emitter table and the node parameters (one write each)."""
         sim = self.sim
-        table = table_words(self.system.emitters, self.storage.layout, self.code, runs).tobytes()
+        table = table_words(self.system.members, self.storage.layout, self.code, runs).tobytes()
         params = self._parameters().tobytes()
         if self.words_in_ssbo:      # one storage block: the table, then the parameters
             self.table = _sized(self.ctx, self.table, 16)
@@ -201,14 +245,14 @@ class SystemRunner:
 
     def step(self) -> None:
         system, storage, code = self.system, self.storage, self.code
-        if not system.emitters:
+        if not system.members:
             return
         h = system.step_length
         self.frame.write(frame_words(storage.layout, dt=h, time=system.steps * h, step=system.steps,
                                      world_to_simulation=system.world_to_simulation))
         self.bind()
         words = storage.layout.schedule
-        e = len(system.emitters)
+        e = len(system.members)
         self._run(self.programs[("count", 0)], 1)
         self._indirect(self.programs[("emit", 0)], words["plan_emit"] + e + 1)
         self._indirect(self.programs[("step", 0)], words["plan_step"] + e + 1)
@@ -237,9 +281,9 @@ class SystemRunner:
         for name in ("events_runs", wide, "events_plan"):
             passes[name]["kz_level"].value = level
         self._run(passes["events_runs"], _groups(lay.runs))
-        self._run(passes[wide], len(self.system.emitters) if self._wide else _groups(len(self.system.emitters)))
+        self._run(passes[wide], len(self.system.members) if self._wide else _groups(len(self.system.members)))
         self._run(passes["events_plan"], 1)
-        self._indirect(passes["events_move"], lay.schedule["plan_move"] + len(self.system.emitters) + 1)
+        self._indirect(passes["events_move"], lay.schedule["plan_move"] + len(self.system.members) + 1)
 
     @property
     def _wide(self) -> bool:
@@ -251,6 +295,8 @@ class SystemRunner:
         self.table.bind_to_uniform_block(L.UNIFORM_TABLE)
         self.params.bind_to_uniform_block(L.UNIFORM_PARAMS)
         self.params.bind_to_storage_buffer(L.BINDING_PARAMS_SSBO)
+        if self.mesh_texels is not None:
+            self.mesh_texels.bind_texture(MESH_UNIT)
 
     def _run(self, program, groups: int, barrier: int = BARRIER) -> None:
         program.run(max(int(groups), 1))
@@ -261,6 +307,7 @@ class SystemRunner:
         self.ctx.memory_barrier(BARRIER)
 
     def release(self) -> None:
+        self._release_meshes()
         if self.storage is not None:
             self.storage.release()
             self.storage = None

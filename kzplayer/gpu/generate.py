@@ -30,7 +30,7 @@ from kzplayer.gpu.materials import Material
 from kzplayer.gpu.preprocessor import ProgramBuilder
 
 # What each kind of node calls in its material, and what is inlined before the material.
-HOOKS = {"self": "affectParticle", "affector": "affectParticle", "collider": "collide",
+HOOKS = {"self": "affectParticle", "affector": "affectParticle", "collider": "sweep",
          "events": "generateEvents", "count": "emissionCount", "emission": "emitParticle"}
 MATERIAL_HOOK = {"self": "affectParticle", "affector": "affectParticle", "collider": "colliderCross",
                  "events": "generateEvents", "count": "emissionCount", "emission": "emitParticle"}
@@ -108,6 +108,8 @@ class SystemCode:
     sources: dict                    # ("count" | "emit" | "step" | "children", level) -> Source
     raw_programs: set                # keys of programs that index the storage blocks themselves
     time_scale: bool = True          # some material may set a particle's time scale
+    spaced: list = field(default_factory=list)        # emitters in a space of their own (ParticleEmitter.Space)
+    space_bases: dict = field(default_factory=dict)   # id(emitter) -> its 32 parameter words
     history: bool = False            # some emitter keeps a position history (Particles/history.glsl)
 
 
@@ -119,10 +121,11 @@ class Generator:
 
     def __init__(self, emitters, affectors, colliders, *, verlet: bool, image_io: bool,
                  table_vec4s: int, params_limit_vec4s: int, system_name: str = "system", full_walk: bool = False,
-                 history_image: bool = True):
+                 host_events: bool = False, history_image: bool = True):
         self.emitters, self.affectors, self.colliders = emitters, affectors, colliders
         self.verlet, self.image_io = verlet, image_io
         self.full_walk = full_walk
+        self.host_events = host_events      # some emitter's births, deaths or hits go to the host
         self.history_image = history_image
         self.table_vec4s = table_vec4s
         self.params_limit = params_limit_vec4s
@@ -186,13 +189,20 @@ class Generator:
             if inst.variant.prepares:
                 inst.derived_base = derived
                 derived += inst.variant.step_words
+        spaced = [em for em in self.emitters if getattr(em, "space", None) is not None]
+        space_bases = {}
+        for em in spaced:
+            space_bases[id(em)] = words
+            words += 32
         levels = sorted({em.level for em in self.emitters}) or [0]
         if 0 not in levels:
             levels.insert(0, 0)
-        events_levels = {em.level for em in self.emitters if em.events is not None}
+        events_levels = {em.level for em in self.emitters
+                         if em.events is not None or getattr(em, "channel_of", None) is not None}
         code = SystemCode(list(self._variants.values()), instances, per_emitter, max(words, 1), derived,
                           levels, events_levels, {}, set(),
                           time_scale=any(v.sets_time_scale for v in self._variants.values()),
+                          spaced=spaced, space_bases=space_bases,
                           history=any(getattr(em, "history", 0) for em in self.emitters))
         return code
 
@@ -209,7 +219,8 @@ class Generator:
     def _defines(self, code: SystemCode, level: int, raw: bool) -> dict:
         defines = {"KZ_IMAGE_IO": 1 if (self.image_io and not raw) else 0, "KZ_VERLET": 1 if self.verlet else 0,
                    "KZ_TIME_SCALE": 1 if code.time_scale else 0, "KZ_LEVEL": level,
-                   "KZ_FULL_WALK": 1 if self.full_walk else 0,
+                   "KZ_FULL_WALK": 1 if self.full_walk else 0, "KZ_HOST_EVENTS": 1 if self.host_events else 0,
+                   "KZ_EMITTER_SPACES": 1 if code.spaced else 0,
                    "KZ_TABLE_VEC4S": self.table_vec4s, "KZ_SCHEDULE_VEC4S": self.table_vec4s}
         if code.history:
             defines["KZ_HISTORY"] = 1
@@ -260,6 +271,10 @@ class Generator:
         if code.history and key[0] in ("emit", "step"):
             builder.include("prelude", "Particles/history.glsl")
         builder.include("prelude", "Particles/affector_falloff.glsl")
+        if key[0] == "step":
+            builder.include("prelude", "Particles/collider_resolve.glsl")
+            if self._bound_pairs():
+                builder.include("prelude", "Particles/bound_emission.glsl")
         for v in variants:
             self._node(builder, v)
             builder.text("nodes", self._loaders(v), f"<generated: parameters of {v.material.display}>")
@@ -330,15 +345,6 @@ class Generator:
                               f"    kz_affectorTransform = kz_paramMat4({b + 1}u);",
                               *("    " + s for s in self._call(inst.variant, f"{b}u", f"{inst.derived_base}u")),
                               "}"]
-        colliders = []
-        for inst in code.instances:
-            if inst.variant.kind == "collider":
-                b = inst.param_base
-                after = "true" if colliders else "false"
-                colliders += [f"if (kz_param({b}u) != 0u) {{    // {inst.owner.item.path}",
-                              *("    " + s for s in self._call(inst.variant, f"{b}u", f"{inst.derived_base}u",
-                                                                hook_args=f"kz_self, {after}")),
-                              "}"]
         events = self._switch(code, "events", "E_EVENTS", "kz_table(kz_e, E_EVENTS_PARAMS)",
                               "kz_table(kz_e, E_EVENTS_DERIVED)", before=["kz_eventsBegin();"],
                               after=["kz_eventsEnd();"])
@@ -347,12 +353,8 @@ class Generator:
             "void kz_selfAffect() {", *_indent(self_affect), "}",
             "// 4. the system's affectors, in tree order",
             "void kz_affectors() {", *_indent(affectors), "}",
-            "// 6. the system's colliders, all of them here, in tree order: each resolves its own hits",
-            "// on the path the ones before it left (its `sweep` finds the first crossing, `bounce` and",
-            "// KillOnHit respond). An earliest-hit resolution would replace these calls by a loop that",
-            "// asks every collider's sweep for its crossing of the remaining path, responds with the",
-            "// earliest one's bounce, and repeats from the hit point.",
-            "void kz_colliders() {", *_indent(colliders), "}",
+            *self._collider_stage(code),
+            *self._bound_stage(),
             "// 7. the emitter's GenerateEventsMaterial",
             "void kz_events() {", *_indent(events), "}",
             "",
@@ -372,18 +374,76 @@ class Generator:
             "#else",
             "    kz_begin(kz_first + kz_slot(kz_first + k));     // the k-th entry of its live list",
             "#endif",
+            "    kz_enterSystemSpace();           // an emitter in a space of its own steps in the system's",
             "    kz_reset();",
             "    kz_selfAffect();",
             "    kz_affectors();",
             "    kz_integrate();",
             "    kz_colliders();",
-            *(["    kz_history();                  // one write: the position history's ring (trails)"]
-              if code.history else []),
+            "    kz_bound();",
             "    kz_events();",
             "    kz_deathTest();",
+            "    kz_leaveSystemSpace();",
+            # after leaving: the ring holds positions in the emitter's own space, as its records
+            *(["    kz_history();                  // one write: the position history's ring (trails)"]
+              if code.history else []),
             "    kz_end();",
             "}",
         ])
+
+    def _collider_stage(self, code: SystemCode) -> list[str]:
+        """Stage 6: `kz_sweepAll`, the earliest crossing of a path over every enabled collider
+        of the system (in tree order, so a tie goes to the first), and `kz_colliders`, the
+        resolver of Particles/collider_resolve.glsl when the system has any."""
+        sweeps = []
+        for inst in code.instances:
+            if inst.variant.kind == "collider":
+                b, p = inst.param_base, inst.variant.prefix
+                sweeps += [f"if (kz_param({b}u) != 0u) {{    // {inst.owner.item.path}",
+                           f"    {p}load({b + inst.variant.common_words}u);",
+                           *(["    " + f"{p}loadStep({inst.derived_base}u);"] if inst.variant.per_step else []),
+                           f"    if ({p}sweep(a, b, s, m) && s < t) {{",
+                           "        t = s;",
+                           "        n = m;",
+                           f"        r = {p}response();",
+                           "        found = true;",
+                           "    }",
+                           "}"]
+        return [
+            "// 6. the system's colliders, resolved together: a sequence of earliest hits over all of",
+            "// them (Particles/collider_resolve.glsl asks this function for each sub-path)",
+            "bool kz_sweepAll(vec3 a, vec3 b, out float t, out vec3 n, out KzResponse r) {",
+            "    bool found = false;",
+            "    float s;",
+            "    vec3 m;",
+            "    t = 2.0;",
+            "    n = vec3(0.0);",
+            "    r = KzResponse(0.0, 0.0, false);",
+            *_indent(sweeps),
+            "    return found;",
+            "}",
+            "void kz_colliders() {",
+            *(["    kz_collide();"] if sweeps else []),
+            "}",
+        ]
+
+    def _bound_pairs(self) -> list[tuple[int, int]]:
+        """(source, channel) emitter indices of the system's bound subemitters."""
+        index = {id(em): k for k, em in enumerate(self.emitters)}
+        return [(index[id(ch.particle_source)], index[id(ch)]) for ch in self.emitters
+                if getattr(ch, "channel_of", None) is not None and id(ch.particle_source) in index]
+
+    def _bound_stage(self) -> list[str]:
+        """`kz_bound`: each particle of a source of bound subemitters writes its emission
+        records into their channels (Particles/bound_emission.glsl)."""
+        by_source: dict[int, list[int]] = {}
+        for source, channel in self._bound_pairs():
+            by_source.setdefault(source, []).append(channel)
+        body = []
+        for source, channels in sorted(by_source.items()):
+            body += [f"if (kz_e == {source}u) {{", *(f"    kz_emitBound({c}u);" for c in channels), "}"]
+        return ["// emitters bound to particles: the children due from this particle in this step",
+                "void kz_bound() {", *_indent(body), "}"]
 
     def _children_main(self, code: SystemCode, events: list[Variant]) -> str:
         switch = self._switch(code, "events", "E_EVENTS", "kz_table(kz_e, E_EVENTS_PARAMS)",
@@ -405,8 +465,10 @@ class Generator:
             "        return;",
             "    }",
             "    kz_begin(kz_first + kz_slot(kz_freeSlots + kz_first + kz_word(s + 5u) - 1u - n));",
+            "    kz_enterSystemSpace();",
             *_indent(switch),
             "    kz_deathTest();",
+            "    kz_leaveSystemSpace();",
             "    kz_end();",
             "}",
         ])
@@ -511,6 +573,7 @@ class Generator:
             "    uint local = kz_slot(kz_freeSlots + kz_first + state.emitBase - 1u - n);   // popped in the count pass",
             "    uint i = kz_first + local;",
             "    kz_beginSpawn(i, n);",
+            *(["    kz_spawnFrame(n);            // a subemitter at its event, in its emission basis"] if level > 0 else []),
             *_indent(switch),
             "    kz_endSpawn();",
             *(["    kz_historyCollapse();           // a new trail starts at the spawn point"]

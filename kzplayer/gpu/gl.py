@@ -17,11 +17,13 @@ import ctypes.util
 import sys
 
 GL_TEXTURE_BUFFER = 0x8C2A
+GL_TEXTURE0 = 0x84C0
+GL_RGBA32F = 0x8814
 GL_RGBA32UI = 0x8D70
 GL_R32UI = 0x8236
 GL_READ_WRITE = 0x88BA
 
-_FORMATS = {"rgba32ui": (GL_RGBA32UI, 16), "r32ui": (GL_R32UI, 4)}
+_FORMATS = {"rgba32ui": (GL_RGBA32UI, 16), "r32ui": (GL_R32UI, 4), "rgba32f": (GL_RGBA32F, 16)}
 
 
 class _Entry:
@@ -44,6 +46,7 @@ class _Entry:
             self.bind_texture = fn("glBindTexture", u, u)
             self.tex_buffer = fn("glTexBuffer", u, u, u)
             self.bind_image_texture = fn("glBindImageTexture", u, u, i, b, i, u, u)
+            self.active_texture = fn("glActiveTexture", u)
         except AttributeError:
             self.ok = False
 
@@ -87,6 +90,12 @@ class TexelBuffer:
 
     def bind(self, unit: int) -> None:
         _gl().bind_image_texture(unit, self.name, 0, 0, 0, GL_READ_WRITE, self.format)
+
+    def bind_texture(self, unit: int) -> None:
+        """For a samplerBuffer (texelFetch, read-only) at texture unit `unit`."""
+        gl = _gl()
+        gl.active_texture(GL_TEXTURE0 + unit)
+        gl.bind_texture(GL_TEXTURE_BUFFER, self.name)
 
     def release(self) -> None:
         if self.name:

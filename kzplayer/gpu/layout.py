@@ -86,7 +86,8 @@ EMITTER_STATE_DTYPE = np.dtype([
     ("step", "<u4"),                 # 44   steps this emitter has run (randomness counter)
     ("cycle", "<u4"),                # 48   Schedule cycle index (impulse variance counter)
     ("started", "<u4"),              # 52   0 until the first step ran (first-frame impulse)
-    ("_pad0", "<u4", 2),             # 56   align the doubles to 8
+    ("total_hits", "<u4"),           # 56   particle-steps with a collider hit (one per particle and step)
+    ("_pad0", "<u4"),                # 60   align the doubles to 8
     ("carry", "<f8"),                # 64   fractional particles carried to the next step
     ("cycle_timer", "<f8"),          # 72   seconds into the current on/off cycle
     ("user", "<f4", 4),              # 80   free for custom count materials

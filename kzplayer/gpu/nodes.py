@@ -21,6 +21,7 @@ class EmitterStats:
     events_written: int = 0
     events_dropped: int = 0
     stalled: int = 0
+    hits: int = 0                 # particle-steps with a collider hit (one per particle and step)
     lod_rate: float = 1.0          # the emission LOD factor applied (render/lod.py; 1: none)
     lod_sides: int = 0             # fan sectors / ribbon sides drawn (0: no such geometry)
 
@@ -49,11 +50,27 @@ class Emitter:
     totals: np.ndarray | None = None                  # emitter state at the last frame's end
     event_totals: tuple = (0, 0)                      # Event Buffer running totals then
     visible: bool = True                              # Node.Visible of it and its ancestors
+    ignore_colliders: bool = False                    # NeL's located flags: "don't collide"
+    destroy_on_collision: bool = False                #   and "destroyed on collision"
+    host_kinds: frozenset = frozenset()               # "birth", "death", "hit": the host listens
+    mesh_block: object = None                         # Emitter_Mesh: its sampling table (kzplayer.gpu.mesh_data)
+    # emitters bound to particles (EmissionCount_PerParticle; docs/player.md "Emitters bound
+    # to particles"): a bound subemitter reads the emission records its source's particles
+    # write into a hidden *channel* record of the system; the channel's fields:
+    channel: "Emitter | None" = None                  # a bound subemitter's channel
+    channel_of: "Emitter | None" = None               # a channel's bound subemitter
+    channel_rate: tuple = (0.0, 0.0)                  # RatePerParticle, its variance (particles/s)
+    per_event: int = 1                                # Emission.ParticlesPerEvent (a spawn frame's mapping)
+    basis: str = "Emitter"                            # Emission.EmissionBasis of a subemitter
+    space: np.ndarray | None = None                   # ParticleEmitter.Space: its particles' space ->
+                                                      # the system's simulation space (None: the same)
     history: int = 0                                  # positions kept per particle (trails), 0: none
     lod: float = 1.0                                  # emission LOD factor of the coming steps (gpu/lod.py)
 
     @property
     def path(self) -> str:
+        if self.channel_of is not None:
+            return self.channel_of.item.path + "#bound"
         return self.item.path
 
     @property
@@ -72,6 +89,9 @@ class Emitter:
 
     @property
     def simulation_to_world(self) -> np.ndarray:
+        """Where its stored particles are: its space (ParticleEmitter.Space) -> the world."""
+        if self.space is not None:
+            return self.system.simulation_to_world @ self.space
         return self.system.simulation_to_world
 
     @property
@@ -97,6 +117,7 @@ class Collider:
     material: Material | None = None
     transform: np.ndarray = field(default_factory=lambda: np.eye(4))
     visible: bool = True
+    mesh_block: object = None                         # Collider_Mesh: its tree (kzplayer.gpu.mesh_data)
 
 
 @dataclass(eq=False)
@@ -105,13 +126,16 @@ class System:
     order), clock."""
     item: object
     emitters: list[Emitter] = field(default_factory=list)
-    affectors: list[Affector] = field(default_factory=list)
+    affectors: list[Affector] = field(default_factory=list)       # its own and the global ones
+    own_affectors: set = field(default_factory=set)                 # ids of its member affector items
     colliders: list[Collider] = field(default_factory=list)
+    channels: list[Emitter] = field(default_factory=list)          # bound subemitters' channels
     framerate: float = 60.0
     verlet: bool = False
     local_space: bool = False
     simulation_to_world: np.ndarray = field(default_factory=lambda: np.eye(4))
     world_to_simulation: np.ndarray = field(default_factory=lambda: np.eye(4))
+    node_world: np.ndarray = field(default_factory=lambda: np.eye(4))      # the system node's world matrix
     steps: int = 0
     clock: float = 0.0          # frame time handed to this system, in steps (may be fractional)
     visible: bool = True        # a hidden system is frozen: its clock stops too
@@ -119,3 +143,9 @@ class System:
     @property
     def step_length(self) -> float:
         return 1.0 / self.framerate
+
+    @property
+    def members(self) -> list[Emitter]:
+        """What the system's buffers and programs hold: its emitters (dependency order), then
+        the channels of its bound subemitters."""
+        return self.emitters + self.channels

@@ -32,7 +32,9 @@ from kzplayer.gpu import gl
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.events import dependency_order, event_source
 from kzplayer.gpu.frame import PASSES, SystemRunner, runs
+from kzplayer.gpu.host_events import DEFAULT_CAP, HostEvents, Listener
 from kzplayer.gpu.materials import Material, ProgramCache, resolve_material
+from kzplayer.gpu.mesh_nodes import MeshNodes
 from kzplayer.gpu.nodes import Affector, Collider, Emitter, EmitterStats, System
 from kzplayer.gpu.properties import PropertyReader
 from kzplayer.gpu.stats import DEPTH, StatsRing
@@ -52,7 +54,7 @@ class Simulation:
     way, kept to test that both give the same particles)."""
 
     def __init__(self, ctx: moderngl.Context, project, graph=None, seed: int | None = None, io: str | None = None,
-                 walk: str = "live", leave_out_broken: bool = False):
+                 walk: str = "live", leave_out_broken: bool = False, events_cap: int = DEFAULT_CAP):
         if graph is None:
             from kzplayer.bindings import resolve
             graph = resolve(project)
@@ -79,7 +81,10 @@ class Simulation:
         self.timings: dict[str, float] | None = None   # custom materials' systems -> seconds, when asked
         self.leave_out_broken = leave_out_broken
         self.walk_full_pool = walk == "pool"
+        self.events_cap = max(int(events_cap), 1)   # host event records per system and frame
+        self.host_events = HostEvents()
         self._ring = StatsRing(ctx)
+        self._meshes = MeshNodes(self)
         self._last_stats: dict[str, EmitterStats] | None = {}
         self._folded = None
         self._passes = {}
@@ -170,7 +175,8 @@ class Simulation:
             self._last_stats = {}
             for (emitters, states, headers), before in zip(systems, befores):
                 for em, state, header, (totals, events) in zip(emitters, states, headers, before):
-                    self._last_stats[em.path] = _figures(em.path, state, header, totals, events)
+                    if em.channel_of is None:
+                        self._last_stats[em.path] = _figures(em.path, state, header, totals, events)
         return self._last_stats
 
     def take_stats(self, flush: bool = False) -> list[tuple[int, dict[str, EmitterStats]]]:
@@ -182,7 +188,9 @@ class Simulation:
 
     def _take(self, flush: bool = False, keep: int = 0, fold: bool = False) -> list:
         out = []
-        for frame, systems in self._ring.ready(self.frames - 1, flush, keep):
+        for frame, systems, hosts in self._ring.ready(self.frames - 1, flush, keep):
+            if hosts or self.host_events.listeners:
+                self.host_events.deliver(frame, hosts)
             befores = []
             for emitters, states, headers in systems:
                 written = headers["total_written"].tolist()
@@ -197,10 +205,50 @@ class Simulation:
             figures = {}
             for (emitters, states, headers), before in zip(systems, befores):
                 for em, state, header, (totals, events) in zip(emitters, states, headers, before):
-                    figures[em.path] = _figures(em.path, state, header, totals, events)
+                    if em.channel_of is None:       # a bound subemitter's channel is no emitter of the project
+                        figures[em.path] = _figures(em.path, state, header, totals, events)
             self._last_stats = figures
             out.append((frame, figures))
         return out
+
+    def listen(self, emitter, callback, kinds=("birth", "death", "hit"), batch: bool = False) -> Listener:
+        """Call `callback` for the births, deaths and hits of an emitter (an Emitter of
+        `emitters` or its ProjectItemPath; None: every emitter): with one HostEvent each, or
+        (batch=True) with one HostEventBatch per frame. Delivered after the frame, when its stats are read (the
+        frame loop's take_stats, a couple of frames late; flush with take_stats(flush=True)),
+        never by waiting for the GPU. At most `events_cap` records per system and frame;
+        the rest are dropped and counted (`host_events.dropped`, the batch's `dropped`)."""
+        em = None if emitter is None else self._emitter(emitter)
+        kinds = frozenset((kinds,) if isinstance(kinds, str) else kinds)
+        unknown = kinds - {"birth", "death", "hit"}
+        if unknown or not kinds:
+            raise ValueError(f"kinds are 'birth', 'death' and 'hit', not {sorted(unknown) or 'none'}")
+        listener = Listener(em, callback, kinds, batch)
+        self.take_stats(flush=True)     # the frames so far have nothing for it
+        self.host_events.listeners.append(listener)
+        self._listening_changed()
+        return listener
+
+    def unlisten(self, listener: Listener) -> None:
+        """Stop calling a listener (events of frames already stepped are still delivered)."""
+        self.take_stats(flush=True)
+        if listener in self.host_events.listeners:
+            self.host_events.listeners.remove(listener)
+            self._listening_changed()
+
+    def _listening_changed(self) -> None:
+        for em in self.emitters:
+            em.host_kinds = self.host_events.kinds_of(em)
+        self._refresh()
+
+    def _emitter(self, emitter) -> Emitter:
+        if isinstance(emitter, Emitter):
+            return emitter
+        for em in self.emitters:
+            if em.path == str(emitter) or em.path == str(emitter).strip("/"):
+                return em
+        raise KeyError(f"no ParticleEmitter '{emitter}' in this project "
+                       f"(emitters: {', '.join(em.path for em in self.emitters) or 'none'})")
 
     def read_particles(self, emitter: Emitter) -> np.ndarray:
         """The live particles of an emitter (PARTICLE_DTYPE, simulation space), in spawn order."""
@@ -262,6 +310,7 @@ class Simulation:
 
     def _build(self) -> None:
         number = 0
+        self._affector_items = [item for item in self.project.walk() if item.type == "ParticleAffector"]
         for item in self.project.walk():
             if item.type != "ParticleSystem":
                 continue
@@ -272,13 +321,30 @@ class Simulation:
                     emitters.append(Emitter(node, number, system))
                     number += 1
                 elif node.type == "ParticleAffector":
-                    system.affectors.append(Affector(node))
+                    system.own_affectors.add(id(node))
                 elif node.type == "ParticleCollider":
                     system.colliders.append(Collider(node))
             system.emitters = emitters
             self.systems.append(system)
             self.runners.append(SystemRunner(self, system))
             self.emitters.extend(emitters)
+
+    def _affectors_of(self, system: System) -> list[Affector]:
+        """The affectors that act on a system, in tree order over the project: its own, and,
+        when it accepts global forces (ParticleSystem.AcceptGlobalForces), every affector of
+        its scene flagged ParticleAffector.Global, wherever it sits in the scene (inside
+        another system, or at the scene's level). One record per system and affector node:
+        a global force acts in each system's space."""
+        accepts = self.values.value(system.item, "ParticleSystem.AcceptGlobalForces") is not False
+        scene = _scene_of(system.item)
+        chosen = []
+        for item in self._affector_items:
+            if id(item) in system.own_affectors:
+                chosen.append(item)
+            elif accepts and self.values.value(item, "ParticleAffector.Global") is True and _scene_of(item) is scene:
+                chosen.append(item)
+        records = {id(a.item): a for a in system.affectors}
+        return [records.get(id(item)) or Affector(item) for item in chosen]
 
     def _order_emitters(self) -> None:
         """Each subemitter's event source (same system only), every system's emitters in
@@ -295,7 +361,36 @@ class Simulation:
             system.emitters = dependency_order(system.emitters, lambda em: em.source)
             for em in system.emitters:           # sources come first
                 em.level = em.source.level + 1 if em.source is not None else 0
+            self._channels(system)
         self.emitters = [em for system in self.systems for em in system.emitters]
+
+    def _channels(self, system: System) -> None:
+        """A channel per bound subemitter (its count material EmissionCount_PerParticle): a
+        hidden emitter record at its source's level whose Event Buffer receives the emission
+        records the source's particles write in the fused step, one per child, in slot order;
+        the subemitter reads them as events, one level later (docs/player.md)."""
+        keep = {id(ch.channel_of): ch for ch in system.channels}
+        system.channels = []
+        for em in system.emitters:
+            em.per_event = max(int(self.values.value(em.item, "Emission.ParticlesPerEvent") or 1), 1)
+            em.basis = str(self.values.value(em.item, "Emission.EmissionBasis") or "Emitter")
+            bound = em.count is not None and em.count.name == "EmissionCount_PerParticle" and em.source is not None
+            if not bound:
+                em.channel = None
+                continue
+            parent = em.source
+            ch = keep.get(id(em)) or Emitter(em.item, em.index, system)
+            ch.channel_of, ch.level, ch.source, ch.particle_source = em, parent.level, None, parent
+            ch.pool = max(parent.pool, em.pool)      # its slots mirror the parent's; a record per child
+            ch.visible = parent.visible and em.visible
+            rate = self.values.value(em.item, "Emission.RatePerParticle")
+            variance = self.values.value(em.item, "Emission.RatePerParticleVariance")
+            ch.channel_rate = (max(float(rate or 0.0), 0.0), max(float(variance or 0.0), 0.0))
+            em.channel = ch
+            em.particle_source = em.particle_source or parent   # the parent's record: inheritance
+            em.source = ch
+            em.level = ch.level + 1
+            system.channels.append(ch)
 
     def _refresh(self) -> None:
         """Re-read everything the GPU side derives from property values."""
@@ -306,11 +401,13 @@ class Simulation:
             system.local_space = self.values.value(item, "ParticleSystem.LocalSpace") is True
             system.visible = self._visible(item)
             system_world = world_matrix(item, self.values.value)
+            system.node_world = system_world
             system.simulation_to_world = system_world if system.local_space else np.eye(4)
             to_sim = np.linalg.inv(system.simulation_to_world)
             system.world_to_simulation = to_sim
             for em in system.emitters:
                 self._refresh_emitter(em, to_sim)
+            system.affectors = self._affectors_of(system)
             for aff in system.affectors:
                 aff.material = self._material(aff.item, "ParticleAffector.AffectorMaterial", "Affector")
                 aff.transform = to_sim @ world_matrix(aff.item, self.values.value)
@@ -319,6 +416,17 @@ class Simulation:
                 col.material = self._material(col.item, "ParticleCollider.ColliderMaterial", "Collider")
                 col.transform = to_sim @ world_matrix(col.item, self.values.value)
                 col.visible = self._visible(col.item)
+                col.mesh_block = None
+                if col.material is not None and col.material.name == "Collider_Mesh":
+                    col.mesh_block = self._meshes.collider(col)
+                    if col.mesh_block is None:
+                        col.material = None         # refused (a warning says why): the collider is left out
+            for em in system.emitters:
+                em.mesh_block = None
+                if em.emission is not None and em.emission.name == "Emitter_Mesh":
+                    em.mesh_block = self._meshes.emitter(em, system.simulation_to_world @ em.transform)
+                    if em.mesh_block is None:
+                        em.emission = None
         self._order_emitters()          # a binding may have moved a buffer handle
         for runner in self.runners:
             sizes = self._system_pools(runner.system)
@@ -360,6 +468,9 @@ class Simulation:
         em.seed = int(self.seed if self.seed is not None else (self.values.value(item, "Emission.Seed") or 0))
         em.transform = to_sim @ world_matrix(item, self.values.value)
         em.visible = self._visible(item)
+        em.space = _emitter_space(str(self.values.value(item, "ParticleEmitter.Space") or "Inherit"), em.system)
+        em.ignore_colliders = self.values.value(item, "ParticleEmitter.IgnoreColliders") is True
+        em.destroy_on_collision = self.values.value(item, "ParticleEmitter.DestroyOnCollision") is True
         em.history = self._history_length(item)
 
     def _history_length(self, item) -> int:
@@ -388,7 +499,7 @@ class Simulation:
         buffers would pass what one texel buffer (or storage block) and one dispatch hold."""
         limit = system_limit(self.ctx, self.image_io)
         sizes, total = [], 0
-        for em in system.emitters:
+        for em in system.members:
             size = min(em.pool, max(limit - total, 0))
             if size < em.pool:
                 self._warn(Diagnostic(
@@ -466,6 +577,7 @@ def _figures(path: str, state, header, before, event_before) -> EmitterStats:
         events_written=(int(header["total_written"]) - int(event_before[0])) & 0xFFFFFFFF,
         events_dropped=(int(header["total_dropped"]) - int(event_before[1])) & 0xFFFFFFFF,
         stalled=(int(state["total_stalled"]) - int(before["total_stalled"])) & 0xFFFFFFFF,
+        hits=(int(state["total_hits"]) - int(before["total_hits"])) & 0xFFFFFFFF,
     )
 
 
@@ -494,6 +606,27 @@ def system_limit(ctx, image_io: bool) -> int:
         block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
         per_buffer = block // (2 * L.EVENT_RECORD_DTYPE.itemsize)
     return min(groups * L.WORKGROUP_SIZE, per_buffer)
+
+
+def _emitter_space(space: str, system) -> np.ndarray | None:
+    """ParticleEmitter.Space as the matrix from its particles' space to the system's
+    simulation space: World in a local-space system, Local (the system's basis) in a
+    world-space one; None when they are the same space."""
+    if space == "World" and system.local_space:
+        m = np.linalg.inv(system.node_world)
+    elif space == "Local" and not system.local_space:
+        m = np.array(system.node_world, np.float64)
+    else:
+        return None
+    return None if np.allclose(m, np.eye(4), atol=0, rtol=0) else m
+
+
+def _scene_of(item):
+    """The Scene a node is in (the project's root when it is in none)."""
+    node = item
+    while node.parent is not None and node.type != "Scene":
+        node = node.parent
+    return node
 
 
 def _members(system_item):

@@ -27,35 +27,64 @@ class StatsRing:
         self._spare: dict[int, list] = {}   # buffers by size, for reuse
 
     def snapshot(self, frame: int, runners) -> None:
-        """Copy every system's totals as they stand after this frame's commands."""
+        """Copy every system's totals as they stand after this frame's commands, and the
+        frame's host event records (kzplayer.gpu.host_events), whose count then restarts."""
         entries = []
-        for runner in runners:
-            if runner.storage is None or not runner.system.emitters:
+        for number, runner in enumerate(runners):
+            if runner.storage is None or not runner.system.members:
                 continue
-            e = len(runner.system.emitters)
+            e = len(runner.system.members)
             size = e * (L.STATE_WORDS + L.HEADER_WORDS) * 4
             buf = self._take(size)
             # the states, then the event headers: the control buffer's first words
             self.ctx.copy_buffer(buf, runner.storage.control, size)
-            entries.append((list(runner.system.emitters), buf))
+            host = None
+            lay = runner.storage.layout
+            if lay.host_events:
+                from kzplayer.gpu.host_events import record_bytes
+                host = self._take(record_bytes(lay.host_events))
+                record = L.EVENT_RECORD_DTYPE.itemsize
+                copy = self.ctx.copy_buffer         # (dst, src, size, read offset, write offset)
+                copy(host, runner.storage.control, 16, lay.words["host"] * 4, 0)
+                copy(host, runner.storage.events, lay.host_events * record, lay.host_base * record, 16)
+                copy(runner.storage.control, self._zeros(), 16, 0, lay.words["host"] * 4)
+                system = runner.system
+                host = (host, lay.host_events, number, system.step_length,
+                        [system.simulation_to_world for em in system.members])   # host records: the system's space
+            entries.append((list(runner.system.members), buf, host))
         self.pending.append((frame, entries))
 
+    def _zeros(self):
+        if getattr(self, "_zero", None) is None:
+            self._zero = self.ctx.buffer(bytes(16))
+        return self._zero
+
     def ready(self, now: int, flush: bool = False, keep: int = 0) -> list:
-        """[(frame, [(emitters, states, headers)])] of the frames LAG or more behind `now`
-        (all of them with `flush`; with `keep`, only as many as leave that many waiting),
-        oldest first."""
+        """[(frame, [(emitters, states, headers)], host)] of the frames LAG or more behind
+        `now` (all of them with `flush`; with `keep`, only as many as leave that many
+        waiting), oldest first. `host`: [(system number, emitters, step length, their
+        simulation_to_world, count asked for, records kept)] of the systems whose host events
+        are listened to."""
         out = []
         while self.pending and (flush or (self.pending[0][0] <= now - LAG and len(self.pending) > keep)):
             frame, entries = self.pending.popleft()
-            read = []
-            for emitters, buf in entries:
+            read, hosts = [], []
+            for emitters, buf, host in entries:
                 raw = buf.read()
                 e = len(emitters)
                 states = np.frombuffer(raw[:e * L.EMITTER_STATE_DTYPE.itemsize], L.EMITTER_STATE_DTYPE)
                 headers = np.frombuffer(raw[e * L.EMITTER_STATE_DTYPE.itemsize:], L.EVENT_HEADER_DTYPE)
                 read.append((emitters, states.copy(), headers.copy()))
                 self._spare.setdefault(buf.size, []).append(buf)
-            out.append((frame, read))
+                if host is not None:
+                    hbuf, capacity, number, h, to_world = host
+                    count = int(np.frombuffer(hbuf.read(4), np.uint32)[0])
+                    kept = min(count, capacity)
+                    records = np.frombuffer(hbuf.read(kept * L.EVENT_RECORD_DTYPE.itemsize, 16) if kept else b"",
+                                            L.EVENT_RECORD_DTYPE)
+                    hosts.append((number, emitters, h, to_world, count, records))
+                    self._spare.setdefault(hbuf.size, []).append(hbuf)
+            out.append((frame, read, hosts))
         return out
 
     def _take(self, size: int):
@@ -66,8 +95,13 @@ class StatsRing:
 
     def release(self) -> None:
         for _, entries in self.pending:
-            for _, buf in entries:
+            for _, buf, host in entries:
                 buf.release()
+                if host is not None:
+                    host[0].release()
+        if getattr(self, "_zero", None) is not None:
+            self._zero.release()
+            self._zero = None
         self.pending.clear()
         for bufs in self._spare.values():
             for buf in bufs:

@@ -47,9 +47,11 @@ class Range:
 class Layout:
     """Slot ranges and control-word offsets for a system with these pool sizes."""
 
-    def __init__(self, capacities: list[int], derived_words: int = 0, histories: list[int] | None = None):
+    def __init__(self, capacities: list[int], derived_words: int = 0, host_events: int = 0,
+                 histories: list[int] | None = None):
         self.capacities = [max(int(c), 0) for c in capacities]
         self.derived_words = int(derived_words)
+        self.host_events = max(int(host_events), 0)     # host event records per frame (0: none listened to)
         self.histories = [max(int(n), 0) for n in (histories or [0] * len(self.capacities))]
         ranges, first, run, event, history = [], 0, 0, 0, 0
         for cap, n in zip(self.capacities, self.histories):
@@ -67,20 +69,21 @@ class Layout:
         self.slots = first
         self.groups = first // L.WORKGROUP_SIZE
         self.runs = run
-        self.event_records = event
+        self.host_base = event              # the host event records follow the emitters' (kzplayer.gpu.host_events)
+        self.event_records = event + self.host_events
         e = len(capacities)
         plan = e + 4                    # E + 1 starts, 3 indirect arguments
         self.words, self.control_words = _regions(
             (("states", L.STATE_WORDS * e), ("headers", L.HEADER_WORDS * e), ("live", L.LIVE_WORDS * e),
              ("alive", self.slots // 32), ("death", self.slots // 32), ("writer", self.slots // 32),
-             ("group", 2 * self.groups), ("run", 6 * self.runs)))
+             ("group", 2 * self.groups), ("run", 6 * self.runs), ("host", 4)))
         self.schedule, self.schedule_words = _regions(
             (("plan_emit", plan), ("plan_step", plan), ("plan_move", plan), ("step_counts", e),
              ("rebuild", e), ("end_args", 4), ("derived", self.derived_words)))
 
     @property
     def key(self) -> tuple:
-        return tuple(self.capacities), self.derived_words, tuple(self.histories)
+        return tuple(self.capacities), self.derived_words, self.host_events, tuple(self.histories)
 
 
 def _regions(sizes) -> tuple[dict, int]:

@@ -129,6 +129,7 @@ class MaterialSpec:
     doc: str = ""
     aliases: tuple[str, ...] = ()
     custom: bool = False
+    formula: str = ""              # stock: its closed form, for docs/catalog.md
     # rendering (Particle slot) materials: the shader pair, and what they draw per particle
     vertex: str = ""
     fragment: str = ""
@@ -563,21 +564,15 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             path=prefix + name, doc=m.get("doc", ""), aliases=tuple(m.get("aliases", ())),
             vertex=m.get("vertex", f"render/{name}.vert.glsl" if rendering else ""),
             fragment=m.get("fragment", f"render/{name}.frag.glsl" if rendering else ""),
-            geometry=tuple(m.get("geometry", ())), history=m.get("history", ""),
+            geometry=tuple(m.get("geometry", ())), formula=m.get("formula", ""), history=m.get("history", ""),
             about=m.get("about", "").strip())
+        if "preset" in m:            # a stock variant of another material's shader
+            mats[name] = replace(mats[name], preset=_preset(f"material {name}", mats[name], m["preset"], props))
     for name, m in data.get("legacy", {}).items():
         new = mats.get(m["replacement"])
         if new is None:
             raise CatalogError(f"legacy {name}: unknown replacement {m['replacement']!r}")
-        preset = {}
-        for pname, raw in m.get("preset", {}).items():
-            spec = props.get(pname)
-            if spec is None or pname not in new.properties:
-                raise CatalogError(f"legacy {name}: {pname} is not read by {new.name}")
-            try:
-                preset[pname] = coerce(spec.type, raw)
-            except ValueError as e:
-                raise CatalogError(f"legacy {name}: {pname}: {e}") from None
+        preset = _preset(f"legacy {name}", new, m.get("preset", {}), props)
         mats[name] = replace(new, name=name, path=prefix + name, legacy=True, aliases=(),
                              replacement=new.name, preset=preset, doc=m.get("doc", ""))
 
@@ -626,6 +621,21 @@ def _aliases(data: dict, props: dict, mats: dict) -> tuple[Alias, ...]:
                     raise CatalogError(f"alias.{origin}.{kind}: {name} -> {of}: unknown entry, or a name of its own")
                 out.append(Alias(name, of, origin, kind))
     return tuple(out)
+
+
+def _preset(owner: str, material: MaterialSpec, raw: dict, props: dict) -> dict:
+    """A [material] or [legacy] preset as typed values; each property must be one the
+    material reads."""
+    preset = {}
+    for pname, value in raw.items():
+        spec = props.get(pname)
+        if spec is None or pname not in material.properties:
+            raise CatalogError(f"{owner}: {pname} is not read by {material.name}")
+        try:
+            preset[pname] = coerce(spec.type, value)
+        except ValueError as e:
+            raise CatalogError(f"{owner}: {pname}: {e}") from None
+    return preset
 
 
 def _link(props, mats, types, check=False):

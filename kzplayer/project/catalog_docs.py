@@ -36,6 +36,7 @@ def render_markdown(cat: Catalog) -> str:
             out.append(f"| `{m.name}`{also} | {shader} | {reads} | "
                        f"{'yes' if m.event_driven else ''} | {m.doc} |")
         out.append("")
+    out += _closed_forms(cat)
     described = [m for m in cat.materials_for_slot("Particle") if m.about]
     if described:
         out += ["## The representations, one by one", "",
@@ -114,6 +115,28 @@ def render_markdown(cat: Catalog) -> str:
             "played type an error with \"did you mean\".", "",
             ", ".join(f"`{n}`" for n in sorted(cat.kanzi_item_types))]
     return "\n".join(out) + "\n"
+
+
+def _closed_forms(cat: Catalog) -> list[str]:
+    """The materials that state their closed form (NeL's forces): the formula, and the
+    preset of a variant of another material's shader."""
+    with_formula = [m for m in cat.materials if m.formula]
+    if not with_formula:
+        return []
+    out = ["## Closed forms of the NeL forces", "",
+           "The forces of the NeL design (nel-particle-system-design.txt) as stock affector",
+           "materials of kzplayer (Kanzi does not ship them). x is the particle's position, v its",
+           "velocity (the velocity the integrator steps from), m its mass, o the affector node's",
+           "origin, h the step. Forces are divided by the mass (`addParticleForce`); accelerations",
+           "are mass-independent (`addParticleAcceleration`). Linear drags go through the exact",
+           "damping path of docs/player.md (Integration): their terminal velocities are exact at",
+           "any step.", ""]
+    for m in with_formula:
+        out += [f"### `{m.name}`", "", m.doc, "", m.formula, ""]
+        if m.preset:
+            out += ["Preset, where the node does not set them: " +
+                    ", ".join(f"`{k}` = {v!r}" for k, v in m.preset.items()) + ".", ""]
+    return out
 
 
 def _own(name: str) -> bool:

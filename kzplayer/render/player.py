@@ -41,8 +41,7 @@ class Player:
 
     def __init__(self, ctx, project, graph, size: tuple[int, int], *, seed: int | None = None,
                  warn: Callable[[list[Diagnostic]], None] = _quiet, probe_seconds: float = PROBE_SECONDS,
-                 frame_budget: float | None = None, lod: bool = True):
-        from kzplayer.gpu import Simulation
+                 frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True):
         from kzplayer.render.frame import FrameBuilder
         from kzplayer.render.lod import LevelOfDetail
         self.ctx = ctx
@@ -52,7 +51,8 @@ class Player:
         self.size = (int(size[0]), int(size[1]))
         self.warn = warn
         self.probe_seconds = probe_seconds
-        self.sim = Simulation(ctx, project, graph, seed=seed, leave_out_broken=True)
+        self.events_cap = events_cap
+        self.sim = self._simulation()
         self.frames = FrameBuilder(project, graph)
         self.frame_budget = frame_budget
         self._watch = None
@@ -63,11 +63,23 @@ class Player:
         self._seen = None                 # the probe's box, once (a restart keeps it)
         self.stalled = Shortfall()
         self.on_stats = None              # on_stats(frame, {path: EmitterStats}), each frame once
+        self._listening = []              # (args, kwargs) of listen(): a restart listens again
         self.lod = LevelOfDetail(project.catalog, enabled=lod)
         self._lod_camera = None           # the view the LOD is decided for (the last one drawn)
         self._lod_frames: dict[int, tuple[dict, dict]] = {}     # frame -> (rates, sides), for --stats
         self._lod_needed = None
         self._say(self.sim.diagnostics)
+
+    def _simulation(self):
+        from kzplayer.gpu import Simulation
+        from kzplayer.gpu.host_events import DEFAULT_CAP
+        return Simulation(self.ctx, self.project, self.graph, seed=self.seed, leave_out_broken=True,
+                          events_cap=self.events_cap or DEFAULT_CAP)
+
+    def listen(self, emitter, callback, **kwargs):
+        """The simulation's host events (Simulation.listen), kept across a restart."""
+        self._listening.append((emitter, callback, kwargs))
+        return self.sim.listen(emitter, callback, **kwargs)
 
     # -- time ------------------------------------------------------------------------------
 
@@ -122,9 +134,10 @@ class Player:
 
     def restart(self) -> None:
         """The effect from its first frame, with the same seed (the window's R key)."""
-        from kzplayer.gpu import Simulation
         self.sim.release()
-        self.sim = Simulation(self.ctx, self.project, self.graph, seed=self.seed, leave_out_broken=True)
+        self.sim = self._simulation()
+        for emitter, callback, kwargs in self._listening:
+            self.sim.listen(emitter, callback, **kwargs)
         self.time = 0.0
         self._lod_frames.clear()
 
@@ -240,8 +253,8 @@ class Result:
 
 
 def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None, output=None, stats=None,
-                   dump=None, ctx=None, warn=_quiet, progress=None, frame_budget=None,
-                   lod: bool = True) -> Result:
+                   dump=None, events=None, events_cap=None, ctx=None, warn=_quiet, progress=None,
+                   frame_budget=None, lod: bool = True) -> Result:
     """Simulate n_frames output frames headless, writing what was asked. `ctx` lets tests
     share their context (otherwise a standalone one is made and released); `progress()` is
     called once per frame (a progress bar); `frame_budget`: seconds a frame may take
@@ -253,11 +266,12 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
 
     own_ctx = ctx is None
     ctx = ctx or create_context(headless=True)
-    player = writer = recorder = None
+    player = writer = recorder = log = None
     try:
         player = Player(ctx, project, graph, size, seed=seed, warn=warn,
                         probe_seconds=min(n_frames / fps, PROBE_SECONDS),
-                        frame_budget=FRAME_BUDGET if frame_budget is None else frame_budget, lod=lod)
+                        frame_budget=FRAME_BUDGET if frame_budget is None else frame_budget,
+                        events_cap=events_cap, lod=lod)
         camera = how = None
         if output:
             camera, how = player.camera(size[0] / size[1])
@@ -267,6 +281,9 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
                 player.renderer.draw(player.frames.build(player.sim, 0.0), camera)
             writer = open_writer(output, fps, size)
         recorder = StatsRecorder(player.sim, stats) if stats else None
+        if events:
+            from kzplayer.render.event_log import EventLog
+            log = EventLog(player.sim, events)
         every = bool(output) and needs_every_frame(output)
         dt = 1.0 / fps
         if recorder:
@@ -283,6 +300,8 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
             writer.close()
         if recorder:
             recorder.close()
+        if log:
+            log.close()
         if dump:
             save_dump(player.sim, dump)
         player._say(player.stalled.diagnostics(player.sim, player.frames.value))
@@ -292,12 +311,14 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         memory = sim.memory()
         return Result(frames=n_frames, seconds=n_frames * dt, fps=fps, emitters=len(sim.emitters),
                       alive=sum(int(s.alive) for s in sim.stats.values()),
-                      wrote=[str(p) for p in (output, stats, dump) if p], camera=how, size=tuple(size),
+                      wrote=[str(p) for p in (output, stats, events, dump) if p], camera=how, size=tuple(size),
                       memory=sum(sum(m.values()) for m in memory.values()),
                       history_memory=sum(m["history"] for m in memory.values()))
     finally:
         if recorder:
             recorder.abandon()       # only when the run stopped: close() put the file in place
+        if log:
+            log.abandon()
         if writer:
             writer.close()
         if player is not None:

@@ -2,12 +2,14 @@
 written as the rows come.
 
 Columns: frame, time, emitter, alive, emitted, died, events_written, events_dropped,
-stalled, lod_rate, lod_sides. `frame` counts output frames from 0, `time` is the simulated
-time at the end of that frame in seconds, `emitter` the emitter's ProjectItemPath; the counts
-are for that output frame (the sum over the simulation steps it contained), `alive` is at
-its end. `lod_rate` is the share of its continuous emission rate the emission LOD left it
-in that frame (1 without LOD), `lod_sides` the fan sectors or ribbon sides its geometry LOD
-chose (0 for other materials): render/lod.py.
+stalled, hits, lod_rate, lod_sides. `frame` counts output frames from 0, `time` is the
+simulated time at the end of that frame in seconds, `emitter` the emitter's ProjectItemPath;
+the counts are for that output frame (the sum over the simulation steps it contained),
+`alive` is at its end. `hits` counts particle-steps in which a collider hit the particle (one
+per particle and step, however many surfaces it met in the step). `lod_rate` is the share of
+its continuous emission rate the emission LOD left it in that frame (1 without LOD),
+`lod_sides` the fan sectors or ribbon sides its geometry LOD chose (0 for other materials):
+render/lod.py.
 """
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ import json
 from pathlib import Path
 
 COLUMNS = ("frame", "time", "emitter", "alive", "emitted", "died", "events_written",
-           "events_dropped", "stalled", "lod_rate", "lod_sides")
-COUNTS = ("alive", "emitted", "died", "events_written", "events_dropped", "stalled", "lod_sides")
+           "events_dropped", "stalled", "hits", "lod_rate", "lod_sides")
+COUNTS = ("alive", "emitted", "died", "events_written", "events_dropped", "stalled", "hits", "lod_sides")
 
 
 class StatsRecorder:

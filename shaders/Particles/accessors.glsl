@@ -16,6 +16,37 @@ bool kz_hotDirty[4] = bool[4](false, false, false, false);
 bool kz_coldDirty[5] = bool[5](false, false, false, false, false);
 bool kz_trackDirty[3] = bool[3](false, false, false);
 bool kz_trackLoaded[3] = bool[3](false, false, false);
+// This step's linear damping rate (1/s) of kz_self, declared by affectors and resolved
+// exactly by the integration (Particles/damping.glsl): a register, never stored.
+float kz_damping = 0.0;
+
+// ParticleEmitter.Space (NeL's "local basis" flag, per emitter): an emitter whose particles
+// live in another space than its system's simulation space stores them there (so they move
+// with the system node, or not) and steps them in the system's space: its particle is turned
+// into the system's space as its step begins and back as it ends, so affectors, per-step
+// constants, colliders, event records and host events all see the system's space.
+void kz_enterSystemSpace() {
+#if KZ_EMITTER_SPACES
+    if (kz_spaced) {
+        kz_p.position = (kz_particleToSystem * vec4(kz_p.position, 1.0)).xyz;
+        kz_p.previousPosition = (kz_particleToSystem * vec4(kz_p.previousPosition, 1.0)).xyz;
+        kz_p.velocity = mat3(kz_particleToSystem) * kz_p.velocity;
+        kz_p.acceleration = mat3(kz_particleToSystem) * kz_p.acceleration;
+    }
+#endif
+}
+
+void kz_leaveSystemSpace() {
+#if KZ_EMITTER_SPACES
+    if (kz_spaced) {
+        kz_p.position = (kz_systemToParticle * vec4(kz_p.position, 1.0)).xyz;
+        kz_p.previousPosition = (kz_systemToParticle * vec4(kz_p.previousPosition, 1.0)).xyz;
+        kz_p.velocity = mat3(kz_systemToParticle) * kz_p.velocity;
+        kz_p.acceleration = mat3(kz_systemToParticle) * kz_p.acceleration;
+        kz_hotDirty = bool[4](true, true, true, true);
+    }
+#endif
+}
 
 void kz_begin(uint i) {
     kz_self = i;
@@ -161,11 +192,16 @@ bool diesThisStep(uint i) {
     return getParticleAge(i) >= getParticleLifetime(i) || (getParticleFlags(i) & FLAG_KILL) != 0u;
 }
 
+#include "Particles/host_events.glsl"
+
 // Stage 8 (and a child born dead). A particle past its lifetime, or marked by a KillZone or a collider, dies at the end
 // of the step: its bit in the death mask; the end passes free its slot (in slot order).
 void kz_deathTest() {
     if (diesThisStep(kz_self)) {
         kz_atomicOrWord(kz_deathWords + (kz_self >> 5u), 1u << (kz_self & 31u));
+        if ((kz_flags & EF_HOST_DEATH) != 0u) {
+            kz_notify(HOST_DEATH, 1.0, kz_p.position, kz_p.velocity, vec3(0.0));
+        }
     }
 }
 
@@ -173,6 +209,14 @@ void kz_deathTest() {
 void addParticleAcceleration(uint i, vec3 a)    { kz_setParticleAcceleration(i, getParticleAcceleration(i) + a); }
 // Mass-aware: a = F / m (wind, drag).
 void addParticleForce(uint i, vec3 f)           { addParticleAcceleration(i, f / max(getParticleMass(i), 1e-6)); }
+// Linear damping, resolved exactly by the integrator: declares that this step's acceleration
+// also falls by `rate` (1/s) per m/s of velocity, a = A - rate (v - v_ref). An affector that
+// adds a drag k (w - v) to the accumulator declares rate k / m with it; the helpers of
+// Particles/velocity.glsl (addDragForce, addDragAcceleration) do both, at the velocity v_ref
+// the integrator steps from. Rates add up; the terminal velocity is then exact at any step.
+// Only the particle being stepped has a rate (another index: nothing, and 0).
+void  addParticleDamping(uint i, float rate)    { if (i == kz_self) { kz_damping += rate; } }
+float getParticleDamping(uint i)                { return i == kz_self ? kz_damping : 0.0; }
 
 mat4 getAffectorTransform() { return kz_affectorTransform; }
 mat4 getEmitterTransform()  { return kz_emitterTransform; }

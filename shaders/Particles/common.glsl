@@ -21,6 +21,9 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #ifndef KZ_PARAMS_VEC4S
 #define KZ_PARAMS_VEC4S 1
 #endif
+#ifndef KZ_EMITTER_SPACES
+#define KZ_EMITTER_SPACES 0         // some emitter of the system lives in a space of its own
+#endif
 #define KZ_PER_STEP                 // marks a per-step constant of a material (see Wind.glsl)
 
 // The system's storage: every emitter of the system has a range of slots in these blocks
@@ -81,6 +84,9 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
     uint  kz_rebuildWords;      // schedule: E words, the emitter's live list changes at the end of this step
     uint  kz_endArgs;           // schedule: the last end pass's indirect arguments (0 groups: nothing changed)
     mat3  kz_worldToSimulation; // world directions -> simulation space
+    uint  kz_hostWord;          // control word: host event records asked for in this frame
+    uint  kz_hostBase;          // events buffer: the first host event record
+    uint  kz_hostCapacity;      // host event records kept per frame (0: nobody listens)
 };
 
 // The system's emitters, KZ_EMITTER_WORDS words each (kzplayer/gpu/params.py writes them).
@@ -108,15 +114,25 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
 #define E_EMISSION_PARAMS 20u
 #define E_SELF_DERIVED    21u   // first per-step word of its self-affect node
 #define E_EVENTS_DERIVED  22u
+#define E_PER_EVENT       23u   // a spawn-frame subemitter's Emission.ParticlesPerEvent
 #define E_TRANSFORM       24u   // mat4, column-major: emitter -> simulation space
+#define E_CHANNEL_RATE    24u   // a channel (kzplayer/gpu/nodes.py): RatePerParticle, its variance
 #define E_HISTORY_BASE    40u   // first entry of its position history (Particles/history.glsl)
 #define E_HISTORY         41u   // positions kept per slot (0: none)
 #define E_LOD             42u   // float: the emission LOD factor, 1 near, down to Emission.LodMinimumRate far
+#define E_SPACE           43u   // ParticleEmitter.Space: its two matrices' first parameter word (~0: none)
 
 #define EF_RUNS            1u   // visible and with a pool: takes part in the step
 #define EF_SOURCE_EVENTS   2u   // Emission.SourceEventBuffer holds a handle of a running emitter
 #define EF_SOURCE_PARTICLES 4u  // Emission.SourceParticleDataBuffer likewise
 #define EF_EVENTS          8u   // has a GenerateEventsMaterial (its records are ordered)
+#define EF_NO_COLLIDE     16u   // ParticleEmitter.IgnoreColliders: its particles skip the colliders
+#define EF_DIE_ON_HIT     32u   // ParticleEmitter.DestroyOnCollision: any hit kills the particle
+#define EF_HOST_BIRTH     64u   // the host listens to its births (kzplayer.gpu.host_events)
+#define EF_HOST_DEATH    128u   //   ... deaths
+#define EF_HOST_HIT      256u   //   ... hits
+#define EF_SPAWN_FRAME   512u   // a subemitter that spawns in a frame at each event (Particles/stage_emit.glsl)
+#define EF_BASIS_SHIFT    10u   // 2 bits: Emission.EmissionBasis, 0 Emitter 1 World 2 System 3 ParentVelocity
 
 #ifdef KZ_WORDS_IN_SSBO
 // A system whose table or parameters outgrow a uniform block (hundreds of emitters): both in
@@ -178,6 +194,11 @@ mat4 kz_emitterTransform = mat4(1.0);     // emitter -> simulation space
 mat4 kz_affectorTransform = mat4(1.0);    // the running affector's node -> simulation space
 bool kz_hasSourceEvents = false;          // Emission.SourceEventBuffer holds a handle
 bool kz_hasSourceParticles = false;       // Emission.SourceParticleDataBuffer holds one
+#if KZ_EMITTER_SPACES
+bool kz_spaced = false;                    // the emitter's particles are stored in a space of their own
+mat4 kz_particleToSystem = mat4(1.0);      // ... and these map them to the system's simulation space
+mat4 kz_systemToParticle = mat4(1.0);
+#endif
 float kz_emissionLod = 1.0;               // what the camera's distance leaves of a continuous rate
 
 mat4 kz_tableMat4(uint e, uint field) {
@@ -200,6 +221,14 @@ void kz_bindEmitter(uint e) {
     kz_affectorTransform = kz_emitterTransform;
     kz_hasSourceEvents = (kz_flags & EF_SOURCE_EVENTS) != 0u;
     kz_hasSourceParticles = (kz_flags & EF_SOURCE_PARTICLES) != 0u;
+#if KZ_EMITTER_SPACES
+    uint space = kz_table(e, E_SPACE);
+    kz_spaced = space != 0xFFFFFFFFu;
+    if (kz_spaced) {
+        kz_particleToSystem = kz_paramMat4(space);
+        kz_systemToParticle = kz_paramMat4(space + 16u);
+    }
+#endif
     kz_emissionLod = uintBitsToFloat(kz_table(e, E_LOD));
 }
 

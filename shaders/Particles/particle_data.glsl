@@ -15,6 +15,7 @@
 #define EVENT_ACCELERATION 4u
 #define EVENT_AGE          5u
 #define EVENT_INTERVAL     6u
+#define EVENT_EMISSION     7u   // a particle's emission of one child of a bound subemitter
 
 #define BINDING_PARTICLES   0
 #define BINDING_COLD        1
@@ -82,8 +83,8 @@ struct EmitterState {           // 96 bytes
     uint  step;                 // 44
     uint  cycle;                // 48
     uint  started;              // 52
-    uint  _pad0;                // 56
-    uint  _pad1;                // 60
+    uint  totalHits;            // 56   particle-steps with a collider hit
+    uint  _pad0;                // 60
     double carry;               // 64
     double cycleTimer;          // 72
     vec4  user;                 // 80

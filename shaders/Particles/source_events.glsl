@@ -20,7 +20,16 @@ ParticleEvent sourceEvent(uint k) {
 
 // The source's particle in `slot` (a record's `particle`): its Particle Data Buffer.
 uint kz_sourceSlot(uint slot) { return kz_table(kz_table(kz_e, E_PARTICLE_SOURCE), E_FIRST) + slot; }
-vec3 getSourceParticleVelocity(uint slot)        { return getParticleVelocity(kz_sourceSlot(slot)); }
+vec3 getSourceParticleVelocity(uint slot) {
+    vec3 v = getParticleVelocity(kz_sourceSlot(slot));
+#if KZ_EMITTER_SPACES
+    uint space = kz_table(kz_table(kz_e, E_PARTICLE_SOURCE), E_SPACE);     // stored in its own space
+    if (space != 0xFFFFFFFFu) {
+        v = mat3(kz_paramMat4(space)) * v;
+    }
+#endif
+    return v;
+}
 float getSourceParticleLifetime(uint slot)       { return getParticleLifetime(kz_sourceSlot(slot)); }
 vec3 getSourceParticleScale(uint slot)           { return getParticleScale(kz_sourceSlot(slot)); }
 vec3 getSourceParticleRotation(uint slot)        { return getParticleRotation(kz_sourceSlot(slot)); }

@@ -3,13 +3,20 @@
 //   2 reset, 3 self-affect, 4 affectors, 5 integrate, 6 colliders, 7 events, 8 death test.
 // Also included by the program that runs a subemitter's events for the children it made
 // in this step. The particle is in registers (Particles/accessors.glsl) throughout.
+#include "Particles/damping.glsl"
 
 // 2. Clear the acceleration accumulator and the per-step state before the affectors add
 // to them.
 // KZ_TIME_SCALE: some material of the system may set the time scale (TimeDilation); when
 // none does, it is 1 for every particle and not even read.
+vec3 kz_x0;                 // the particle's position and age at the start of its step
+float kz_age0;
+
 void kz_reset() {
+    kz_x0 = kz_p.position;
+    kz_age0 = kz_p.age;
     kz_p.acceleration = vec3(0.0);
+    kz_damping = 0.0;
     kz_p.flags &= ~FLAG_HIT;
     kz_hotDirty[3] = true;
 #if KZ_TIME_SCALE
@@ -27,20 +34,34 @@ void kz_reset() {
 //   Verlet (Stormer, position form): x' = 2x - x_prev + a h^2, started on a particle's
 //   first step with x' = x + v h + a h^2 / 2, and the velocity reported as
 //   v' = (x' - x) / h + a h / 2. Second order; exact under constant a.
+// Linear damping the affectors declared (addParticleDamping: Drag, Wind, the NeL forces) is
+// resolved exactly here, with the whole step's acceleration known (Particles/damping.glsl):
+// a is replaced by the step's mean acceleration phi a, and the two halves above by r and
+// kappa. Undamped, phi = 1 and r = kappa = 1/2: the schemes above, bit for bit.
 // The rotation needs no step: it is kept as origin + angular velocity x age.
 void kz_integrate() {
     float h = kz_dt * kz_c.timeScale;
     vec3 x = kz_p.position;
     vec3 a = kz_p.acceleration;
+    float r = 0.5, kappa = 0.5;
+    if (kz_damping > 0.0) {
+        float phi;
+        dampingFactors(kz_damping * h, phi, r, kappa);
+        a *= phi;
+        kz_p.acceleration = a;      // what events read: the step's mean acceleration
+    }
 #if KZ_VERLET
     vec3 next;
+    float tail;
     if ((kz_p.flags & FLAG_BORN) != 0u) {
-        next = x + kz_p.velocity * h + 0.5 * a * h * h;
+        next = x + kz_p.velocity * h + r * a * h * h;
+        tail = 1.0 - r;
     } else {
         next = x + (x - kz_p.previousPosition) + a * h * h;
+        tail = kappa;
     }
     if (h > 0.0) {
-        kz_p.velocity = (next - x) / h + 0.5 * a * h;
+        kz_p.velocity = (next - x) / h + tail * a * h;
     }
 #else
     vec3 v = kz_p.velocity + a * h;

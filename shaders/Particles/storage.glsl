@@ -55,8 +55,8 @@ EmitterState kz_loadState(uint e) {
     s.step = kz_word(w + 11u);
     s.cycle = kz_word(w + 12u);
     s.started = kz_word(w + 13u);
-    s._pad0 = kz_word(w + 14u);
-    s._pad1 = kz_word(w + 15u);
+    s.totalHits = kz_word(w + 14u);     // written by the step kernel's atomics, not by kz_storeState
+    s._pad0 = kz_word(w + 15u);
     s.carry = packDouble2x32(uvec2(kz_word(w + 16u), kz_word(w + 17u)));
     s.cycleTimer = packDouble2x32(uvec2(kz_word(w + 18u), kz_word(w + 19u)));
     s.user = uintBitsToFloat(uvec4(kz_word(w + 20u), kz_word(w + 21u), kz_word(w + 22u), kz_word(w + 23u)));

@@ -1,8 +1,10 @@
-// Velocity-aware affectors (Drag, Wind, VelocityClamp) act on the velocity the integrator
-// (Particles/pass_integrate.glsl) carries forward, with h = kz_dt * timeScale:
-//   Euler, and Verlet's first step: the stored velocity v;   v_next = v + a h
-//   Verlet after that: the chord u = (x - x_prev) / h;        u_next = u + a h
-// and Verlet reports v_next = u + 3/2 a h (its chord plus a h / 2).
+// Velocity-aware affectors (Drag, Wind, VelocityClamp, the NeL forces) act on the velocity
+// the integrator (kz_integrate, Particles/stage_step.glsl) carries forward, with h = kz_dt * timeScale:
+//   Euler, and Verlet's first step: the stored velocity v;   v_next = v + phi a h
+//   Verlet after that: the chord u = (x - x_prev) / h;        u_next = u + phi a h
+// and Verlet reports v_next = u + (1 + kappa) phi a h. phi and kappa come from the step's
+// damping (Particles/damping.glsl); undamped phi = 1, kappa = 1/2 (u + 3/2 a h).
+#include "Particles/damping.glsl"
 
 float particleStep(uint i) {
     return kz_dt * getParticleTimeScale(i);
@@ -12,7 +14,8 @@ bool integratesChord(uint i) {
     return kz_verlet && (getParticleFlags(i) & FLAG_BORN) == 0u;
 }
 
-// The velocity that the acceleration accumulator changes by a h this step.
+// The velocity that the acceleration accumulator changes by (phi) a h this step, and that
+// velocity-dependent forces are evaluated at.
 vec3 integratorVelocity(uint i) {
     float h = particleStep(i);
     if (integratesChord(i) && h > 0.0) {
@@ -21,39 +24,47 @@ vec3 integratorVelocity(uint i) {
     return getParticleVelocity(i);
 }
 
-// The velocity the particle will have after this step's integration, given what the
-// accumulator holds now.
-vec3 integratedVelocity(uint i) {
+// How much the reported velocity changes per m/s^2 added to the accumulator now: h phi
+// (Euler, Verlet's first step) or h phi (1 + kappa) (Verlet's chord).
+float accumulatorGain(uint i) {
     float h = particleStep(i);
-    vec3 a = getParticleAcceleration(i);
-    return integratorVelocity(i) + a * h * (integratesChord(i) ? 1.5 : 1.0);
+    float phi, r, kappa;
+    dampingFactors(getParticleDamping(i) * h, phi, r, kappa);
+    return h * phi * (integratesChord(i) ? 1.0 + kappa : 1.0);
+}
+
+// The velocity the particle will have after this step's integration, given what the
+// accumulator holds now (and the damping declared so far).
+vec3 integratedVelocity(uint i) {
+    return integratorVelocity(i) + getParticleAcceleration(i) * accumulatorGain(i);
 }
 
 // Changes the accumulator so that integration produces velocity `target`. A particle that
 // does not advance this step (TimeDilation 0) gets the velocity set directly.
 void aimParticleVelocity(uint i, vec3 target) {
-    float h = particleStep(i);
-    if (h <= 0.0) {
+    float gain = accumulatorGain(i);
+    if (gain <= 0.0) {
         setParticleVelocity(i, target);
         return;
     }
-    vec3 change = target - integratedVelocity(i);
-    addParticleAcceleration(i, change / (h * (integratesChord(i) ? 1.5 : 1.0)));
+    addParticleAcceleration(i, (target - integratedVelocity(i)) / gain);
 }
 
-// Linear drag toward the velocity of a medium, F = k (medium - v), applied as its exact
-// average over the step: the particle relaxes as v = medium + (v0 - medium) exp(-k t / m)
-// whatever k h / m is. Explicit Euler of the raw force overshoots once k h / m > 1 and
-// diverges past 2 (a scale-0.1 particle of Density 1 weighs 0.001: DragFactor 1 at 60 Hz
-// is k h / m = 17). F = k (medium - v) (1 - exp(-x)) / x with x = k h / m, which is the raw
-// force to first order in h, handed to addParticleForce like the raw one would be.
-void addDragForce(uint i, float k, vec3 medium) {
-    float h = particleStep(i);
-    float m = max(getParticleMass(i), 1e-6);
-    float x = k * h / m;
-    if (k <= 0.0 || h <= 0.0) {
+// Linear drag toward the velocity of a medium, a = rate (medium - v), resolved exactly by
+// the integrator: the raw acceleration at the integrator's velocity goes into the
+// accumulator and `rate` is declared as damping (addParticleDamping), so the particle relaxes
+// as v = v_t + (v0 - v_t) exp(-rate t) toward the terminal velocity v_t = medium + (the
+// step's other accelerations) / (rate), whatever rate h is and in whatever tree order the
+// other forces come. Mass-independent; addDragForce is the mass-aware one.
+void addDragAcceleration(uint i, float rate, vec3 medium) {
+    if (rate <= 0.0) {
         return;
     }
-    float average = x < 1e-3 ? 1.0 - x * (0.5 - x / 6.0) : (1.0 - exp(-x)) / x;
-    addParticleForce(i, k * average * (medium - integratorVelocity(i)));
+    addParticleAcceleration(i, rate * (medium - integratorVelocity(i)));
+    addParticleDamping(i, rate);
+}
+
+// A drag force F = k (medium - v), divided by the mass like addParticleForce: rate k / m.
+void addDragForce(uint i, float k, vec3 medium) {
+    addDragAcceleration(i, k / max(getParticleMass(i), 1e-6), medium);
 }

@@ -100,3 +100,14 @@ def spawn(simulate):
         sim.step()
         return sim.read_particles(sim.emitters[0])
     return run
+
+
+def with_mesh(project, tmp_path, name, mesh):
+    """A Meshes library item `name` whose file is `mesh` written as glTF under tmp_path."""
+    path = tmp_path / f"{name}.glb"
+    mesh.export(path)
+    lib = next((i for i in project.root.children if i.type == "Meshes"), None)
+    if lib is None:
+        lib = project.root.add_child(Item("Meshes", "Meshes"))
+    lib.add_child(make_item("Mesh", name, {"Mesh.File": path.name}))
+    return project

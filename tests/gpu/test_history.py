@@ -238,3 +238,25 @@ def test_programs_that_keep_a_history_fit_gl43s_minimum_limits(simulate):
         assert len(blocks) <= 8 and max(blocks, default=0) < 8
         assert len([m for m in program._members.values()
                     if isinstance(m, moderngl.Uniform) and m.gl_type in images]) <= 8
+
+
+def test_a_local_emitters_trail_is_kept_in_its_own_space_like_its_records(simulate):
+    # ParticleEmitter.Space = Local in a world-space system that is turned and moved: the
+    # step runs in the system's space, and the ring must hold what the record holds (the
+    # emitter's space) so the renderer's one matrix (em.simulation_to_world) draws both.
+    from kzplayer.values import EnumValue, Srt3D
+    emitters = {"E": shot(5, **{"ParticleEmitter.Space": EnumValue("Local")})}
+    turned = Srt3D((1, 1, 1), (0, 0, 90), (4, 1, 0))
+    sim = simulate(make_project(system={"Node3D.RenderTransformation": turned}, emitters=emitters,
+                                affectors=GRAVITY))
+    em = sim.emitters[0]
+    assert em.space is not None
+    for _ in range(8):
+        sim.step()
+        records = em.buffers.read_records()
+        live = np.flatnonzero(records["flags"] & L.FLAG_ALIVE)
+        ring = em.buffers.read_history()["position"]
+        np.testing.assert_allclose(ring[live, em.history_newest], records["position"][live], atol=1e-6)
+    # and the trail is the particle's path, in that space: the last positions are distinct
+    trail_points = newest_first(em, int(live[0]))
+    assert np.all(np.linalg.norm(np.diff(trail_points, axis=0), axis=1) > 1e-3)

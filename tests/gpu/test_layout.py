@@ -224,6 +224,7 @@ void main() {
             frame[22u + 3u * c + r] = floatBitsToUint(kz_worldToSimulation[c][r]);
         }
     }
+    frame[31] = kz_hostWord; frame[32] = kz_hostBase; frame[33] = kz_hostCapacity;
 }
 """
 
@@ -236,9 +237,9 @@ def test_live_header_and_the_frame_block_at_their_offsets(ctx, tmp_path):
     src = tmp_path / "live.glsl"
     src.write_text(LIVE_AND_FRAME)
     program = compile_compute(ctx, preprocess(src))
-    out = ctx.buffer(reserve=2 * L.LIVE_HEADER_DTYPE.itemsize + 31 * 4)
+    out = ctx.buffer(reserve=2 * L.LIVE_HEADER_DTYPE.itemsize + 34 * 4)
     out.clear()
-    layout = Layout([100, 5000, 0, 70], derived_words=7)
+    layout = Layout([100, 5000, 0, 70], derived_words=7, host_events=321)
     m = np.arange(1, 17, dtype=float).reshape(4, 4)
     frame = ctx.buffer(frame_words(layout, dt=0.25, time=3.5, step=12345, world_to_simulation=m))
     try:
@@ -263,3 +264,5 @@ def test_live_header_and_the_frame_block_at_their_offsets(ctx, tmp_path):
                                     w["alive"], w["death"], w["writer"], w["group"], w["run"], layout.slots,
                                     s["rebuild"], s["end_args"]]
     np.testing.assert_array_equal(words[22:31].view(np.float32).reshape(3, 3), m[:3, :3].T)
+    assert words[31:34].tolist() == [w["host"], layout.host_base, 321]
+    assert layout.host_base == 2 * (100 + 5000 + 70) and layout.event_records == layout.host_base + 321

@@ -247,7 +247,7 @@ def test_shader_names_follow_the_rule(cat):
 def test_event_driven_materials(cat):
     driven = {m.name for m in cat.materials if m.event_driven}
     assert driven == {"Emitter_FromEvents", "Emitter_Sparks_FromHit",
-                      "EmissionCount_PerEvent", "EmissionCount_FromEvents"}
+                      "EmissionCount_PerEvent", "EmissionCount_FromEvents", "EmissionCount_PerParticle"}
 
 
 def test_property_knows_its_readers_and_carriers(cat):

@@ -73,7 +73,8 @@ def test_case_sits_in_its_rules_folder(path):
 
 
 # Rules whose input is not one .kzm file: tested where that input is made.
-ELSEWHERE = {"file.unreadable": "test_command.py", "file.missing": "test_folder_layout.py"}
+ELSEWHERE = {"file.unreadable": "test_command.py", "file.missing": "test_folder_layout.py",
+             "mesh.collider-budget": "test_mesh_rules.py"}
 
 
 def test_every_rule_has_a_failing_and_a_passing_case():

@@ -2,7 +2,9 @@
 
 Emitters, affectors and colliders run as part of the ParticleSystem above them (directly or
 through EmptyNodes that group them): the system steps the simulation and draws it. One that
-sits elsewhere in the scene, dragged out of its system by accident, never runs.
+sits elsewhere in the scene, dragged out of its system by accident, never runs. A global
+force (an affector with `ParticleAffector.Global` on) is the exception: it acts on every
+ParticleSystem of its scene that accepts global forces, so it may sit at the scene's level.
 
 To fix: move the item under a ParticleSystem.
 
@@ -34,6 +36,12 @@ PARTS = ("ParticleEmitter", "ParticleAffector", "ParticleCollider")
 
 def check(context):
     for item in context.items:
-        if item.type in PARTS and particle_system(item) is None:
+        if item.type in PARTS and particle_system(item) is None and not _global(item):
             yield Problem(item.span, f"{item.type} '{item.name}' is not inside a ParticleSystem: it never runs",
-                          "move it under a ParticleSystem (an EmptyNode in between is fine)")
+                          "move it under a ParticleSystem (an EmptyNode in between is fine)"
+                          + (", or make it a global force (ParticleAffector.Global)" if item.type == "ParticleAffector" else ""))
+
+
+def _global(item) -> bool:
+    prop = item.properties.get("ParticleAffector.Global") if item.type == "ParticleAffector" else None
+    return prop is not None and prop.value is True

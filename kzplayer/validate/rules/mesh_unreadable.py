@@ -1,11 +1,12 @@
 """A mesh that cannot be drawn (an error).
 
 A `Mesh` item of the project's `Meshes` library names a glTF 2.0 (`.glb`, `.gltf`) or OBJ
-file with `Mesh.File`, relative to the project file; `Model3D.Mesh` and
-`ParticleEmitter.ParticleMesh` name the Mesh item. kzplayer reads the file as the player
-will (trimesh) and reports a file that is missing, lies outside the project folder, is no
-mesh or holds no triangles, and a reference that leads to no Mesh item. The player draws such
-an emitter as billboards and leaves such a Model3D out. A Mesh item that names no file and
+file with `Mesh.File`, relative to the project file; `Model3D.Mesh`,
+`ParticleEmitter.ParticleMesh`, a mesh emitter's `Emission.Mesh` and a mesh collider's
+`Collider.Mesh` name the Mesh item. kzplayer reads the file as the player will (trimesh)
+and reports a file that is missing, lies outside the project folder, is no mesh or holds no
+triangles, and a reference that leads to no Mesh item. The player draws such an emitter as
+billboards, leaves such a Model3D out, and plays without such a mesh emitter or collider. A Mesh item that names no file and
 that nothing draws is left alone (a Kanzi Studio project's Mesh Data keeps its geometry
 elsewhere).
 
@@ -29,8 +30,8 @@ from kzplayer.validate.engine import Problem
 CODE = "KZ701"
 RULE = "mesh.unreadable"
 SEVERITY = Severity.ERROR
-REFERENCES = ("Model3D.Mesh", "ParticleEmitter.ParticleMesh")
-DRAWERS = ("Model3D", "ParticleEmitter")
+REFERENCES = ("Model3D.Mesh", "ParticleEmitter.ParticleMesh", "Emission.Mesh", "Collider.Mesh")
+DRAWERS = ("Model3D", "ParticleEmitter", "ParticleCollider")
 
 
 def check(context):
