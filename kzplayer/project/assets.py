@@ -190,17 +190,32 @@ class _Lister:
                         uri = uri.strip()
                         if not is_file(folder / uri) and is_file(folder / unquote(uri)):
                             uri = unquote(uri)       # a URI may escape its characters
-                        self.add(uri, folder, here, [folder], f"{name}: {key}[{i}].uri", kind)
+                        self.side(uri, folder, here, f"{name}: {key}[{i}].uri", kind)
         elif suffix == ".obj":
             for mtl in _statements(_text(mesh), ("mtllib",)):
-                self.add(mtl, folder, here, [folder], f"{name}: mtllib", "mesh")
+                self.side(mtl, folder, here, f"{name}: mtllib", "mesh")
                 try:
                     real = inside(folder, mtl, [folder])
                 except Outside:
                     continue
                 # trimesh reads a .mtl's maps relative to the .obj's folder, as here
                 for texture in _statements(_text(real) if is_file(real) else "", None):
-                    self.add(texture, folder, here, [folder], f"{mtl}: texture map", "texture")
+                    self.side(texture, folder, here, f"{mtl}: texture map", "texture")
+
+    def side(self, text: str, folder: Path, here: str, by: str, kind: str) -> None:
+        """A file a mesh names: beside or below the mesh file, where the mesh loader looks."""
+        try:
+            inside(folder, text, [folder])
+        except Outside:
+            try:
+                inside(folder, text, [self.root])
+            except Outside:
+                pass                          # out of the project: add says so
+            else:
+                self.out.left_out.append(LeftOut(text, by, f"refused: {text} ({by}) is not beside or below "
+                                                 "the mesh file, where the mesh loader looks"))
+                return
+        self.add(text, folder, here, [folder], by, kind)
 
 
 def _canonical(item, name: str) -> str:
