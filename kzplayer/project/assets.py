@@ -90,6 +90,7 @@ class _Lister:
         self.own = {Path(f).resolve() for f in (getattr(project, "files", None) or [project.path]) if f}
         self.out = Assets()
         self.seen: set[str] = set()
+        self.catalog = getattr(project, "catalog", None)
 
     def run(self) -> Assets:
         for item in self.project.walk():
@@ -104,8 +105,9 @@ class _Lister:
                 value = prop.value if prop.value is not None else (prop.text or "").strip()
                 if not isinstance(value, str) or not value.strip():
                     continue
-                kind = ("texture" if _canonical(item, name) in TEXTURE_PROPERTIES else
-                        "mesh" if _canonical(item, name) in MESH_PROPERTIES else None)
+                known = self.catalog.canonical(name) if self.catalog is not None else name
+                kind = ("texture" if known in TEXTURE_PROPERTIES else
+                        "mesh" if known in MESH_PROPERTIES else None)
                 self.named(value, f"{what}: {name}", kind)
         return self.out
 
@@ -216,13 +218,6 @@ class _Lister:
                                                  "the mesh file, where the mesh loader looks"))
                 return
         self.add(text, folder, here, [folder], by, kind)
-
-
-def _canonical(item, name: str) -> str:
-    """The catalog's name of a property written under another spelling, else `name`."""
-    project = item.project
-    cat = project.catalog if project is not None else None
-    return cat.canonical(name) if cat is not None else name
 
 
 def _kind_of(name: str) -> str:
