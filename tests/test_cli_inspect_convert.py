@@ -304,3 +304,93 @@ def test_inspect_paths_prints_every_item_by_the_path_set_takes():
     paths = [line.rsplit(" [", 1)[0] for line in r.stdout.splitlines()[1:] if not line.startswith(" ")]
     assert paths == [item.path for item in project.walk()]
     assert all(project.find(p) is not None for p in paths)
+
+
+# -- convert takes the project's assets along (kzplayer.project.assets) ---------------------------
+
+def _samples_with_assets():
+    from kzplayer.project.assets import list_assets
+    from kzplayer.resources import samples_dir
+    return [p.name for p in sorted(samples_dir().glob("*.kzm")) if list_assets(kzplayer.load(p)).files]
+
+
+def _clean(path):
+    v = run("validate", "--strict", "--format", "json", path)
+    return v.exit_code, [(d["rule"], d["message"]) for d in json.loads(v.stdout)["diagnostics"]]
+
+
+@pytest.mark.parametrize("dst", ["folder", "elsewhere/one.kzm"])
+@pytest.mark.parametrize("sample", _samples_with_assets())
+def test_a_converted_sample_validates_clean_with_its_textures_and_meshes(tmp_path, sample, dst):
+    from kzplayer.project.assets import list_assets
+    from kzplayer.resources import samples_dir
+    src = samples_dir() / sample
+    assets = list_assets(kzplayer.load(src)).files
+    r = run("convert", src, tmp_path / dst)
+    assert r.exit_code == 0, r.output
+    textures = sum(a.kind == "texture" for a in assets)
+    assert f"copied {textures} texture" in r.stdout and "mesh file" in r.stdout, r.stdout
+    root = tmp_path / Path(dst).parent if dst.endswith(".kzm") else tmp_path / dst
+    for a in assets:
+        assert (root / a.name).read_bytes() == a.path.read_bytes(), a.name
+    assert _clean(tmp_path / dst) == (0, [])       # texture.unreadable, mesh.unreadable before
+
+
+@pytest.mark.parametrize("dst", ["folder", "elsewhere/one.kzm"])
+def test_convert_copies_includes_gltf_buffers_obj_materials_and_their_maps(tmp_path, dst):
+    from tests.project import assets_fixture as fx
+    src = fx.make(tmp_path / "src")
+    assert _clean(src) == (0, [])
+    r = run("convert", src, tmp_path / dst)
+    assert r.exit_code == 0, r.output
+    assert "copied 3 shader files, 3 textures and 4 mesh files beside it" in r.stdout, r.stdout
+    root = tmp_path / Path(dst).parent if dst.endswith(".kzm") else tmp_path / dst
+    for _, name in fx.ASSETS:
+        assert (root / name).read_bytes() == (tmp_path / "src" / name).read_bytes(), name
+    assert _clean(tmp_path / dst) == (0, [])
+    # the converted meshes are the source's, the .obj's material map included
+    from kzplayer.meshes import load_mesh
+    for mesh in ("meshes/tri.gltf", "models/quad.obj"):
+        a, b = load_mesh(tmp_path / "src" / mesh), load_mesh(root / mesh)
+        assert (a.positions == b.positions).all() and (a.indices == b.indices).all()
+
+
+def test_convert_leaves_an_asset_outside_the_project_and_says_so(tmp_path):
+    from tests.project import assets_fixture as fx
+    src = fx.make(tmp_path / "src", texture="../outside.png")
+    fx.png(tmp_path / "outside.png")
+    r = run("convert", src, tmp_path / "out" / "one.kzm")
+    assert r.exit_code == 0, r.output
+    assert "note: not copied: refused: ../outside.png (Model3D 'Floor': Model3D.Texture) leads outside " \
+           "the project folder" in r.stderr, r.stderr
+    assert "2 textures" in r.stdout
+    assert sorted(p.name for p in (tmp_path / "out").rglob("*.png")) == ["mask.png", "quad.png"]
+
+
+def test_convert_never_overwrites_another_file_with_an_asset_and_writes_nothing(tmp_path):
+    from kzplayer.resources import samples_dir
+    sample = samples_dir() / "04_fire.kzm"
+    mine = tmp_path / "assets" / "textures" / "ground.png"
+    mine.parent.mkdir(parents=True)
+    mine.write_bytes(b"someone else's ground")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    r = run("convert", sample, tmp_path / "fire.kzm")
+    assert r.exit_code == 2, r.output
+    assert "ground.png exists and is not the texture file that Model3D 'Ground': Model3D.Texture names" \
+        in r.stderr, r.stderr
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before      # nothing written
+    assert mine.read_bytes() == b"someone else's ground"
+    # the same bytes there already are fine: left as they are
+    mine.write_bytes((samples_dir() / "assets" / "textures" / "ground.png").read_bytes())
+    r = run("convert", sample, tmp_path / "fire.kzm")
+    assert r.exit_code == 0, r.output
+    assert "copied 2 textures and 2 mesh files beside it (1 asset file already there, unchanged)" in r.stdout
+    assert _clean(tmp_path / "fire.kzm") == (0, [])
+
+
+def test_convert_beside_the_source_copies_nothing(tmp_path):
+    from tests.project import assets_fixture as fx
+    src = fx.make(tmp_path)
+    r = run("convert", src, tmp_path / "again.kzm")
+    assert r.exit_code == 0, r.output
+    assert "copied" not in r.stdout and "10 asset files already there" in r.stdout, r.stdout

@@ -1,7 +1,8 @@
 """`kzplayer convert SRC DST`: between the single-file and the folder layout (cli.md).
 DST ending in .kzm is one file (an existing one only with --force); anything else a project
-folder (new or empty). Never onto the project's own files; says what it does not carry over
-(XML comments, Kanzi Studio editor properties)."""
+folder (new or empty). Copies the files the project names (its assets) beside it, and says
+how many of each kind. Never onto the project's own files; says what it does not carry over
+(XML comments, Kanzi Studio editor properties, assets outside the project or missing)."""
 from __future__ import annotations
 
 import sys
@@ -13,7 +14,7 @@ from kzplayer.commands.report import print_diagnostics
 
 def run(src: str, dst: str, force: bool = False) -> None:
     from kzplayer.project.convert import convert, dropped_comments, left_out, target_layout
-    project, files = convert(src, dst, force=force)
+    project, files, assets = convert(src, dst, force=force)
     if project.diagnostics:
         print_diagnostics(project.diagnostics, stream=sys.stderr)
     comments = dropped_comments(project)
@@ -26,9 +27,15 @@ def run(src: str, dst: str, force: bool = False) -> None:
         shown = ", ".join(dropped[:6]) + (", ..." if len(dropped) > 6 else "")
         click.echo(f"note: left out {len(dropped)} Kanzi Studio editor properties that a .kzm does "
                    f"not hold ({shown})", err=True)
-    shaders = [f for f in files if not f.endswith(".kzm")]       # custom materials' shaders
-    also = f", and copied {len(shaders)} shader file{'s' if len(shaders) > 1 else ''} beside it" if shaders else ""
+    for missing in assets.left_out:
+        click.echo(f"note: not copied: {missing.message}", err=True)
+    copied = assets.summary()
+    also = f", and copied {copied} beside it" if copied else ""
+    if assets.present:
+        n = len(assets.present)
+        also += f" ({n} asset file{'s' if n > 1 else ''} already there, unchanged)"
     if target_layout(dst) == "file":
         click.echo(f"{project.name}: wrote one file to {dst}{also}")
     else:       # the project file is NAME.proj.kzm whatever DST called it
-        click.echo(f"{project.name}: wrote a project folder of {len(files) - len(shaders)} files: {files[0]}{also}")
+        written = len(files) - len(assets.copied)
+        click.echo(f"{project.name}: wrote a project folder of {written} files: {files[0]}{also}")

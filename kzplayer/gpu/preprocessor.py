@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
+from kzplayer.project.assets import INCLUDE as _INCLUDE       # one reading of the line (convert's too)
 from kzplayer.project.files import Outside, inside, is_file
 from kzplayer.resources import shader_dir
 
@@ -37,7 +38,6 @@ MAX_DEPTH = 32
 LINE_STRIDE = 100000         # files up to 99,999 lines
 GLSL_VERSION = "#version 430"
 
-_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*(//.*)?$')
 _VERSION = re.compile(r"^\s*#\s*version\b")
 
 

@@ -1,7 +1,7 @@
 """Converting between the single-file and the folder layout, and comparing models.
 
 `convert(src, dst)`: DST ending in `.kzm` (not `.proj.kzm`) is a single file, anything else a
-project folder. `canonical(project)` is the model as plain data, without positions; two
+project folder; the files the project names (kzplayer.project.assets) are copied beside it. `canonical(project)` is the model as plain data, without positions; two
 projects are the same model when their canonical forms are equal (`model_equal`).
 """
 from __future__ import annotations
@@ -9,11 +9,15 @@ from __future__ import annotations
 import filecmp
 import os
 import shutil
+import tempfile
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from kzplayer.diagnostics import KzError
-from kzplayer.project.loader import PROJECT_FILE_SUFFIX, UNREADABLE, _diag, load
+from kzplayer.project.assets import KINDS, Asset, Assets, LeftOut, list_assets
+from kzplayer.project.loader import PROJECT_FILE_SUFFIX, _diag, load
 from kzplayer.project.model import Project
-from kzplayer.project.writer import DESTINATION
+from kzplayer.project.writer import DESTINATION, UNWRITABLE
 
 
 def target_layout(dst: str) -> str:
@@ -21,18 +25,46 @@ def target_layout(dst: str) -> str:
     return "file" if dst.endswith(".kzm") and not dst.endswith(PROJECT_FILE_SUFFIX) else "folder"
 
 
-def convert(src: str, dst: str, force: bool = False) -> tuple[Project, list[str]]:
-    """Load SRC (any layout, or a .kzproj) and write it to DST; returns the project and the
-    files written. Raises KzError (exit 1 bad project, 2 unreadable SRC or unusable DST).
-    Never writes over a file of the project being converted; an existing DST file is
-    replaced only with `force` (and then atomically: a failure leaves it whole)."""
+class Converted(NamedTuple):
+    project: Project
+    files: list[str]        # every file written: the project's, then the assets copied
+    assets: "Copies"
+
+
+@dataclass
+class Copies:
+    """What convert did with the project's assets (kzplayer.project.assets)."""
+    copied: list[Asset] = field(default_factory=list)      # copied beside the converted project
+    present: list[Asset] = field(default_factory=list)     # already there, the same bytes
+    left_out: list[LeftOut] = field(default_factory=list)  # outside the project folder, or missing
+
+    def summary(self) -> str:
+        """"1 shader file, 3 textures and 2 mesh files" (kinds in a fixed order); "" for none."""
+        words = {"shader": ("shader file", "shader files"), "texture": ("texture", "textures"),
+                 "mesh": ("mesh file", "mesh files"), "file": ("other file", "other files")}
+        parts = []
+        for kind in KINDS:
+            n = sum(1 for a in self.copied if a.kind == kind)
+            if n:
+                parts.append(f"{n} {words[kind][n != 1]}")
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + (f" and {parts[-1]}" if parts else "")
+
+
+def convert(src: str, dst: str, force: bool = False) -> Converted:
+    """Load SRC (any layout, or a .kzproj) and write it to DST, with every file it names (its
+    assets) copied beside it at the same relative path; returns (project, files written,
+    Copies). Raises KzError (exit 1 bad project, 2 unreadable SRC or unusable DST). Never
+    writes over a file of the project being converted; an existing DST file is replaced only
+    with `force` (and then atomically: a failure leaves it whole); a different file where an
+    asset goes stops it before anything is written."""
     dst = os.fspath(dst)
     if dst.lower().endswith((".kzproj", ".kzmat")):
         raise KzError(_diag(DESTINATION, f"{dst}: kzplayer writes .kzm projects, not Kanzi Studio "
                                          "files", hint=f"write {os.path.splitext(dst)[0]}.kzm (one "
                                          "file) or a folder name (the folder layout)"), exit_code=2)
     project = load(src)
-    own = own_files(project)
+    assets = list_assets(project)
+    own = own_files(project, assets)
     if target_layout(dst) == "file":
         folder = os.path.dirname(os.path.abspath(dst))
         targets = [dst]
@@ -49,25 +81,28 @@ def convert(src: str, dst: str, force: bool = False) -> tuple[Project, list[str]
     if target_layout(dst) == "file" and os.path.exists(dst) and not force:
         raise KzError(_diag(DESTINATION, f"{dst} exists; convert does not overwrite a file unless told to",
                             hint="add --force to replace it, or choose another name"), exit_code=2)
-    from kzplayer.project.writer import write_folder, write_single
-    shaders = custom_shaders(project, folder)
-    files = write_single(project, dst) if target_layout(dst) == "file" else write_folder(project, folder)
-    for source, target in shaders:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        shutil.copyfile(source, target)
-        files.append(target)
-    return project, files
+    from kzplayer.project.writer import check_folder, write_folder, write_single
+    if target_layout(dst) == "folder":
+        check_folder(folder)
+    copies, pairs = asset_copies(assets, folder)
+    _no_clash(project, dst, folder, pairs)
+    staged, made = _stage(pairs)           # copied to temporary files first: a full disk writes nothing
+    try:
+        files = (write_single(project, dst) if target_layout(dst) == "file" else
+                 write_folder(project, folder, checked=True))
+        for temp, target in staged:
+            os.replace(temp, target)
+        staged = made = []
+    finally:
+        _undo(staged, made)
+    return Converted(project, files + [t for _, t in pairs], copies)
 
 
-def own_files(project: Project) -> set[str]:
-    """The real paths of every file the project was read from, and its custom shaders."""
+def own_files(project: Project, assets: Assets | None = None) -> set[str]:
+    """The real paths of every file the project was read from, and of its assets."""
     files = {os.path.realpath(f) for f in (project.files or [project.path]) if f}
-    base = os.path.dirname(os.path.abspath(project.path))
-    for item in project.items("MaterialType"):
-        for attribute in ("shader", "vertex", "fragment"):
-            shader = item.attributes.get(attribute)
-            if shader:
-                files.add(os.path.realpath(os.path.join(base, shader)))
+    assets = assets if assets is not None else list_assets(project)
+    files.update(os.path.realpath(a.path) for a in assets.files)
     return files
 
 
@@ -87,27 +122,91 @@ def dropped_comments(project: Project) -> int:
     return count
 
 
-def custom_shaders(project: Project, folder: str) -> list[tuple[str, str]]:
-    """(source, destination) of each custom material's shader to copy beside a converted
-    project in `folder`: `shader=` is relative to the project file, so it keeps its relative
-    path. Shaders the loader refused (outside the project), missing ones (the validator says
-    so) and ones already there unchanged are left alone. Raises KzError (exit 2) rather than
-    overwrite a different file of the same name."""
-    base = os.path.dirname(os.path.abspath(project.path))
-    out = {}
-    for item, attribute in ((i, a) for i in project.items("MaterialType") for a in ("shader", "vertex", "fragment")):
-        rel = os.path.normpath((item.attributes.get(attribute) or "").replace("\\", "/"))
-        if rel in (".", "") or os.path.isabs(rel) or rel.split(os.sep)[0] == "..":
+def asset_copies(assets: Assets, folder: str) -> tuple[Copies, list[tuple[str, str]]]:
+    """What copying `assets` beside a project written to `folder` does, and the (source,
+    destination) pairs to copy: each asset keeps its relative path. One already there with
+    the same bytes (or the very file: converting beside the source) is left alone. Raises
+    KzError (exit 2) rather than overwrite a different file of the same name."""
+    copies = Copies(left_out=list(assets.left_out))
+    pairs = []
+    for asset in assets.files:
+        source, target = str(asset.path), os.path.join(folder, *asset.name.split("/"))
+        if os.path.realpath(target) == source:
+            copies.present.append(asset)
             continue
-        source, target = os.path.join(base, rel), os.path.join(folder, rel)
-        if not os.path.isfile(source) or os.path.abspath(source) == os.path.abspath(target):
-            continue
-        if os.path.exists(target) and not filecmp.cmp(source, target, shallow=False):
-            raise KzError(_diag(UNREADABLE, f"{target} exists and is not the shader of material "
-                                            f"'{item.name}' ({source}); convert to another folder"),
-                          exit_code=2)
-        out[target] = (source, target)
-    return list(out.values())
+        if os.path.lexists(target):
+            if os.path.isfile(target) and filecmp.cmp(source, target, shallow=False):
+                copies.present.append(asset)
+                continue
+            raise KzError(_diag(DESTINATION, f"{target} exists and is not the {asset.kind} file that "
+                                             f"{asset.by} names ({source}); convert does not overwrite it",
+                                hint="convert to another folder, or move that file away"), exit_code=2)
+        copies.copied.append(asset)
+        pairs.append((source, target))
+    return copies, pairs
+
+
+def _no_clash(project: Project, dst: str, folder: str, pairs: list[tuple[str, str]]) -> None:
+    """An asset named like a file of the converted project itself (`Screens.kzm`) would
+    replace it: KzError (exit 2) before anything is written."""
+    if not any(t.endswith(".kzm") for _, t in pairs):
+        return
+    from kzplayer.project.writer import folder_files
+    written = ({os.path.abspath(dst)} if target_layout(dst) == "file" else
+               {os.path.abspath(os.path.join(folder, rel)) for rel in folder_files(project)})
+    for source, target in pairs:
+        if os.path.abspath(target) in written:
+            raise KzError(_diag(DESTINATION, f"{source} would be copied to {target}, a file of the "
+                                             "converted project itself",
+                                hint="convert to another name, or rename that file"), exit_code=2)
+
+
+def _stage(pairs: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[str]]:
+    """Each source copied to a temporary file beside its destination: ((temporary,
+    destination), ...) and the folders made for them. KzError (file.unwritable, exit 2) when
+    one cannot be made; nothing is left behind then."""
+    staged: list[tuple[str, str]] = []
+    made: list[str] = []
+    source = target = ""
+    try:
+        for source, target in pairs:
+            _makedirs(os.path.dirname(target), made)
+            fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
+                                        dir=os.path.dirname(target))
+            staged.append((temp, target))
+            with os.fdopen(fd, "wb") as out, open(source, "rb") as inp:
+                shutil.copyfileobj(inp, out)
+            shutil.copymode(source, temp)
+    except OSError as exc:
+        _undo(staged, made)
+        raise KzError(_diag(UNWRITABLE, f"cannot copy {source} to {target}: {exc.strerror or exc}; "
+                                        "no file was changed"), exit_code=2) from None
+    return staged, made
+
+
+def _makedirs(folder: str, made: list[str]) -> None:
+    """os.makedirs, noting each folder it makes (outermost first)."""
+    missing = []
+    while folder and not os.path.isdir(folder):
+        missing.append(folder)
+        folder = os.path.dirname(folder)
+    for f in reversed(missing):
+        os.mkdir(f)
+        made.append(f)
+
+
+def _undo(staged: list[tuple[str, str]], made: list[str]) -> None:
+    """Remove temporary copies and the (then empty) folders made for them."""
+    for temp, _ in staged:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+    for folder in reversed(made):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass
 
 
 def left_out(project: Project) -> list[str]:

@@ -11,7 +11,8 @@ a name the project wrote against a base folder and refuses, BEFORE anything is r
 * a name no file system can hold (a lone surrogate, a part longer than 255 bytes).
 
 The refusal (`Outside`) says which file and why, never what is in it. Nothing here knows
-about GL or XML: the loader, the validator, the shader preprocessor and the renderer call it.
+about GL or XML: the loader, the validator, the shader preprocessor, the renderer and the
+asset list that convert copies (kzplayer.project.assets) call it.
 """
 from __future__ import annotations
 

@@ -244,15 +244,23 @@ def folder_files(project: Project) -> dict[str, str]:
 DESTINATION = ("KZ905", "cli.destination")
 
 
-def write_folder(project: Project, folder: str) -> list[str]:
-    """The project as a folder: NAME.proj.kzm and one .kzm per item. The folder must be
-    empty or absent, so that no stale item file stays behind."""
+def check_folder(folder: str) -> None:
+    """A project folder is written into a new or empty folder, so that no stale item file
+    stays behind: KzError (exit 2) otherwise."""
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise KzError(_diag(DESTINATION, f"{folder} is a file; a project folder needs a new or "
                                         "empty folder (or end the name in .kzm for one file)"), exit_code=2)
     if os.path.isdir(folder) and os.listdir(folder):
         raise KzError(_diag(DESTINATION, f"{folder} is not empty; write a project folder into "
                                         "a new or empty folder"), exit_code=2)
+
+
+def write_folder(project: Project, folder: str, checked: bool = False) -> list[str]:
+    """The project as a folder: NAME.proj.kzm and one .kzm per item. The folder must be
+    empty or absent (check_folder; `checked`: the caller did, convert before it put the
+    project's assets there)."""
+    if not checked:
+        check_folder(folder)
     files = {os.path.join(folder, rel): text for rel, text in folder_files(project).items()}
     write_files(files)
     return list(files)

@@ -29,7 +29,7 @@ def validate_json(*args):
 
 def test_folder_project_problems_point_into_the_item_files(tmp_path):
     folder = tmp_path / "recipe"
-    _, written = convert(str(GOTCHA2), str(folder))
+    written = convert(str(GOTCHA2), str(folder)).files
     sub = next(Path(f) for f in written if f.endswith("/Subemitter.kzm"))
     source = next(Path(f) for f in written if f.endswith("/Source.kzm"))
     # a second mistake, in another file: a misspelt property on the source
@@ -55,7 +55,7 @@ def test_folder_project_problems_point_into_the_item_files(tmp_path):
 
 def test_a_file_that_does_not_load_hides_the_paths_into_it(tmp_path):
     folder = tmp_path / "recipe"
-    _, written = convert(str(CASES / "recipe_ok.kzm"), str(folder))
+    written = convert(str(CASES / "recipe_ok.kzm"), str(folder)).files
     source = next(Path(f) for f in written if f.endswith("/Source.kzm"))
     text = source.read_text(encoding="utf-8")
     source.write_text(text.replace("</Property>", "</Propery>", 1), encoding="utf-8")
@@ -71,7 +71,7 @@ def test_a_file_that_does_not_load_hides_the_paths_into_it(tmp_path):
 
 def test_a_missing_item_file(tmp_path):
     folder = tmp_path / "recipe"
-    _, written = convert(str(CASES / "recipe_ok.kzm"), str(folder))
+    written = convert(str(CASES / "recipe_ok.kzm"), str(folder)).files
     sub = next(Path(f) for f in written if f.endswith("/Subemitter.kzm"))
     sub.unlink()
     parent = sub.parent.with_suffix(".kzm")          # On Death.kzm lists its children
