@@ -1,9 +1,9 @@
 """An image file that cannot be drawn (an error).
 
-`Particle.Texture` and `Model3D.Texture` name an image file (PNG, JPEG, ...) relative to the
-project file. kzplayer reports one that is missing, lies outside the project folder or is no
-image it can read; the player then draws the particle's round sprite, or the model's colour
-alone.
+`Particle.Texture`, `Model3D.Texture` and `FanLight.Gradient` name an image file (PNG,
+JPEG, ...) relative to the project file. kzplayer reports one that is missing, lies outside
+the project folder or is no image it can read; the player then draws the particle's round
+sprite, the model's colour alone, or a fan light's gradient from the particle's colour.
 
 To fix: name an image inside the project folder, relative to the project file.
 
@@ -22,7 +22,7 @@ from kzplayer.validate.engine import Problem
 CODE = "KZ702"
 RULE = "texture.unreadable"
 SEVERITY = Severity.ERROR
-PROPERTIES = ("Particle.Texture", "Model3D.Texture")
+PROPERTIES = ("Particle.Texture", "Model3D.Texture", "FanLight.Gradient")
 
 
 def check(context):
