@@ -225,12 +225,13 @@ class SystemRunner:
         self.params.write(params)
 
     def write_lod(self, k: int) -> None:
-        """Emitter k's emission LOD word of the table (Simulation.set_emission_lod)."""
+        """Member k's emission LOD word of the table (Simulation.set_emission_lod; k counts
+        the system's members: its emitters, then its channels)."""
         from kzplayer.gpu.params import EMITTER_WORDS, LOD_WORD, lod_word
         if self.table is None:
             return
         import numpy as np
-        word = np.asarray([lod_word(self.system.emitters[k].lod)], np.uint32).tobytes()
+        word = np.asarray([lod_word(self.system.members[k].lod)], np.uint32).tobytes()
         (self.params if self.words_in_ssbo else self.table).write(word, offset=(k * EMITTER_WORDS + LOD_WORD) * 4)
 
     @property

@@ -134,10 +134,13 @@ class Simulation:
     def set_emission_lod(self, factors: dict[str, float]) -> None:
         """The emission LOD of the coming steps (kzplayer/render/lod.py): {emitter path:
         factor}, what a count material leaves of its continuous rate (getEmissionLod());
-        emitters not named go back to 1. One word per emitter whose factor changed."""
+        emitters not named go back to 1. One word per emitter whose factor changed. A bound
+        subemitter's factor goes to its channel, whose parents thin their children by it
+        (Particles/bound_emission.glsl)."""
         for runner in self.runners:
-            for k, em in enumerate(runner.system.emitters):
-                factor = float(factors.get(em.path, 1.0))
+            for k, em in enumerate(runner.system.members):
+                owner = em.channel_of if em.channel_of is not None else em
+                factor = float(factors.get(owner.path, 1.0))
                 if factor != em.lod:
                     em.lod = factor
                     runner.write_lod(k)

@@ -8,7 +8,9 @@ emitter table (Simulation.set_emission_lod), the sides into the frame's draws; b
 * Emission: 1 up to Emission.LodNear from the camera, falling linearly to
   Emission.LodMinimumRate at Emission.LodFar and staying there beyond; LodFar <= LodNear
   (the default 0, 0) is no LOD. Count materials apply it to their continuous rate only
-  (EmissionCount_Schedule: Rate, not ImpulseAtCycleStart; event-driven counts not at all).
+  (EmissionCount_Schedule: Rate, not ImpulseAtCycleStart; EmissionCount_PerParticle: each
+  parent's RatePerParticle, by keeping an even share of its children; event-driven counts
+  not at all).
 * Geometry: a fan light gets a sector per FAN_PIXELS pixels of its rim's length on screen
   (at least 6), a ribbon a side per TUBE_PIXELS pixels of its girth (at least 3), never more
   than the material asks for (FanLight.Sectors, Ribbon.Sides). The size on screen is the
