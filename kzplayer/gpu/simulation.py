@@ -286,20 +286,25 @@ class Simulation:
     def memory(self) -> dict[str, dict[str, int]]:
         """Bytes of GPU buffers each emitter holds in its system's storage: {path: {"particles"
         (hot and cold records), "tracks", "events" (records and staging), "slots" (live list
-        and free stack), "history" (its position history, N x 16 bytes a slot)}}. The
-        renderer's are in Renderer.memory()."""
+        and free stack), "history" (its position history, N x 16 bytes a slot)}}. A bound
+        subemitter's figures include its channel's (the hidden emitter its parents write
+        their emission records into). The renderer's are in Renderer.memory()."""
         out = {}
         for runner in self.runners:
             if runner.storage is None:
                 continue
-            for k, em in enumerate(runner.system.emitters):
+            for k, em in enumerate(runner.system.members):
                 r = runner.storage.layout.ranges[k]
                 slots = r.groups * L.WORKGROUP_SIZE
-                out[em.path] = {"particles": slots * (L.HOT_DTYPE.itemsize + L.COLD_DTYPE.itemsize),
-                                "tracks": slots * L.TRACK_DTYPE.itemsize,
-                                "events": 2 * r.capacity * L.EVENT_RECORD_DTYPE.itemsize,
-                                "slots": 2 * slots * 4,
-                                "history": slots * r.history * L.HISTORY_DTYPE.itemsize}
+                figures = {"particles": slots * (L.HOT_DTYPE.itemsize + L.COLD_DTYPE.itemsize),
+                           "tracks": slots * L.TRACK_DTYPE.itemsize,
+                           "events": 2 * r.capacity * L.EVENT_RECORD_DTYPE.itemsize,
+                           "slots": 2 * slots * 4,
+                           "history": slots * r.history * L.HISTORY_DTYPE.itemsize}
+                owner = em.channel_of.item.path if em.channel_of is not None else em.path
+                mine = out.setdefault(owner, dict.fromkeys(figures, 0))
+                for key, size in figures.items():
+                    mine[key] += size
         return out
 
     def release(self) -> None:

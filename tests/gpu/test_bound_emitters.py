@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 
+from kzplayer.gpu import layout as L
 from kzplayer.values import BufferHandle, EnumValue, Srt3D
 
 from .conftest import burst_emitter, make_project
@@ -165,3 +166,18 @@ def test_the_channel_is_no_emitter_of_the_project(simulate):
     age = np.cumsum(np.full(60, np.float32(H), np.float32), dtype=np.float32)
     r = np.float32(120.0)
     assert sum(run(sim, 30)) == 5 * int(np.floor(r * age[59]) - np.floor(r * age[29]))   # from the age it has
+
+
+def test_the_memory_report_counts_the_channels_buffers_under_their_subemitter(simulate):
+    """A bound subemitter's channel holds slots and an Event Buffer of its own: the report's
+    figures add up to the system's buffers (nothing hidden), under the project's emitters."""
+    sim = simulate(bound(shells(10), {"Emission.RatePerParticle": 30.0, "ParticleEmitter.MaximumAmount": 500}))
+    sim.step()
+    memory = sim.memory()
+    storage = sim.runners[0].storage
+    assert set(memory) == {em.path for em in sim.emitters}
+    assert sum(m["particles"] for m in memory.values()) == storage.hot.size + storage.cold.size
+    assert sum(m["slots"] for m in memory.values()) == storage.slots.size
+    assert sum(m["tracks"] for m in memory.values()) == storage.tracks.size
+    channel = sim.emitters[1].channel
+    assert memory[sim.emitters[1].path]["events"] >= 2 * channel.capacity * L.EVENT_RECORD_DTYPE.itemsize
