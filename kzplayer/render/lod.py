@@ -100,7 +100,9 @@ class LevelOfDetail:
         position = np.asarray(camera.position, float) if camera is not None else None
         for em in sim.emitters:
             item = em.item
-            where = (em.simulation_to_world @ em.transform)[:3, 3]
+            # em.transform is emitter -> the system's simulation space, not its particles' space
+            # (em.simulation_to_world differs for a ParticleEmitter.Space of its own)
+            where = (em.system.simulation_to_world @ em.transform)[:3, 3]
             distance = float(np.linalg.norm(where - position)) if position is not None else 0.0
             near, far = _number(value(item, "Emission.LodNear")), _number(value(item, "Emission.LodFar"))
             if far > near:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import math
 
+import numpy as np
+
 import pytest
 from click.testing import CliRunner
 
@@ -228,3 +230,22 @@ def test_a_thinned_trail_is_a_subset_of_the_whole_one(ctx):
     whole, thin = {tuple(r) for r in kept[5.0]}, {tuple(r) for r in kept[60.0]}
     assert len(thin) == len(kept[60.0]) > 0 and len(thin) < len(whole)
     assert thin <= whole
+
+
+@pytest.mark.parametrize("space, local_system", [("Local", False), ("World", True), ("Inherit", True)])
+def test_the_lod_distance_is_the_emitters_node_whatever_its_particles_space(ctx, space, local_system):
+    """The emitter's node is 35 m from the camera (its system node 30 m off, turned): the
+    factor is the curve's at 35 m whether its particles are kept in the system's basis
+    (Local), the world's (World in a LocalSpace system) or the system's own."""
+    from kzplayer.project.model import Property
+    from kzplayer.values import EnumValue
+    project = lod_project(5.0, **{"ParticleEmitter.Space": EnumValue(space),
+                                  "Node3D.RenderTransformation": Srt3D((1, 1, 1), (0, 0, 0), (0, 0, -2))})
+    system = next(i for i in project.walk() if i.type == "ParticleSystem")
+    system.properties["Node3D.RenderTransformation"] = Property(
+        "Node3D.RenderTransformation", Srt3D((1, 1, 1), (0, 90, 0), (2, 0, -30)))     # the emitter: world (0, 0, -30)
+    system.properties["ParticleSystem.LocalSpace"] = Property("ParticleSystem.LocalSpace", local_system)
+    factor = emission_factor(35.0, NEAR, FAR, MINIMUM)
+    rows = run(ctx, project, frames=10)
+    assert all(r.lod_rate == pytest.approx(factor, abs=1e-5) for r in rows)
+    assert [r.emitted for r in rows] == schedule_counts(Schedule(rate=RATE, lod=np.float32(factor)), 1 / 60, 10)
