@@ -250,7 +250,8 @@ class SystemRunner:
             return
         h = system.step_length
         self.frame.write(frame_words(storage.layout, dt=h, time=system.steps * h, step=system.steps,
-                                     world_to_simulation=system.world_to_simulation))
+                                     world_to_simulation=system.world_to_simulation, history_step=system.runs))
+        system.runs += 1
         self.bind()
         words = storage.layout.schedule
         e = len(system.members)

@@ -193,7 +193,7 @@ def test_the_history_is_n_x_the_pool_and_counted_in_the_memory_report(simulate):
 def test_an_emitter_without_a_trail_material_keeps_no_history_and_its_step_writes_none(simulate):
     sim = simulate(make_project(emitters={"E": burst_emitter("Emitter_Point", 10)}))
     assert sim.emitters[0].history == 0 and not sim.runners[0].code.history
-    assert "kz_history" not in sim.runners[0].code.sources[("step", 0)].text
+    assert "kz_history()" not in sim.runners[0].code.sources[("step", 0)].text     # (the frame block names kz_historyStep)
 
 
 @pytest.mark.parametrize("io", ["storage"])
@@ -476,3 +476,20 @@ def test_resizing_a_bound_subemitter_keeps_its_childrens_trails_and_its_parents_
         sim.step()
         assert sim.stats[sub.path].emitted == want[step], step
         assert sim.stats[sub.path].events_dropped == 0
+
+
+def test_a_frame_over_the_step_budget_leaves_the_ring_in_step_order(simulate):
+    """Steps a frame drops (Simulation.max_steps) are not run, so they write no entry: the
+    ring still holds the positions of the steps really run, newest first, and the entry the
+    renderer takes as the newest (history_newest) is the particle's position."""
+    sim = simulate(make_project(emitters={"E": shot(6)}, affectors=GRAVITY))
+    sim.max_steps = 1
+    em = sim.emitters[0]
+    seen = []
+    for _ in range(9):
+        sim.step_frame(4 / 60)                      # 4 due, 1 run, 3 dropped
+        [p] = sim.read_particles(em)
+        seen.append(p["position"].copy())
+        want = [seen[-1 - k] if k < len(seen) else np.zeros(3) for k in range(6)]
+        np.testing.assert_array_equal(newest_first(em, 0), np.array(want, np.float32))
+    assert sim.dropped_steps and sim.runners[0].system.runs == 9 and sim.runners[0].system.steps == 36
