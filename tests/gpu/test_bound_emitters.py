@@ -181,3 +181,32 @@ def test_the_memory_report_counts_the_channels_buffers_under_their_subemitter(si
     assert sum(m["tracks"] for m in memory.values()) == storage.tracks.size
     channel = sim.emitters[1].channel
     assert memory[sim.emitters[1].path]["events"] >= 2 * channel.capacity * L.EVENT_RECORD_DTYPE.itemsize
+
+
+@pytest.mark.parametrize("method", ["Euler", "Verlet"])
+def test_children_of_a_parent_that_bounces_in_a_step_start_on_the_free_side(simulate, method):
+    """Parents fly at 40 m/s past a sphere collider and bounce off it within a step (the
+    earliest-hit resolver); their children, due all along the step, start on the path the
+    parent really took, which bends at the hit, not on the chord from its start to its end
+    (which cuts through the sphere): none starts inside it."""
+    from kzplayer.project.model import Property  # noqa: F401
+    from .conftest import make_item
+    from .test_earliest_hit import collider
+    parent = burst_emitter("Emitter_Sphere", 200, **{
+        "Emission.Lifetime": 0.5, "Emission.InitialVelocityStrength": 40.0, "Emission.Volume": True,
+        "Emission.Radius": 0.8, "Node3D.RenderTransformation": Srt3D((1, 1, 1), (0, 0, 0), (-3.0, 0, 0)),
+        "Emission.InitialVelocityDirection": (1.0, 0.0, 0.0), "Emission.InitialVelocityOuterAngle": 0.0})
+    project = bound(parent, {"Emission.RatePerParticle": 600.0, "ParticleEmitter.MaximumAmount": 60000,
+                             "Emission.Lifetime": 10.0}, system={"ParticleSystem.IntegrationMethod": method})
+    ps = next(i for i in project.walk() if i.type == "ParticleSystem")
+    ps.add_child(make_item("ParticleCollider", "Ball", collider("Collider_Sphere", (0, 0, 0), **{"Collider.Radius": 1.0,
+                                                                                                "Collider.Bounce": 1.0})))
+    sim = simulate(project)
+    hits = 0
+    for _ in range(12):
+        sim.step()
+        hits += int(sim.stats[sim.emitters[0].path].hits)
+    children = sim.read_particles(sim.emitters[1])["position"]
+    assert hits > 50 and len(children) > 10000
+    inside = np.linalg.norm(children, axis=1) < 1.0 - 1e-5
+    assert not inside.any(), f"{inside.sum()} of {len(children)} children start inside the sphere"
