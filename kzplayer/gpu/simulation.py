@@ -177,9 +177,7 @@ class Simulation:
             systems, befores = self._folded
             self._last_stats = {}
             for (emitters, states, headers), before in zip(systems, befores):
-                for em, state, header, (totals, events) in zip(emitters, states, headers, before):
-                    if em.channel_of is None:
-                        self._last_stats[em.path] = _figures(em.path, state, header, totals, events)
+                self._last_stats.update(_system_figures(emitters, states, headers, before))
         return self._last_stats
 
     def take_stats(self, flush: bool = False) -> list[tuple[int, dict[str, EmitterStats]]]:
@@ -207,9 +205,7 @@ class Simulation:
                 continue
             figures = {}
             for (emitters, states, headers), before in zip(systems, befores):
-                for em, state, header, (totals, events) in zip(emitters, states, headers, before):
-                    if em.channel_of is None:       # a bound subemitter's channel is no emitter of the project
-                        figures[em.path] = _figures(em.path, state, header, totals, events)
+                figures.update(_system_figures(emitters, states, headers, before))
             self._last_stats = figures
             out.append((frame, figures))
         return out
@@ -573,6 +569,23 @@ class Simulation:
         self.frames += 1
         if len(self._ring.pending) > DEPTH:         # nobody takes them: fold the oldest in
             self._take(keep=DEPTH, fold=True)
+
+
+def _system_figures(emitters, states, headers, befores) -> dict[str, EmitterStats]:
+    """{path: EmitterStats} of a system's emitters. A bound subemitter's channel is no
+    emitter of the project: it has no row, and the children it dropped (past BOUND_PER_STEP
+    a parent and step, or past its records) are the subemitter's `stalled`, children it was
+    due and did not emit, as a full pool's are."""
+    figures, channels = {}, []
+    for em, state, header, (totals, events) in zip(emitters, states, headers, befores):
+        if em.channel_of is None:
+            figures[em.path] = _figures(em.path, state, header, totals, events)
+        else:
+            channels.append((em.channel_of.path, (int(header["total_dropped"]) - int(events[1])) & 0xFFFFFFFF))
+    for path, dropped in channels:
+        if path in figures:
+            figures[path].stalled += dropped
+    return figures
 
 
 def _figures(path: str, state, header, before, event_before) -> EmitterStats:

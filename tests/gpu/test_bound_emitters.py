@@ -210,3 +210,26 @@ def test_children_of_a_parent_that_bounces_in_a_step_start_on_the_free_side(simu
     assert hits > 50 and len(children) > 10000
     inside = np.linalg.norm(children, axis=1) < 1.0 - 1e-5
     assert not inside.any(), f"{inside.sum()} of {len(children)} children start inside the sphere"
+
+
+@pytest.mark.parametrize("lod", [1.0, 0.5])
+def test_children_past_the_per_step_bound_are_the_subemitters_stalled(simulate, lod):
+    """At most 64 children a parent and step (BOUND_PER_STEP); the rest are counted where a
+    user sees them, as the subemitter's `stalled`, and with the emission LOD at f only the
+    share it would have kept: per parent and step, emitted + stalled = floor(f n1) - floor(f n0)
+    of the children due (n = floor(R age)), emitted the kept ones among the first 64."""
+    rate, parents = 6000.0, 3                           # 100 due a parent and step at 60 Hz
+    sim = simulate(bound(shells(parents, lifetime=1.0), {"Emission.RatePerParticle": rate}))
+    sim.set_emission_lod({sim.emitters[1].path: lod})
+    f = np.float32(lod)
+    age = np.float32(0.0)
+    for _ in range(5):
+        sim.step()
+        a0, age = age, np.float32(age + np.float32(H))
+        n0, n1 = np.floor(np.float32(rate) * a0), np.floor(np.float32(rate) * age)
+        kept = lambda n: np.floor(f * np.float32(n))
+        first = [n0 + 1 + j for j in range(int(min(n1 - n0, 64)))]
+        emitted = sum(1 for n in first if kept(n) > kept(n - 1))
+        figures = sim.stats[sim.emitters[1].path]
+        assert figures.emitted == parents * emitted
+        assert figures.stalled == parents * (int(kept(n1) - kept(n0)) - emitted) > 0
