@@ -64,6 +64,7 @@ class Emitter:
     basis: str = "Emitter"                            # Emission.EmissionBasis of a subemitter
     space: np.ndarray | None = None                   # ParticleEmitter.Space: its particles' space ->
                                                       # the system's simulation space (None: the same)
+    space_kind: str = ""                              # "Local" or "World": where its particles are kept
     history: int = 0                                  # positions kept per particle (trails), 0: none
     lod: float = 1.0                                  # emission LOD factor of the coming steps (gpu/lod.py)
 

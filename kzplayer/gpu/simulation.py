@@ -398,6 +398,8 @@ class Simulation:
 
     def _refresh(self) -> None:
         """Re-read everything the GPU side derives from property values."""
+        spaces = {id(em): (em.space_kind, em.simulation_to_world.copy())
+                  for system in self.systems for em in system.emitters}
         for system in self.systems:
             item = system.item
             system.framerate = max(float(self.values.value(item, "ParticleSystem.Framerate") or 60.0), 1e-3)
@@ -441,6 +443,40 @@ class Simulation:
                 except KzError as exc:    # a custom material that does not compile
                     if not (self.leave_out_broken and self._leave_out(runner.system, exc)):
                         raise
+        for system in self.systems:
+            for em in system.emitters:
+                kind, was = spaces.get(id(em), ("", None))
+                em.space_kind = self._particle_space(em)
+                if kind and kind != em.space_kind:
+                    self._carry_into_space(em, np.linalg.inv(em.simulation_to_world) @ was)
+
+    def _particle_space(self, em: Emitter) -> str:
+        """Where an emitter's particles are kept: "Local" (the system's basis) or "World"."""
+        space = str(self.values.value(em.item, "ParticleEmitter.Space") or "Inherit")
+        local = self.values.value(em.system.item, "ParticleSystem.LocalSpace") is True
+        return space if space in ("Local", "World") else ("Local" if local else "World")
+
+    def _carry_into_space(self, em: Emitter, m: np.ndarray) -> None:
+        """A new ParticleEmitter.Space (or ParticleSystem.LocalSpace) keeps the particles
+        where they are in the world: records and position history go through `m`, the old
+        particles' space -> the new one (a property change, not a frame: a readback is fine)."""
+        if em.buffers is None or not em.capacity:
+            return
+        storage, k = em.buffers.storage, em.buffers.index
+        records = storage.read_records(k)
+        live = (records["flags"] & L.FLAG_ALIVE) != 0
+        if not live.any():
+            return
+        r, t = m[:3, :3], m[:3, 3]
+        for name in ("position", "previous_position"):
+            records[name][live] = records[name][live] @ r.T + t
+        for name in ("velocity", "acceleration"):
+            records[name][live] = records[name][live] @ r.T
+        storage.write_records(k, records)
+        if em.buffers.history_length:
+            rings = storage.read_history(k)
+            rings["position"][live] = rings["position"][live] @ r.T + t
+            storage.write_history(k, rings)
 
     def _leave_out(self, system, exc: KzError) -> bool:
         """With leave_out_broken: the custom material a compile error points into leaves its
