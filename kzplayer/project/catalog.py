@@ -223,7 +223,7 @@ ALIAS_ORIGINS = ("kanzi", "earlier")
 # Where a stock material or property comes from, set only where it is known that Kanzi
 # Particles does not ship it (material.kzplayer-only notes each use); unset: Kanzi's, or
 # not known. The words, for the docs and the note:
-ORIGINS = {"NeL": "the NeL particle system design", "kzplayer": "kzplayer's own"}
+ORIGINS = {"NeL": "the NeL particle system design", "kzplayer": "kzplayer itself"}
 
 
 class CatalogError(ValueError):
