@@ -60,6 +60,7 @@ CODES: dict[str, str] = {
     "material.not-in-kanzi": "KZ404",
     "material.unsupported": "KZ405",
     "material.kzplayer-only": "KZ406",
+    "material.stock-name": "KZ407",
     # emitters, events, subemitters
     "subemitter.not-event-driven": "KZ501",
     "subemitter.unbound": "KZ502",
