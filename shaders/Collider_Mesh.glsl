@@ -47,23 +47,28 @@ bool meshWalk(vec3 a, vec3 d, vec3 inv, out float t, out vec3 n) {
     uint inner = kz_meshLeaves - 1u;    // nodes before the leaves
     uint k = 0u;                        // the node visited: the path meets its box before best
     while (true) {
-        if (k < inner) {
+        // down to a leaf along the nearer children, stacking the farther ones (a loop of its
+        // own: a SIMD machine then runs the leaf's triangles once per leaf, not per node)
+        bool met = true;                // the path meets node k's box
+        while (k < inner) {
             uint l = 2u * k + 1u;
             uint r = l + 1u;
             float el, er;
             bool hl = meshBox(l, a, inv, best, el);
             bool hr = meshBox(r, a, inv, best, er);
-            if (hl || hr) {
-                bool left = hl && (!hr || el <= er);
-                if (hl && hr) {
-                    farNode[sp] = left ? r : l;
-                    farEnter[sp] = left ? er : el;
-                    ++sp;
-                }
-                k = left ? l : r;
-                continue;
+            if (!hl && !hr) {
+                met = false;
+                break;
             }
-        } else {
+            bool left = hl && (!hr || el <= er);
+            if (hl && hr) {
+                farNode[sp] = left ? r : l;
+                farEnter[sp] = left ? er : el;
+                ++sp;
+            }
+            k = left ? l : r;
+        }
+        if (met) {
             uint first = (k - inner) * MESH_LEAF;
             uint last = min(first + MESH_LEAF, kz_meshTriangles);
             for (uint j = first; j < last; ++j) {
