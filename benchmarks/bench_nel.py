@@ -16,11 +16,19 @@ shared machine), and the ratios of the medians against the case without the feat
                the `play --events` JSON Lines writer.
 
     python benchmarks/bench_nel.py [--rounds 5] [--steps 10] [--only colliders|events]
+                                   [--baseline REF]
+
+--baseline REF also times every mesh case with the collider shaders of git commit REF
+(shaders/Collider_Mesh.glsl and shaders/Particles/collider_resolve.glsl as they were there,
+the rest as here), interleaved with the others: a before/after of a shader change in one run.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -106,7 +114,38 @@ def _report(title: str, samples: dict, base: str, unit: str) -> None:
               f"{c[0]:8.1f} {statistics.median(c):8.1f} {c[-1]:8.1f}   {statistics.median(c) / base_cpu:8.2f}x")
 
 
-def colliders(ctx, rounds: int, steps: int) -> None:
+BASELINE_FILES = ("Collider_Mesh.glsl", "Particles/collider_resolve.glsl")
+
+
+def _baseline_shaders(ref: str, folder: Path) -> Path:
+    """A copy of shaders/ with the collider files of git commit `ref`."""
+    from kzplayer.resources import shader_dir
+    root = Path(__file__).resolve().parent.parent
+    out = folder / "shaders"
+    shutil.copytree(shader_dir(), out)
+    for name in BASELINE_FILES:
+        text = subprocess.run(["git", "show", f"{ref}:shaders/{name}"], cwd=root, check=True,
+                              capture_output=True, text=True).stdout
+        (out / name).write_text(text)
+    return out
+
+
+@contextlib.contextmanager
+def _shaders_from(folder: Path | None):
+    """Programs compiled inside read their shader library from `folder` (None: as usual)."""
+    if folder is None:
+        yield
+        return
+    from kzplayer.gpu import materials, preprocessor
+    saved = preprocessor.shader_dir, materials.shader_dir
+    preprocessor.shader_dir = materials.shader_dir = lambda: folder
+    try:
+        yield
+    finally:
+        preprocessor.shader_dir, materials.shader_dir = saved
+
+
+def colliders(ctx, rounds: int, steps: int, baseline: str = "") -> None:
     import trimesh
     folder = Path(tempfile.mkdtemp())
     ball = trimesh.creation.uv_sphere(radius=0.6, count=[52, 50])
@@ -115,14 +154,19 @@ def colliders(ctx, rounds: int, steps: int) -> None:
              f"Collider_Mesh ({len(ball.faces):,} triangles)": ["Collider_Mesh"],
              "Collider_Mesh, 50 m away": ["Collider_Mesh far"],
              "Collider_Mesh + Collider_Plane": ["Collider_Mesh", "Collider_Plane"]}
-    sims = {name: Simulation(ctx, _project(c, folder)) for name, c in cases.items()}
+    old = _baseline_shaders(baseline, folder) if baseline else None
     data = _records(np.random.default_rng(1))
-    samples = {name: [] for name in cases}
-    hits = {name: 0 for name in cases}
+    sims = {}
+    for name, c in cases.items():
+        versions = [(name, None)] + ([(f"{name} [{baseline}]", old)] if old and any("Mesh" in m for m in c) else [])
+        for label, shaders in versions:
+            with _shaders_from(shaders):    # compile (and warm up) with that shader library
+                sim = sims[label] = Simulation(ctx, _project(c, folder))
+                sim.emitters[0].particles.write(data)
+                sim.step()
+    samples = {name: [] for name in sims}
+    hits = {name: 0 for name in sims}
     try:
-        for sim in sims.values():           # compile and warm up
-            sim.emitters[0].particles.write(data)
-            sim.step()
         for _ in range(rounds):
             for name, sim in sims.items():
                 sim.emitters[0].particles.write(data)
@@ -204,11 +248,12 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--only", default="")
+    ap.add_argument("--baseline", default="", help="also time the mesh cases with the collider shaders of this git commit")
     args = ap.parse_args()
     ctx = create_context(headless=True)
     print(f"OpenGL: {describe(ctx)}")
     if args.only in ("", "colliders"):
-        colliders(ctx, args.rounds, args.steps)
+        colliders(ctx, args.rounds, args.steps, args.baseline)
     if args.only in ("", "events"):
         events(ctx, args.rounds, args.steps)
     ctx.release()

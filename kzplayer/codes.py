@@ -59,6 +59,8 @@ CODES: dict[str, str] = {
     "material.deprecated": "KZ403",
     "material.not-in-kanzi": "KZ404",
     "material.unsupported": "KZ405",
+    "material.kzplayer-only": "KZ406",
+    "material.stock-name": "KZ407",
     # emitters, events, subemitters
     "subemitter.not-event-driven": "KZ501",
     "subemitter.unbound": "KZ502",

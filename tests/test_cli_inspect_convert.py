@@ -315,8 +315,11 @@ def _samples_with_assets():
 
 
 def _clean(path):
+    """The exit code of `validate --strict` and its findings, less the notes that a sample's
+    NeL materials do not port to Kanzi (material.kzplayer-only: the samples use them on purpose)."""
     v = run("validate", "--strict", "--format", "json", path)
-    return v.exit_code, [(d["rule"], d["message"]) for d in json.loads(v.stdout)["diagnostics"]]
+    return v.exit_code, [(d["rule"], d["message"]) for d in json.loads(v.stdout)["diagnostics"]
+                         if (d["rule"], d["severity"]) != ("material.kzplayer-only", "note")]
 
 
 @pytest.mark.parametrize("dst", ["folder", "elsewhere/one.kzm"])

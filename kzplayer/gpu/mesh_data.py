@@ -9,7 +9,9 @@ binary tree in heap order (node k's children are 2k+1 and 2k+2, the leaves the l
 nodes, L a power of two; the empty ones have an inverted box no path meets). Texels: per
 node its box (min, max), then per triangle v0, e1 = v1 - v0, e2 = v2 - v0. A linear BVH:
 no SAH, but a build of a few numpy passes (10,000 triangles in milliseconds) and a walk of
-at most log2(L) + 1 levels.
+at most log2(L) + 1 levels. The root's box is also given as two vec3 parameters (kz_meshLo,
+kz_meshHi, the same float32 values), so a path that misses the whole mesh is rejected without
+reading a texel.
 
 Mesh emitter (Emitter_Mesh): the admissible elements (those whose world-space normal lies
 within Emission.NormalFilterAngle of Emission.NormalFilterDirection) and, for surfaces and
@@ -26,6 +28,7 @@ import numpy as np
 
 LEAF = 4                         # triangles per leaf of the collision mesh's tree
 COLLIDER_TRIANGLE_BUDGET = 65_536
+MAX_DEPTH = 16                   # levels below the root the shader's stack holds (MESH_STACK)
 MODES = ("Surface", "Vertices", "Edges")
 TEXELS_PER_ELEMENT = {"Surface": 6, "Vertices": 2, "Edges": 4}
 
@@ -70,7 +73,10 @@ def collider_block(positions: np.ndarray, indices: np.ndarray) -> Block:
     body[:, 0, :3] = tri[:, 0]
     body[:, 1, :3] = tri[:, 1] - tri[:, 0]
     body[:, 2, :3] = tri[:, 2] - tri[:, 0]
-    return Block(texels, {"kz_meshLeaves": leaves, "kz_meshTriangles": n, "kz_meshTriangleBase": 2 * nodes})
+    assert leaves.bit_length() - 1 <= MAX_DEPTH, "past the triangle budget"
+    return Block(texels, {"kz_meshLeaves": leaves, "kz_meshTriangles": n, "kz_meshTriangleBase": 2 * nodes,
+                          "kz_meshLo": tuple(float(c) for c in texels[0, :3]),
+                          "kz_meshHi": tuple(float(c) for c in texels[1, :3])})
 
 
 def _morton(points: np.ndarray) -> np.ndarray:

@@ -164,7 +164,7 @@ def _special(kind: str, owner) -> dict:
     block = getattr(owner, "mesh_block", None)
     if block is not None and kind in ("collider", "emission"):
         out["kz_meshBase"] = (block.base,)
-        out.update({name: (value,) for name, value in block.words.items()})
+        out.update({name: value if isinstance(value, tuple) else (value,) for name, value in block.words.items()})
     if kind != "collider":
         return out
     inverse = np.linalg.inv(owner.transform)

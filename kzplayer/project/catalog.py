@@ -52,6 +52,8 @@ class PropertySpec:
     output: bool = False           # filled by the engine (EventBuffer), never authored
     custom: bool = False
     enum_aliases: tuple[tuple[str, str], ...] = ()    # (other word, the word it stands for)
+    origin: str = ""               # "NeL" / "kzplayer": known not to be Kanzi's (ORIGINS)
+    port: str = ""                 # with origin: how to get near it with what Kanzi ships
 
     def enum_word(self, word: str) -> str | None:
         """The catalog word that `word` stands for (itself, or what an alias names); None
@@ -138,6 +140,8 @@ class MaterialSpec:
     # name whose value is N, or a whole number; "" for none
     history: str = ""
     about: str = ""                # a longer description (docs/catalog.md, per material)
+    origin: str = ""               # "NeL" / "kzplayer": Kanzi Particles does not ship it (ORIGINS)
+    port: str = ""                 # with origin: what Kanzi ships that comes nearest
 
     def __hash__(self):            # preset is a dict; the name identifies a material
         return hash((self.name, self.path, self.legacy))
@@ -216,6 +220,10 @@ class Alias:
 
 
 ALIAS_ORIGINS = ("kanzi", "earlier")
+# Where a stock material or property comes from, set only where it is known that Kanzi
+# Particles does not ship it (material.kzplayer-only notes each use); unset: Kanzi's, or
+# not known. The words, for the docs and the note:
+ORIGINS = {"NeL": "the NeL particle system design", "kzplayer": "kzplayer itself"}
 
 
 class CatalogError(ValueError):
@@ -550,7 +558,8 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         props[name] = PropertySpec(
             name=name, type=t, default=default, min=p.get("min"), max=p.get("max"),
             clamped=p.get("clamped", False), work_max=p.get("work_max"), enum=enum, doc=p.get("doc", ""),
-            unit=p.get("unit", ""), slot=p.get("slot"), output=p.get("output", False))
+            unit=p.get("unit", ""), slot=p.get("slot"), output=p.get("output", False),
+            **_origin(f"property {name}", p))
 
     mats: dict[str, MaterialSpec] = {}
     for name, m in data.get("material", {}).items():
@@ -565,7 +574,7 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             vertex=m.get("vertex", f"render/{name}.vert.glsl" if rendering else ""),
             fragment=m.get("fragment", f"render/{name}.frag.glsl" if rendering else ""),
             geometry=tuple(m.get("geometry", ())), formula=m.get("formula", ""), history=m.get("history", ""),
-            about=m.get("about", "").strip())
+            about=m.get("about", "").strip(), **_origin(f"material {name}", m))
         if "preset" in m:            # a stock variant of another material's shader
             mats[name] = replace(mats[name], preset=_preset(f"material {name}", mats[name], m["preset"], props))
     for name, m in data.get("legacy", {}).items():
@@ -621,6 +630,17 @@ def _aliases(data: dict, props: dict, mats: dict) -> tuple[Alias, ...]:
                     raise CatalogError(f"alias.{origin}.{kind}: {name} -> {of}: unknown entry, or a name of its own")
                 out.append(Alias(name, of, origin, kind))
     return tuple(out)
+
+
+def _origin(owner: str, raw: dict) -> dict:
+    """`origin` and `port` of a [property] or [material], checked: an origin of ORIGINS, and a
+    port only beside one."""
+    origin, port = raw.get("origin", ""), raw.get("port", "")
+    if origin and origin not in ORIGINS:
+        raise CatalogError(f"{owner}: origin {origin!r} is not one of {tuple(ORIGINS)}")
+    if port and not origin:
+        raise CatalogError(f"{owner}: port without an origin")
+    return {"origin": origin, "port": port}
 
 
 def _preset(owner: str, material: MaterialSpec, raw: dict, props: dict) -> dict:

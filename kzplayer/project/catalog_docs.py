@@ -5,7 +5,7 @@
 tests/project/test_catalog.py checks that the page is current."""
 from __future__ import annotations
 
-from kzplayer.project.catalog import SLOTS, Catalog, catalog
+from kzplayer.project.catalog import ORIGINS, SLOTS, Catalog, catalog
 
 
 def _literal(value, cat: Catalog, name: str) -> str:
@@ -23,18 +23,20 @@ def render_markdown(cat: Catalog) -> str:
            f"`{cat.asset_prefix}<Name>`; the shader of a stock material is",
            "`shaders/<Name>.glsl` (exactly the material name, e.g. `Emitter_Box.glsl`); a legacy",
            "name uses its replacement's shader; a rendering (Particle) material is a vertex and a",
-           "fragment shader under `shaders/render/` (docs/rendering.md).", ""]
+           "fragment shader under `shaders/render/` (docs/rendering.md). The origin column says",
+           "where a material comes from when Kanzi Particles does not ship it (below).", ""]
     if cat.notes:
         out += ["## Decisions", ""] + [f"* {n}" for n in cat.notes] + [""]
+    out += _origins(cat)
     for slot in SLOTS:
-        out += [f"## {slot} materials", "", "| material | shader | reads | event-driven | what it does |",
-                "|---|---|---|---|---|"]
+        out += [f"## {slot} materials", "", "| material | shader | reads | event-driven | origin | what it does |",
+                "|---|---|---|---|---|---|"]
         for m in cat.materials_for_slot(slot):
             also = f" (also `{'`, `'.join(m.aliases)}`)" if m.aliases else ""
             reads = ", ".join(f"`{p}`" for p in m.properties) or "-"
             shader = f"`{m.vertex}`, `{m.fragment}`" if m.vertex else f"`{m.shader}`"
             out.append(f"| `{m.name}`{also} | {shader} | {reads} | "
-                       f"{'yes' if m.event_driven else ''} | {m.doc} |")
+                       f"{'yes' if m.event_driven else ''} | {m.origin} | {m.doc} |")
         out.append("")
     out += _closed_forms(cat)
     described = [m for m in cat.materials_for_slot("Particle") if m.about]
@@ -98,7 +100,7 @@ def render_markdown(cat: Catalog) -> str:
         words = " \\| ".join(p.enum)            # a bare | would end the table cell
         kind = p.type + (f" ({words})" if p.enum else "") + (f", {p.unit}" if p.unit else "")
         default = "-" if p.default is None else f"`{_literal(p.default, cat, p.name)}`"
-        doc = p.doc
+        doc = f"**{p.origin}, not in Kanzi.** {p.doc}" if p.origin else p.doc
         out.append(f"| `{p.name}` | {kind} | {default} | {rng} | {', '.join(sorted(p.item_types))} | "
                    f"{', '.join(p.materials)} | {doc} |")
     out += ["", "## Item types", "",
@@ -115,6 +117,50 @@ def render_markdown(cat: Catalog) -> str:
             "played type an error with \"did you mean\".", "",
             ", ".join(f"`{n}`" for n in sorted(cat.kanzi_item_types))]
     return "\n".join(out) + "\n"
+
+
+def _origins(cat: Catalog) -> list[str]:
+    """Where the stock entries come from: which ones Kanzi Particles does not ship, and how
+    that is known (the catalog's `origin`)."""
+    marked = [m for m in cat.materials if m.origin]
+    props = [p for p in cat.properties.values() if p.origin]
+    out = ["## Where the stock entries come from", "",
+           "Most stock materials and properties are Kanzi Particles' own (the seed pages: emission,",
+           "events and subemitters, affectors). Some come from the NeL particle system design or are",
+           "kzplayer's own, and Kanzi Particles does not ship them: they play in kzplayer, and a",
+           "project that uses them does not work in Kanzi as it is. The catalog marks them with",
+           "`origin` (" + ", ".join(f"`{k}`: {v}" for k, v in ORIGINS.items()) + ") and `port`, what",
+           "Kanzi ships that comes nearest; `kzplayer validate` notes each use (`material.kzplayer-only`,",
+           "docs/validate.md) so that a project meant for Kanzi can be ported before it is moved.", "",
+           "`origin` is set **only where it is known** that Kanzi does not ship the entry:", "",
+           "* the NeL forces: the affectors page catalogs Kanzi's stock affectors (Gravity, Accelerate,",
+           "  Wind, Directional, PointAttractor, Buoyancy, CurlNoise, Drag, VelocityClamp, TimeDilation,",
+           "  KillZone) and none of them;",
+           "* the NeL representations (and `Particles_Stretched`, kzplayer's motion-blur billboard, which",
+           "  is not in NeL's list): names kzplayer gave NeL's list in its own design (docs/rendering.md,",
+           "  \"The representations\"); Kanzi's rendering materials are `ParticlesOverLife` and the",
+           "  demo's `ColorOverLife_ImageUV`;",
+           "* `Emitter_Mesh` and `EmissionCount_PerParticle`: the emission page catalogs the stock",
+           "  materials of both emission slots (Box, Sphere, Disc, Torus, Point, FromEvents,",
+           "  Sparks_FromHit; Schedule, PerEvent, FromEvents) and neither is there;",
+           "* `Emission.EmissionBasis` and the emission LOD (`Emission.LodNear`, `LodFar`,",
+           "  `LodMinimumRate`): the emission page's common property contract and the properties",
+           "  Schedule reads are the emission properties Kanzi's materials read, and these are not",
+           "  among them.", "",
+           "Not marked, because it is not known either way: the colliders (no page of the Kanzi manual",
+           "we follow catalogs Kanzi's collider materials, so `Collider_Mesh` and `Collider_Cone` stay",
+           "unmarked), `ParticlesDefault` (the billboard of an empty slot), and the node properties",
+           "of NeL's flags and global forces (`ParticleEmitter.Space`, `IgnoreColliders`,",
+           "`DestroyOnCollision`, `ParticleAffector.Global`, `ParticleSystem.AcceptGlobalForces`): the",
+           "plugin's node properties are not listed on those pages. A material's own properties",
+           "(`Vortex.TangentialSpeed`, `Dot.Size`) come with it and are not marked one by one.", "",
+           "| material or property | origin | in Kanzi, instead |", "|---|---|---|"]
+    for x in [*marked, *props]:
+        port = x.port or "a custom material"
+        if getattr(x, "preset", None):
+            port += " with " + ", ".join(f"`{k}` = `{_literal(v, cat, k)}`" for k, v in x.preset.items())
+        out.append(f"| `{x.name}` | {x.origin} | {port} |")
+    return out + [""]
 
 
 def _closed_forms(cat: Catalog) -> list[str]:

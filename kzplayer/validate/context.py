@@ -251,6 +251,19 @@ class Context:
         column = m.start(1) + 2          # 1-based, after the quote
         return Span(s.file, s.line, column, s.line, column + len(prop.name))
 
+    def item_name_span(self, item):
+        """Where an element's `name="..."` is written (the caret under the name), else the
+        element."""
+        s = item.span
+        if s is None:
+            return None
+        line = self._source_line(s.file, s.line)
+        m = re.compile(r"""\bname\s*=\s*(["'])""" + re.escape(item.name) + r"\1").search(line, max(s.column - 1, 0))
+        if m is None:
+            return s
+        column = m.start(1) + 2          # 1-based, after the quote
+        return Span(s.file, s.line, column, s.line, column + len(item.name))
+
     def property_value_span(self, start, name: str, value: str):
         """Where `<Property name="NAME">VALUE` is written in the lines from `start` on (a
         BindingSourceItem's Source, whose position the loader does not keep), else `start`."""

@@ -54,22 +54,6 @@ vec3 kz_bounced(vec3 v, vec3 n, KzResponse r) {
     return (1.0 - r.friction) * tangential - r.bounce * min(vn, 0.0) * n + max(vn, 0.0) * n;
 }
 
-// Where a particle that crossed a -> b at t (normal n) is put: just off the surface on the
-// free side, checked against every collider (the segment from the free start a to it must
-// cross nothing); else just before the hit on the path, which crossed nothing.
-vec3 kz_freeSide(vec3 a, vec3 b, float t, vec3 n) {
-    vec3 p = mix(a, b, t);
-    vec3 off = p + n * KZ_COLLIDER_SKIN;
-    float s;
-    vec3 m;
-    KzResponse r;
-    if (!kz_sweepAll(a, off, s, m, r)) {
-        return off;
-    }
-    float len = length(b - a);
-    return mix(a, b, len > 0.0 ? max(t - KZ_COLLIDER_SKIN / len, 0.0) : 0.0);
-}
-
 void kz_collide() {
     if ((kz_flags & EF_NO_COLLIDE) != 0u) {     // the emitter's "don't collide" flag
         return;
@@ -87,46 +71,65 @@ void kz_collide() {
     vec3 hitPosition, hitNormal, hitVelocity;
     float hitSpeed;
     float when;                 // the fraction of the step at the last hit
-    int k = 0;
-    for (; k < KZ_COLLIDER_HITS; ++k) {
+    // One sweep over all colliders a turn, so the stage holds ONE copy of kz_sweepAll (every
+    // collider's test inlined): a turn either sweeps the rest of the path a -> b, or, after a
+    // hit, checks that the point just off the surface is free (a -> off). A path that meets
+    // nothing ends the loop in its first turn, having paid one sweep.
+    bool checking = false;      // this turn checks the free side of the hit found in the last one
+    bool last = false;          // the sub-hits are spent: a crossing now only stops the particle
+    int hits = 0;
+    float tHit;
+    vec3 nHit, off;
+    KzResponse rHit;
+    for (int turn = 0; turn < 2 * KZ_COLLIDER_HITS + 2; ++turn) {
         float t;
         vec3 n;
         KzResponse r;
-        if (!kz_sweepAll(a, b, t, n, r)) {
+        bool crossed = kz_sweepAll(a, checking ? off : b, t, n, r);
+        if (!checking) {
+            if (!crossed) {
+                break;
+            }
+            tHit = t;
+            nHit = n;
+            rHit = r;
+            off = mix(a, b, t) + n * KZ_COLLIDER_SKIN;
+            checking = true;
+            continue;
+        }
+        checking = false;
+        // Where the particle is put: just off the surface on the free side if the segment from
+        // the free start a to it crosses nothing; else just before the hit on the path.
+        float len = length(b - a);
+        vec3 next = crossed ? mix(a, b, len > 0.0 ? max(tHit - KZ_COLLIDER_SKIN / len, 0.0) : 0.0) : off;
+        if (last) {             // past the bound and still crossing: stop on the free side
+            b = next;
             break;
         }
-        float rest = remaining * (1.0 - t) * h;     // seconds left in the step after the hit
+        float rest = remaining * (1.0 - tHit) * h;  // seconds left in the step after the hit
         // Verlet: exact under constant acceleration; Euler moves on a straight line at v.
         vec3 vHit = kz_verlet ? v - acc * rest : v;
         hit = true;
-        hitPosition = mix(a, b, t);
-        hitNormal = n;
+        hitPosition = mix(a, b, tHit);
+        hitNormal = nHit;
         hitSpeed = length(vHit);
         hitVelocity = vHit;
-        when = 1.0 - remaining * (1.0 - t);
-        vec3 next = kz_freeSide(a, b, t, n);
-        if (r.kill || sink) {
+        when = 1.0 - remaining * (1.0 - tHit);
+        if (rHit.kill || sink) {
             a = next;
             b = next;
             killed = true;
             break;
         }
-        vec3 out_ = kz_bounced(vHit, n, r);
+        vec3 out_ = kz_bounced(vHit, nHit, rHit);
         a = next;
         v = kz_verlet ? out_ + acc * rest : out_;
         b = a + out_ * rest + (kz_verlet ? 0.5 * acc * rest * rest : vec3(0.0));
-        remaining *= 1.0 - t;
+        remaining *= 1.0 - tHit;
+        last = ++hits == KZ_COLLIDER_HITS;
     }
     if (!hit) {
         return;
-    }
-    if (k == KZ_COLLIDER_HITS) {    // past the bound and still crossing: stop on the free side
-        float t;
-        vec3 n;
-        KzResponse r;
-        if (kz_sweepAll(a, b, t, n, r)) {
-            b = kz_freeSide(a, b, t, n);
-        }
     }
     kz_fromSystemSpace(b, v, hitPosition, hitNormal, hitVelocity);
     kz_setParticleHit(kz_self, hitPosition, hitSpeed, hitNormal);

@@ -110,6 +110,12 @@ def test_a_broken_catalog_is_refused(tmp_path):
     bad.write_text('[property."A.B"]\ntype = "vector3"\ndefault = [1.0, 2.0]\n')
     with pytest.raises(CatalogError, match="A.B: default"):
         load_catalog(bad)
+    bad.write_text('[property."A.B"]\ntype = "float"\norigin = "Kanzi"\n')
+    with pytest.raises(CatalogError, match="origin 'Kanzi' is not one of"):
+        load_catalog(bad)
+    bad.write_text('[property."A.B"]\ntype = "float"\nport = "Drag"\n')
+    with pytest.raises(CatalogError, match="port without an origin"):
+        load_catalog(bad)
 
 
 # --- against the spec pages and the format contract -----------------------------------
@@ -218,6 +224,39 @@ def test_schedule_reads_exactly_what_the_spec_lists(cat):
     text = _read_shared("spec/kanzi-particles-emission.txt")
     listed = re.search(r"Reads: (Emission\.Rate[^\n]*)\.", text).group(1)
     assert set(cat.material("EmissionCount_Schedule").properties) == set(listed.split(", "))
+
+
+def _spaced(name: str) -> str:
+    """`LodMinimumRate` as the manual writes it in prose: `Lod Minimum Rate`."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)
+
+
+def test_what_is_marked_not_in_kanzi_is_nowhere_on_kanzis_pages(cat):
+    """`origin` says Kanzi Particles does not ship it: no Kanzi page may name it, neither as
+    written nor as the manual spells properties in prose; and nothing Kanzi's pages name, nor
+    a Kanzi alias, is marked (docs/catalog.md, "Where the stock entries come from")."""
+    text = "\n".join(_read_shared(f"spec/{n}") for n in (
+        "kanzi-particles-emission.txt", "kanzi-particles-events-and-subemitters.txt",
+        "kanzi-particles-affectors.txt"))
+    marked = [m.name for m in cat.materials if m.origin] + [p.name for p in cat.properties.values() if p.origin]
+    assert len(marked) >= 19                # the nine forces and ten representations at least
+    for name in marked:
+        short = name.split(".", 1)[-1]
+        for spelling in {name, short, _spaced(short), short.split("_", 1)[-1]}:
+            assert not re.search(rf"\b{re.escape(spelling)}\b", text), (name, spelling)
+    kanzis = set(re.findall(r"\b((?:Emitter|EmissionCount|Event|GenerateEvent)_\w+)", text))
+    kanzis |= {a.of for a in cat.aliases if a.origin == "kanzi"}
+    kanzis |= set(re.search(r"Reads: (Emission\.Rate[^\n]*)\.", text).group(1).split(", "))
+    assert all(not getattr(cat.material(n) or cat.property(n), "origin", "") for n in kanzis)
+
+
+def test_a_port_names_only_what_kanzi_ships(cat):
+    """The hint of a kzplayer-only entry points at Kanzi's materials, never at another one of
+    kzplayer's own."""
+    for x in [*cat.materials, *cat.properties.values()]:
+        assert not x.port or x.origin, x.name
+        named = [cat.material(w) for w in re.findall(r"[A-Z]\w+", x.port)]
+        assert all(not m.origin for m in named if m is not None), (x.name, x.port)
 
 
 # --- look-ups ------------------------------------------------------------------------
