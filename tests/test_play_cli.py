@@ -646,16 +646,26 @@ def test_a_broken_custom_rendering_material_is_reported_at_its_own_file_and_line
 
 # -- --events --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("sample,runs", [("07_death_sparks", (60, 30)), ("14_firework_shells", (60,))])
-def test_the_event_stream_of_a_sample_is_the_births_deaths_and_hits_of_its_stats(tmp_path, sample, runs):
+RAIN = "Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/Rain"
+RAIN_LOD = ("--set", f"{RAIN}:Emission.LodNear=1", "--set", f"{RAIN}:Emission.LodFar=2")   # 0.3 of the rate
+
+
+@pytest.mark.parametrize("sample,runs,extra,least", [
+    ("07_death_sparks", (60, 30), (), (10, 10)), ("14_firework_shells", (60,), (), (500, 0)),
+    ("10_rain", (60,), RAIN_LOD, (500, 500)), ("09_firework_trails", (30,), (), (100, 0))])
+def test_the_event_stream_of_a_sample_is_the_births_deaths_and_hits_of_its_stats(tmp_path, sample, runs, extra, least):
     """07_death_sparks: shells rise and die, each death bursts into sparks that bounce on the
     floor and die (a frame of several steps, 30 fps, included). 14_firework_shells: shells
     with sparks and smoke bound to them (EmissionCount_PerParticle, births every step from
-    every live shell), bursting into stars that trail glitter. Frame by frame and emitter by
-    emitter, the --events file has as many births, deaths and hits as --stats counts."""
+    every live shell), bursting into stars that trail glitter. 10_rain with its emission LOD
+    at its minimum (the rain at 0.3 of its rate), splashes and ripples on hit;
+    09_firework_trails: emitters with a position history (ribbons and gradient lines), a
+    frame of two steps. Frame by frame and emitter by emitter, the --events file has as many
+    births, deaths and hits as --stats counts."""
     path = samples_dir() / f"{sample}.kzm"
     for fps in runs:
-        play(path, "--frames", 4 * fps, "--fps", fps, "--stats", tmp_path / "s.csv", "--events", tmp_path / "e.jsonl")
+        play(path, "--frames", 4 * fps, "--fps", fps, "--stats", tmp_path / "s.csv", "--events", tmp_path / "e.jsonl",
+             *extra)
         stats = read_csv(tmp_path / "s.csv")
         lines = [json.loads(line) for line in (tmp_path / "e.jsonl").read_text().splitlines()]
         assert sorted(p.name for p in tmp_path.iterdir()) == ["e.jsonl", "s.csv"]     # no temporary file left
@@ -676,10 +686,11 @@ def test_the_event_stream_of_a_sample_is_the_births_deaths_and_hits_of_its_stats
         assert len(lines) == sum(totals.values())
         assert {e["emitter"] for e in lines} <= set(per_emitter)       # no event of an emitter --stats lacks
         assert all(per_emitter.values())                              # every emitter of the sample took part
-        if sample == "07_death_sparks":
-            assert min(totals.values()) >= 10           # shells die, sparks are born and bounce
-        else:
-            assert totals["birth"] >= 1000 and totals["death"] >= 500
+        assert min(totals["birth"], totals["death"]) >= least[0] and totals["hit"] >= least[1]
+        if extra:                                       # the LOD was in play: the rain at 0.3
+            rain = [row for row in stats if row["emitter"] == RAIN]
+            assert rain and all(float(row["lod_rate"]) == 0.3 for row in rain)
+            assert sum(int(row["emitted"]) for row in rain) == pytest.approx(0.3 * 3000 * 4, abs=1)
         assert [e["time"] for e in lines] == sorted(e["time"] for e in lines)
 
 

@@ -225,12 +225,13 @@ class SystemRunner:
         self.params.write(params)
 
     def write_lod(self, k: int) -> None:
-        """Emitter k's emission LOD word of the table (Simulation.set_emission_lod)."""
+        """Member k's emission LOD word of the table (Simulation.set_emission_lod; k counts
+        the system's members: its emitters, then its channels)."""
         from kzplayer.gpu.params import EMITTER_WORDS, LOD_WORD, lod_word
         if self.table is None:
             return
         import numpy as np
-        word = np.asarray([lod_word(self.system.emitters[k].lod)], np.uint32).tobytes()
+        word = np.asarray([lod_word(self.system.members[k].lod)], np.uint32).tobytes()
         (self.params if self.words_in_ssbo else self.table).write(word, offset=(k * EMITTER_WORDS + LOD_WORD) * 4)
 
     @property
@@ -249,7 +250,8 @@ class SystemRunner:
             return
         h = system.step_length
         self.frame.write(frame_words(storage.layout, dt=h, time=system.steps * h, step=system.steps,
-                                     world_to_simulation=system.world_to_simulation))
+                                     world_to_simulation=system.world_to_simulation, history_step=system.runs))
+        system.runs += 1
         self.bind()
         words = storage.layout.schedule
         e = len(system.members)

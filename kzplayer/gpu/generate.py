@@ -559,7 +559,8 @@ class Generator:
                               variants=emission)
         tail = (["    kz_setSlot(kz_first + kz_word(kz_liveWord(e, 0u)) + n, local);   // walked by this step's kernel"]
                 if level == 0 else
-                ["    kz_deathTest();         // born at the end of the step: a child with lifetime 0 dies in it"])
+                ["    kz_enterSystemSpace();  // (the record is stored; a host death is told in the system's space)",
+                 "    kz_deathTest();         // born at the end of the step: a child with lifetime 0 dies in it"])
         return "\n".join([
             "void main() {",
             "    uint j = gl_GlobalInvocationID.x;      // the j-th new particle of the system",

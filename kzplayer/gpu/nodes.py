@@ -64,6 +64,7 @@ class Emitter:
     basis: str = "Emitter"                            # Emission.EmissionBasis of a subemitter
     space: np.ndarray | None = None                   # ParticleEmitter.Space: its particles' space ->
                                                       # the system's simulation space (None: the same)
+    space_kind: str = ""                              # "Local" or "World": where its particles are kept
     history: int = 0                                  # positions kept per particle (trails), 0: none
     lod: float = 1.0                                  # emission LOD factor of the coming steps (gpu/lod.py)
 
@@ -97,9 +98,10 @@ class Emitter:
     @property
     def history_newest(self) -> int:
         """The ring entry of its position history the last step wrote (the step numbered s
-        writes entry s mod N, s counted in 32 bits as the GPU does)."""
+        writes entry s mod N, s counted in 32 bits as the GPU does, over the steps really run:
+        a frame's dropped steps leave the ring alone)."""
         n = self.buffers.history_length if self.buffers is not None else 0
-        return ((self.system.steps - 1) & 0xFFFFFFFF) % n if n else 0
+        return ((self.system.runs - 1) & 0xFFFFFFFF) % n if n else 0
 
 
 @dataclass(eq=False)
@@ -137,6 +139,7 @@ class System:
     world_to_simulation: np.ndarray = field(default_factory=lambda: np.eye(4))
     node_world: np.ndarray = field(default_factory=lambda: np.eye(4))      # the system node's world matrix
     steps: int = 0
+    runs: int = 0               # steps really run: `steps` also counts those a frame over budget dropped
     clock: float = 0.0          # frame time handed to this system, in steps (may be fractional)
     visible: bool = True        # a hidden system is frozen: its clock stops too
 

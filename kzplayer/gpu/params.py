@@ -174,9 +174,10 @@ def _special(kind: str, owner) -> dict:
     return out
 
 
-def frame_words(layout, *, dt: float, time: float, step: int, world_to_simulation) -> bytes:
+def frame_words(layout, *, dt: float, time: float, step: int, world_to_simulation, history_step: int | None = None) -> bytes:
     """KzFrame (std140: 22 scalars, then, 16-aligned, a mat3 as three 16-byte columns, then
-    the host events' count word, first record and capacity)."""
+    the host events' count word, first record and capacity). `history_step`: the steps
+    run before this one (the history ring's clock; `step` also counts dropped steps)."""
     w, s = layout.words, layout.schedule
     words = np.zeros(FRAME_WORDS, np.uint32)
     words[0:2] = np.asarray([dt, time], np.float32).view(np.uint32)
@@ -184,6 +185,7 @@ def frame_words(layout, *, dt: float, time: float, step: int, world_to_simulatio
                    w["headers"], w["live"], s["plan_emit"], s["plan_step"], s["plan_move"], s["step_counts"],
                    s["derived"], w["alive"], w["death"], w["writer"], w["group"], w["run"],
                    max(layout.slots, L.WORKGROUP_SIZE), s["rebuild"], s["end_args"]]
+    words[22] = (step if history_step is None else history_step) & 0xFFFFFFFF
     m = np.asarray(world_to_simulation, np.float32)[:3, :3]
     for c in range(3):
         words[24 + 4 * c:27 + 4 * c] = m[:, c].view(np.uint32)

@@ -134,10 +134,13 @@ class Simulation:
     def set_emission_lod(self, factors: dict[str, float]) -> None:
         """The emission LOD of the coming steps (kzplayer/render/lod.py): {emitter path:
         factor}, what a count material leaves of its continuous rate (getEmissionLod());
-        emitters not named go back to 1. One word per emitter whose factor changed."""
+        emitters not named go back to 1. One word per emitter whose factor changed. A bound
+        subemitter's factor goes to its channel, whose parents thin their children by it
+        (Particles/bound_emission.glsl)."""
         for runner in self.runners:
-            for k, em in enumerate(runner.system.emitters):
-                factor = float(factors.get(em.path, 1.0))
+            for k, em in enumerate(runner.system.members):
+                owner = em.channel_of if em.channel_of is not None else em
+                factor = float(factors.get(owner.path, 1.0))
                 if factor != em.lod:
                     em.lod = factor
                     runner.write_lod(k)
@@ -174,9 +177,7 @@ class Simulation:
             systems, befores = self._folded
             self._last_stats = {}
             for (emitters, states, headers), before in zip(systems, befores):
-                for em, state, header, (totals, events) in zip(emitters, states, headers, before):
-                    if em.channel_of is None:
-                        self._last_stats[em.path] = _figures(em.path, state, header, totals, events)
+                self._last_stats.update(_system_figures(emitters, states, headers, before))
         return self._last_stats
 
     def take_stats(self, flush: bool = False) -> list[tuple[int, dict[str, EmitterStats]]]:
@@ -204,9 +205,7 @@ class Simulation:
                 continue
             figures = {}
             for (emitters, states, headers), before in zip(systems, befores):
-                for em, state, header, (totals, events) in zip(emitters, states, headers, before):
-                    if em.channel_of is None:       # a bound subemitter's channel is no emitter of the project
-                        figures[em.path] = _figures(em.path, state, header, totals, events)
+                figures.update(_system_figures(emitters, states, headers, before))
             self._last_stats = figures
             out.append((frame, figures))
         return out
@@ -283,20 +282,25 @@ class Simulation:
     def memory(self) -> dict[str, dict[str, int]]:
         """Bytes of GPU buffers each emitter holds in its system's storage: {path: {"particles"
         (hot and cold records), "tracks", "events" (records and staging), "slots" (live list
-        and free stack), "history" (its position history, N x 16 bytes a slot)}}. The
-        renderer's are in Renderer.memory()."""
+        and free stack), "history" (its position history, N x 16 bytes a slot)}}. A bound
+        subemitter's figures include its channel's (the hidden emitter its parents write
+        their emission records into). The renderer's are in Renderer.memory()."""
         out = {}
         for runner in self.runners:
             if runner.storage is None:
                 continue
-            for k, em in enumerate(runner.system.emitters):
+            for k, em in enumerate(runner.system.members):
                 r = runner.storage.layout.ranges[k]
                 slots = r.groups * L.WORKGROUP_SIZE
-                out[em.path] = {"particles": slots * (L.HOT_DTYPE.itemsize + L.COLD_DTYPE.itemsize),
-                                "tracks": slots * L.TRACK_DTYPE.itemsize,
-                                "events": 2 * r.capacity * L.EVENT_RECORD_DTYPE.itemsize,
-                                "slots": 2 * slots * 4,
-                                "history": slots * r.history * L.HISTORY_DTYPE.itemsize}
+                figures = {"particles": slots * (L.HOT_DTYPE.itemsize + L.COLD_DTYPE.itemsize),
+                           "tracks": slots * L.TRACK_DTYPE.itemsize,
+                           "events": 2 * r.capacity * L.EVENT_RECORD_DTYPE.itemsize,
+                           "slots": 2 * slots * 4,
+                           "history": slots * r.history * L.HISTORY_DTYPE.itemsize}
+                owner = em.channel_of.item.path if em.channel_of is not None else em.path
+                mine = out.setdefault(owner, dict.fromkeys(figures, 0))
+                for key, size in figures.items():
+                    mine[key] += size
         return out
 
     def release(self) -> None:
@@ -394,6 +398,8 @@ class Simulation:
 
     def _refresh(self) -> None:
         """Re-read everything the GPU side derives from property values."""
+        spaces = {id(em): (em.space_kind, em.simulation_to_world.copy())
+                  for system in self.systems for em in system.emitters}
         for system in self.systems:
             item = system.item
             system.framerate = max(float(self.values.value(item, "ParticleSystem.Framerate") or 60.0), 1e-3)
@@ -437,6 +443,40 @@ class Simulation:
                 except KzError as exc:    # a custom material that does not compile
                     if not (self.leave_out_broken and self._leave_out(runner.system, exc)):
                         raise
+        for system in self.systems:
+            for em in system.emitters:
+                kind, was = spaces.get(id(em), ("", None))
+                em.space_kind = self._particle_space(em)
+                if kind and kind != em.space_kind:
+                    self._carry_into_space(em, np.linalg.inv(em.simulation_to_world) @ was)
+
+    def _particle_space(self, em: Emitter) -> str:
+        """Where an emitter's particles are kept: "Local" (the system's basis) or "World"."""
+        space = str(self.values.value(em.item, "ParticleEmitter.Space") or "Inherit")
+        local = self.values.value(em.system.item, "ParticleSystem.LocalSpace") is True
+        return space if space in ("Local", "World") else ("Local" if local else "World")
+
+    def _carry_into_space(self, em: Emitter, m: np.ndarray) -> None:
+        """A new ParticleEmitter.Space (or ParticleSystem.LocalSpace) keeps the particles
+        where they are in the world: records and position history go through `m`, the old
+        particles' space -> the new one (a property change, not a frame: a readback is fine)."""
+        if em.buffers is None or not em.capacity:
+            return
+        storage, k = em.buffers.storage, em.buffers.index
+        records = storage.read_records(k)
+        live = (records["flags"] & L.FLAG_ALIVE) != 0
+        if not live.any():
+            return
+        r, t = m[:3, :3], m[:3, 3]
+        for name in ("position", "previous_position"):
+            records[name][live] = records[name][live] @ r.T + t
+        for name in ("velocity", "acceleration"):
+            records[name][live] = records[name][live] @ r.T
+        storage.write_records(k, records)
+        if em.buffers.history_length:
+            rings = storage.read_history(k)
+            rings["position"][live] = rings["position"][live] @ r.T + t
+            storage.write_history(k, rings)
 
     def _leave_out(self, system, exc: KzError) -> bool:
         """With leave_out_broken: the custom material a compile error points into leaves its
@@ -565,6 +605,23 @@ class Simulation:
         self.frames += 1
         if len(self._ring.pending) > DEPTH:         # nobody takes them: fold the oldest in
             self._take(keep=DEPTH, fold=True)
+
+
+def _system_figures(emitters, states, headers, befores) -> dict[str, EmitterStats]:
+    """{path: EmitterStats} of a system's emitters. A bound subemitter's channel is no
+    emitter of the project: it has no row, and the children it dropped (past BOUND_PER_STEP
+    a parent and step, or past its records) are the subemitter's `stalled`, children it was
+    due and did not emit, as a full pool's are."""
+    figures, channels = {}, []
+    for em, state, header, (totals, events) in zip(emitters, states, headers, befores):
+        if em.channel_of is None:
+            figures[em.path] = _figures(em.path, state, header, totals, events)
+        else:
+            channels.append((em.channel_of.path, (int(header["total_dropped"]) - int(events[1])) & 0xFFFFFFFF))
+    for path, dropped in channels:
+        if path in figures:
+            figures[path].stalled += dropped
+    return figures
 
 
 def _figures(path: str, state, header, before, event_before) -> EmitterStats:

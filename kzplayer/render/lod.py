@@ -8,7 +8,9 @@ emitter table (Simulation.set_emission_lod), the sides into the frame's draws; b
 * Emission: 1 up to Emission.LodNear from the camera, falling linearly to
   Emission.LodMinimumRate at Emission.LodFar and staying there beyond; LodFar <= LodNear
   (the default 0, 0) is no LOD. Count materials apply it to their continuous rate only
-  (EmissionCount_Schedule: Rate, not ImpulseAtCycleStart; event-driven counts not at all).
+  (EmissionCount_Schedule: Rate, not ImpulseAtCycleStart; EmissionCount_PerParticle: each
+  parent's RatePerParticle, by keeping an even share of its children; event-driven counts
+  not at all).
 * Geometry: a fan light gets a sector per FAN_PIXELS pixels of its rim's length on screen
   (at least 6), a ribbon a side per TUBE_PIXELS pixels of its girth (at least 3), never more
   than the material asks for (FanLight.Sectors, Ribbon.Sides). The size on screen is the
@@ -98,7 +100,9 @@ class LevelOfDetail:
         position = np.asarray(camera.position, float) if camera is not None else None
         for em in sim.emitters:
             item = em.item
-            where = (em.simulation_to_world @ em.transform)[:3, 3]
+            # em.transform is emitter -> the system's simulation space, not its particles' space
+            # (em.simulation_to_world differs for a ParticleEmitter.Space of its own)
+            where = (em.system.simulation_to_world @ em.transform)[:3, 3]
             distance = float(np.linalg.norm(where - position)) if position is not None else 0.0
             near, far = _number(value(item, "Emission.LodNear")), _number(value(item, "Emission.LodFar"))
             if far > near:

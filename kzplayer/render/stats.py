@@ -6,7 +6,9 @@ stalled, hits, lod_rate, lod_sides. `frame` counts output frames from 0, `time` 
 simulated time at the end of that frame in seconds, `emitter` the emitter's ProjectItemPath;
 the counts are for that output frame (the sum over the simulation steps it contained),
 `alive` is at its end. `hits` counts particle-steps in which a collider hit the particle (one
-per particle and step, however many surfaces it met in the step). `lod_rate` is the share of
+per particle and step, however many surfaces it met in the step). `stalled`: particles due
+that the pool had no room for, and for a subemitter bound to particles also the children
+its parents could not hand over (past 64 a parent and step; docs/player.md). `lod_rate` is the share of
 its continuous emission rate the emission LOD left it in that frame (1 without LOD),
 `lod_sides` the fan sectors or ribbon sides its geometry LOD chose (0 for other materials):
 render/lod.py.

@@ -15,6 +15,14 @@
 // on the step's path from its previous to its new position, so a fast shell leaves an even
 // trail instead of a clump per step. At most BOUND_PER_STEP children a parent and step;
 // the rest are counted as dropped in the channel's header.
+//
+// The emission LOD (docs/rendering.md "LOD") thins the children, it does not slow the rate:
+// of the children numbered 1, 2, ... child n is kept when floor(f n) > floor(f (n - 1)), f
+// the channel's LOD word (its subemitter's factor), so a parent keeps floor(f floor(R age))
+// of them, evenly spread, each with the number (and so the random numbers) it has without
+// LOD: a degraded trail is a subset of the whole one, and a change of f never repeats a
+// number. The records' count is all the subemitter counts (EmissionCount_PerParticle reads
+// no LOD itself).
 
 #define BOUND_PER_STEP 64u
 
@@ -43,10 +51,15 @@ void kz_emitBound(uint c) {
     if (!(n1 > n0) || rate <= 0.0) {
         return;
     }
+    float lod = clamp(uintBitsToFloat(kz_table(c, E_LOD)), 0.0, 1.0);
     uint due = uint(min(n1 - n0, 4294967040.0));
     uint emit = min(due, BOUND_PER_STEP);
-    if (due > emit) {
-        kz_atomicAddWord(kz_headerWord(c, H_DROPPED), due - emit);
+    if (due > emit) {           // the rest's kept share is dropped
+        float last = n0 + float(emit);
+        uint lost = uint(max(floor(lod * n1) - floor(lod * last), 0.0));
+        if (lost > 0u) {
+            kz_atomicAddWord(kz_headerWord(c, H_DROPPED), lost);
+        }
     }
     vec3 v = kz_p.velocity;
     float speed = length(v);
@@ -59,6 +72,9 @@ void kz_emitBound(uint c) {
     uint kept = 0u;
     for (uint j = 0u; j < emit; ++j) {
         float n = n0 + 1.0 + float(j);
+        if (!(floor(lod * n) > floor(lod * (n - 1.0)))) {
+            continue;                              // thinned by the LOD
+        }
         float t = n / rate;                        // the parent's age at this child
         float f = a1 > kz_age0 ? clamp((t - kz_age0) / (kz_p.age - kz_age0), 0.0, 1.0) : 1.0;
         e.hash = hash2(kz_c.hash, uint(n));         // a child's numbers: its parent and its number

@@ -83,6 +83,7 @@ layout(std140, binding = UNIFORM_FRAME) uniform KzFrame {
     uint  kz_freeSlots;         // slots buffer: where the free stacks start (live lists at 0)
     uint  kz_rebuildWords;      // schedule: E words, the emitter's live list changes at the end of this step
     uint  kz_endArgs;           // schedule: the last end pass's indirect arguments (0 groups: nothing changed)
+    uint  kz_historyStep;       // steps the system has really run before this one (the history ring's clock)
     mat3  kz_worldToSimulation; // world directions -> simulation space
     uint  kz_hostWord;          // control word: host event records asked for in this frame
     uint  kz_hostBase;          // events buffer: the first host event record

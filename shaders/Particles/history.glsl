@@ -1,6 +1,7 @@
 // The position history (docs/player.md, "Position history"): for an emitter whose rendering
 // material draws trails (Particles_GradientLine, Particles_Ribbon, Particles_FlatRibbon, a
 // custom material with history=), N positions per pool slot, a ring: the step numbered s
+// (counting the steps run, not those a frame over budget dropped: kz_historyStep)
 // writes entry s mod N of every live particle's ring with its position after the colliders,
 // so the newest entry is always the particle's position and the others are the N - 1 steps
 // before. A new particle's ring is collapsed onto its spawn point (every entry), so its trail
@@ -32,7 +33,7 @@ void kz_history() {
     uint n, stride;
     uint ring = kz_historyRing(n, stride);
     if (n != 0u) {
-        kz_storeHistory(ring + (kz_step % n) * stride, vec4(kz_p.position, kz_p.age));
+        kz_storeHistory(ring + (kz_historyStep % n) * stride, vec4(kz_p.position, kz_p.age));
     }
 }
 

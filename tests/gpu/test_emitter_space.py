@@ -97,3 +97,42 @@ def test_subemitter_children_start_at_a_local_parents_world_position(simulate):
     assert len(v) == 0
     d = np.linalg.norm(kids[:, None] - dying[None], axis=2).min(axis=1)
     assert (d < 2.0 / 60 + 1e-4).all()
+
+
+@pytest.mark.parametrize("change", ["Space", "LocalSpace"])
+def test_changing_the_space_at_run_time_keeps_the_particles_and_their_trails_where_they_are(simulate, change):
+    """ParticleEmitter.Space (or ParticleSystem.LocalSpace, for an Inherit emitter) set while
+    particles fly, in a turned and moved system: no particle jumps; they keep their world
+    position, velocity and trail, and from then on follow the new space (a World particle
+    stays put when the system moves, a Local one moves with it)."""
+    from kzplayer.values import MaterialRef
+    emitter = burst_emitter("Emitter_Point", 1, **{"Emission.InitialVelocityStrength": 1.0, "Emission.Lifetime": 100.0,
+                                                  "Emission.InitialVelocityDirection": (1.0, 0.0, 0.0),
+                                                  "Emission.InitialVelocityOuterAngle": 0.0,
+                                                  "ParticleEmitter.ParticleMaterial": MaterialRef("Particles_Ribbon"),
+                                                  "Trail.Length": 4,
+                                                  "ParticleEmitter.Space": EnumValue("Local" if change == "Space" else "Inherit")})
+    project = make_project(system={"Node3D.RenderTransformation": at(4, 1, 0, rz=90),
+                                   "ParticleSystem.LocalSpace": change == "LocalSpace"}, emitters={"E": emitter})
+    system = next(i for i in project.walk() if i.type == "ParticleSystem")
+    sim = simulate(project)
+    em = sim.emitters[0]
+    for _ in range(5):
+        sim.step()
+
+    def world():
+        [p] = sim.read_particles(em)
+        m = em.simulation_to_world
+        ring = em.buffers.read_history()[int(np.flatnonzero(em.buffers.read_records()["flags"] & 1)[0])]["position"]
+        return p["position"] @ m[:3, :3].T + m[:3, 3], p["velocity"] @ m[:3, :3].T, ring @ m[:3, :3].T + m[:3, 3]
+    before = world()
+    if change == "Space":
+        sim.set_value(em.item, "ParticleEmitter.Space", EnumValue("World"))
+    else:
+        sim.set_value(system, "ParticleSystem.LocalSpace", False)
+    after = world()
+    for b, a in zip(before, after):
+        np.testing.assert_allclose(a, b, atol=1e-5)
+    np.testing.assert_allclose(before[1], [0.0, 1.0, 0.0], atol=1e-5)     # +X turned 90 about Z: world +Y
+    sim.set_value(system, "Node3D.RenderTransformation", at(0, 0, 0))    # now World: the system's move leaves it
+    np.testing.assert_allclose(world()[0], after[0], atol=1e-5)

@@ -159,3 +159,34 @@ def test_listening_changes_nothing_in_the_simulation(simulate):
         heard_sim.listen(heard_sim.emitters[0], print, kinds=("spawn",))
     with pytest.raises(KeyError):
         heard_sim.listen("Screens/Nowhere", print)
+
+
+@pytest.mark.parametrize("space", ["Inherit", "Local"])
+def test_a_child_born_dead_in_a_space_of_its_own_dies_where_it_was_born(simulate, space):
+    """A subemitter whose children have lifetime 0 (born dead at the end of the step) and
+    ParticleEmitter.Space = Local in a turned, moved world-space system: each child's death
+    is heard where its birth was, in the world (the host records are in the system's space)."""
+    from kzplayer.values import EnumValue
+
+    from .test_subemitters import dying, subemitter
+    turned = Srt3D((1, 1, 1), (0, 0, 90), (4, 1, 0))
+    project = make_project(system={"Node3D.RenderTransformation": turned}, emitters={
+        "Source": dying(n=8, lifetime=0.05),
+        "Sub": subemitter("Source", per_event=2, capacity=100, emission="Emitter_Point",
+                          **{"Emission.Lifetime": 0.0, "Emission.EmissionBasis": "World",   # at its event
+                             "ParticleEmitter.Space": EnumValue(space)})})
+    sim = simulate(project)
+    source, sub = sim.emitters
+    heard, sources = [], []
+    sim.listen(sub, heard.append)
+    sim.listen(source, sources.append, kinds=("death",))
+    for _ in range(8):
+        sim.step_frame(1 / 60)
+    sim.take_stats(flush=True)
+    births = {e.particle: e for e in heard if e.kind == "birth"}
+    deaths = [e for e in heard if e.kind == "death"]
+    assert len(births) == len(deaths) == 16 and len(sources) == 8
+    died_at = {tuple(np.round(e.position, 4)) for e in sources}
+    for death in deaths:
+        np.testing.assert_allclose(death.position, births[death.particle].position, atol=1e-5)
+        assert tuple(np.round(death.position, 4)) in died_at            # at its parent's death, in the world

@@ -218,7 +218,7 @@ void main() {
     frame[7] = kz_headerWords; frame[8] = kz_liveWords; frame[9] = kz_planEmit; frame[10] = kz_planStep;
     frame[11] = kz_planMove; frame[12] = kz_stepCounts; frame[13] = kz_derivedWords; frame[14] = kz_aliveWords;
     frame[15] = kz_deathWords; frame[16] = kz_writerWords; frame[17] = kz_groupWords; frame[18] = kz_runWords;
-    frame[19] = kz_freeSlots; frame[20] = kz_rebuildWords; frame[21] = kz_endArgs;
+    frame[19] = kz_freeSlots; frame[20] = kz_rebuildWords; frame[21] = kz_endArgs; frame[34] = kz_historyStep;
     for (uint c = 0u; c < 3u; ++c) {
         for (uint r = 0u; r < 3u; ++r) {
             frame[22u + 3u * c + r] = floatBitsToUint(kz_worldToSimulation[c][r]);
@@ -237,11 +237,12 @@ def test_live_header_and_the_frame_block_at_their_offsets(ctx, tmp_path):
     src = tmp_path / "live.glsl"
     src.write_text(LIVE_AND_FRAME)
     program = compile_compute(ctx, preprocess(src))
-    out = ctx.buffer(reserve=2 * L.LIVE_HEADER_DTYPE.itemsize + 34 * 4)
+    out = ctx.buffer(reserve=2 * L.LIVE_HEADER_DTYPE.itemsize + 35 * 4)
     out.clear()
     layout = Layout([100, 5000, 0, 70], derived_words=7, host_events=321)
     m = np.arange(1, 17, dtype=float).reshape(4, 4)
-    frame = ctx.buffer(frame_words(layout, dt=0.25, time=3.5, step=12345, world_to_simulation=m))
+    frame = ctx.buffer(frame_words(layout, dt=0.25, time=3.5, step=12345, world_to_simulation=m,
+                                        history_step=678))
     try:
         out.bind_to_storage_buffer(7)
         frame.bind_to_uniform_block(L.UNIFORM_FRAME)
@@ -264,5 +265,5 @@ def test_live_header_and_the_frame_block_at_their_offsets(ctx, tmp_path):
                                     w["alive"], w["death"], w["writer"], w["group"], w["run"], layout.slots,
                                     s["rebuild"], s["end_args"]]
     np.testing.assert_array_equal(words[22:31].view(np.float32).reshape(3, 3), m[:3, :3].T)
-    assert words[31:34].tolist() == [w["host"], layout.host_base, 321]
+    assert words[31:34].tolist() == [w["host"], layout.host_base, 321] and words[34] == 678
     assert layout.host_base == 2 * (100 + 5000 + 70) and layout.event_records == layout.host_base + 321

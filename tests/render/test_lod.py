@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import math
 
+import numpy as np
+
 import pytest
 from click.testing import CliRunner
 
@@ -158,3 +160,92 @@ def test_play_stats_and_no_lod_on_the_command_line(tmp_path):
         rows = list(csv.DictReader(out.open()))
         assert rows and all(float(r["lod_rate"]) == factor for r in rows)
         assert sum(int(r["emitted"]) for r in rows) == sum(schedule_counts(Schedule(rate=RATE, lod=factor), 1 / 60, 10))
+
+
+# -- emitters bound to particles (EmissionCount_PerParticle) ----------------------------------
+
+PARENTS, PER_PARENT, PARENT_LIFE = 10, 40.0, 1.5
+
+
+def bound_lod_project(distance: float):
+    """10 shells and a trail bound to them (RatePerParticle 40) whose LOD is the curve's; the
+    Camera `distance` away. The shells' own emission is a burst: the LOD leaves it whole."""
+    from tests.gpu.test_bound_emitters import bound, shells
+    project = bound(shells(PARENTS, lifetime=PARENT_LIFE),
+                    {"Emission.RatePerParticle": PER_PARENT, "Emission.LodNear": NEAR,
+                     "Emission.LodFar": FAR, "Emission.LodMinimumRate": MINIMUM})
+    scene = next(i for i in project.walk() if i.type == "Scene")
+    scene.add_child(make_item("Camera", "Camera", {"Node3D.RenderTransformation": Srt3D((1, 1, 1), (0, 0, 0),
+                                                                                         (0, 0, distance))}))
+    return project
+
+
+def bound_counts(factor: float, frames: int) -> list[int]:
+    """The algorithm's count in float32, as the GPU works it: a parent of age a has had
+    floor(R a) children due and kept floor(f floor(R a)) of them (Particles/bound_emission.glsl thins them)."""
+    import numpy as np
+    age = np.cumsum(np.full(frames, np.float32(1 / 60), np.float32), dtype=np.float32)
+    a1 = np.minimum(age, np.float32(PARENT_LIFE))
+    a0 = np.minimum(np.concatenate([np.zeros(1, np.float32), age[:-1]]), a1)
+    r, f = np.float32(PER_PARENT), np.float32(factor)
+    kept = lambda a: np.floor(f * np.floor(r * a))
+    alive = np.concatenate([[True], age[:-1] < np.float32(PARENT_LIFE)])
+    return (PARENTS * (kept(a1) - kept(a0)) * alive).astype(int).tolist()
+
+
+@pytest.mark.parametrize("distance, lod", [(5.0, True), (25.0, True), (60.0, True), (60.0, False)])
+def test_a_bound_subemitters_rate_per_parent_follows_the_curve(ctx, distance, lod):
+    """RatePerParticle is a continuous rate: at each distance every parent keeps
+    floor(f floor(R age)) of its children, frame by frame, and --stats says f; the shells'
+    burst is whole at any distance."""
+    factor = emission_factor(distance, NEAR, FAR, MINIMUM) if lod else 1.0
+    frames = 100                                       # the shells die at frame 90
+    rows = run(ctx, bound_lod_project(distance), lod=lod, frames=frames)
+    trail = [r for r in rows if r.emitter.endswith("/Trail")]
+    shell = [r for r in rows if r.emitter.endswith("/Shells")]
+    assert len(trail) == len(shell) == frames and not any("#" in r.emitter for r in rows)
+    assert all(r.lod_rate == pytest.approx(factor) for r in trail)
+    assert [r.emitted for r in trail] == bound_counts(factor, frames)
+    assert sum(r.emitted for r in trail) == PARENTS * math.floor(factor * math.floor(PER_PARENT * PARENT_LIFE))
+    assert shell[0].emitted == PARENTS and sum(r.emitted for r in shell) == PARENTS
+
+
+def test_a_thinned_trail_is_a_subset_of_the_whole_one(ctx):
+    """The LOD drops children, it does not renumber them: every child kept at 60 m is a child
+    of the whole trail (the same start on its parent's path, the same random numbers)."""
+    import numpy as np
+    from kzplayer.bindings import resolve
+    kept = {}
+    for distance in (5.0, 60.0):
+        project = bound_lod_project(distance)
+        player = Player(ctx, project, resolve(project), (160, 90))
+        try:
+            for _ in range(30):
+                player.step(1 / 60)
+            em = next(e for e in player.sim.emitters if e.path.endswith("/Trail"))
+            recs = player.sim.read_particles(em)
+            kept[distance] = np.round(np.concatenate([recs["position"], recs["age"][:, None]], axis=1), 5)
+        finally:
+            player.release()
+    whole, thin = {tuple(r) for r in kept[5.0]}, {tuple(r) for r in kept[60.0]}
+    assert len(thin) == len(kept[60.0]) > 0 and len(thin) < len(whole)
+    assert thin <= whole
+
+
+@pytest.mark.parametrize("space, local_system", [("Local", False), ("World", True), ("Inherit", True)])
+def test_the_lod_distance_is_the_emitters_node_whatever_its_particles_space(ctx, space, local_system):
+    """The emitter's node is 35 m from the camera (its system node 30 m off, turned): the
+    factor is the curve's at 35 m whether its particles are kept in the system's basis
+    (Local), the world's (World in a LocalSpace system) or the system's own."""
+    from kzplayer.project.model import Property
+    from kzplayer.values import EnumValue
+    project = lod_project(5.0, **{"ParticleEmitter.Space": EnumValue(space),
+                                  "Node3D.RenderTransformation": Srt3D((1, 1, 1), (0, 0, 0), (0, 0, -2))})
+    system = next(i for i in project.walk() if i.type == "ParticleSystem")
+    system.properties["Node3D.RenderTransformation"] = Property(
+        "Node3D.RenderTransformation", Srt3D((1, 1, 1), (0, 90, 0), (2, 0, -30)))     # the emitter: world (0, 0, -30)
+    system.properties["ParticleSystem.LocalSpace"] = Property("ParticleSystem.LocalSpace", local_system)
+    factor = emission_factor(35.0, NEAR, FAR, MINIMUM)
+    rows = run(ctx, project, frames=10)
+    assert all(r.lod_rate == pytest.approx(factor, abs=1e-5) for r in rows)
+    assert [r.emitted for r in rows] == schedule_counts(Schedule(rate=RATE, lod=np.float32(factor)), 1 / 60, 10)
