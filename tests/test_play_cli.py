@@ -708,6 +708,29 @@ def test_a_rendering_material_whose_file_is_missing_is_left_out_and_drawn_as_bil
     assert np.array_equal(imageio.imread(tmp_path / "x.png"), default_fountain)
 
 
+def test_a_shader_outside_the_project_is_left_out_never_read_and_the_run_says_so(tmp_path, default_fountain):
+    # the loader refuses the file (path.outside-project: exit 1 before); play leaves it out
+    (tmp_path / "secret.glsl").write_text("TOP SECRET LINE\n")
+    inner = tmp_path / "p"
+    inner.mkdir()
+    path = _streak_fountain(inner, vertex="../../secret.glsl")
+    result = play(path, *SMALL, "--output", tmp_path / "x.png")
+    assert "TOP SECRET" not in result.output and "[shader.compile]" not in result.output
+    line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if "../../secret.glsl" in t)
+    assert re.search(rf"streak\.kzm:{line}:\d+: error: refused: the vertex shader of material 'Streak' "
+                     r"\(shaders/\.\./\.\./secret\.glsl\) leads outside the project folder", result.stderr)
+    assert "playing anyway" in result.stderr and "drawn with ParticlesDefault" in result.stderr
+    assert np.array_equal(imageio.imread(tmp_path / "x.png"), default_fountain)
+    spin = _spin_project(inner, "void affectParticle(uint index) {}\n")      # a simulation material too
+    spin.write_text(spin.read_text().replace('shader="shaders/spin.glsl"', 'shader="../secret.glsl"'))
+    result = play(spin, "--frames", 12)
+    assert "leads outside the project folder" in result.stderr and "TOP SECRET" not in result.output
+    assert result.stdout.startswith("Fountain: 12 frames")
+    broken = inner / "broken.kzm"       # any other load error still stops the run
+    broken.write_text(path.read_text().replace("<Screens>", "<Screens><Bogus", 1))
+    assert play(broken, "--frames", 1, ok=False).exit_code == 1
+
+
 def test_validate_still_fails_on_a_rendering_material_that_does_not_compile(tmp_path):
     path = _streak_fountain(tmp_path, edit=("spark_streak.frag.glsl", "float along =", "float along = undefinedThing +"))
     result = CliRunner().invoke(main, ["validate", str(path)])
