@@ -220,3 +220,27 @@ def test_a_shader_pair_outside_the_project_is_never_read(tmp_path):
     found = validate_paths([str(inner / "p.kzm")]).diagnostics
     assert [d.rule for d in found if d.severity == "error"] == ["path.outside-project"]     # compiled and shown before
     assert not any("TOP SECRET" in (d.message + str(d.span)) for d in found)
+
+
+def test_its_includes_read_the_project_folder_and_nothing_outside(ctx, tmp_path):
+    """As a simulation material's: an #include may reach the project folder (beside the
+    project file), never a file outside it."""
+    (tmp_path / "p").mkdir()
+    project = project_with(tmp_path / "p")
+    (tmp_path / "p" / "common.glsl").write_text("const float KZ_TEST_WIDTH = 0.2;\n")
+    (tmp_path / "secret.glsl").write_text("TOP SECRET LINE\n")
+    frag = tmp_path / "p" / "shaders" / "spark_streak.frag.glsl"
+    original = frag.read_text()
+    r = Renderer(ctx, (W, H))
+    try:
+        frag.write_text(original.replace("void main", '#include "../common.glsl"\nvoid main', 1))
+        mat = resolve_render_material(project, project.catalog, "Materials/Streak", "here")
+        r.programs.render(mat.vertex, mat.fragment)               # compiles
+        frag.write_text(original.replace("void main", '#include "../../secret.glsl"\nvoid main', 1))
+        with pytest.raises(KzError) as exc:
+            r.programs.render(mat.vertex, mat.fragment, {"KZ_OTHER": 1})
+    finally:
+        r.release()
+    d = exc.value.diagnostics[0]
+    assert d.rule == "shader.compile" and "leads outside the project folder" in d.message
+    assert "TOP SECRET" not in d.message
