@@ -632,16 +632,109 @@ def test_an_infinite_rate_plays_at_the_default_without_numpy_warnings(tmp_path):
     assert "; 10 particles alive at the end" in result.stdout      # the default 10/s for 1 s
 
 
-def test_a_broken_custom_rendering_material_is_reported_at_its_own_file_and_line(tmp_path):
-    from tests.render.test_custom_material import project_with
-    project_with(tmp_path)
-    vert = tmp_path / "shaders" / "spark_streak.vert.glsl"
-    text = vert.read_text().replace("vec3 side = normalize(cross(along, p));", "vec3 side = normalize(cross(alng, p));")
-    vert.write_text(text)
-    result = play(tmp_path / "p.kzm", "--frames", 2, "--output", tmp_path / "x.png", ok=False)
-    assert result.exit_code == 1
-    line = next(n for n, t in enumerate(text.splitlines(), 1) if "alng" in t)
-    assert f"{vert.resolve()}:{line}:" in result.output and "[shader.compile]" in result.output
+STREAK = """<Materials>
+    <MaterialType name="Streak" slot="Particle" vertex="shaders/{vertex}" fragment="shaders/{fragment}"
+                  geometry="billboard" reads="ColorOverLife.StartColor ColorOverLife.EndColor">
+      <PropertyType name="Streak.Length" type="float" default="0.03" min="0"/>
+    </MaterialType>
+  </Materials>"""
+SMALL = ("--frames", 30, "--size", "320x180", "--seed", 3)
+
+
+def _streak_fountain(tmp_path, vertex="spark_streak.vert.glsl", fragment="spark_streak.frag.glsl", edit=None):
+    """The demo drawn with the custom Streak material (tests/render/data/); `edit` = (file,
+    old, new) breaks one of its files."""
+    from tests.render.test_custom_material import SHADERS
+    (tmp_path / "shaders").mkdir(exist_ok=True)
+    for name in ("spark_streak.vert.glsl", "spark_streak.frag.glsl"):
+        (tmp_path / "shaders" / name).write_text((SHADERS / name).read_text())
+    if edit:
+        shader = tmp_path / "shaders" / edit[0]
+        assert edit[1] in shader.read_text()
+        shader.write_text(shader.read_text().replace(edit[1], edit[2]))
+    return variant(tmp_path, "streak", lambda t: t.replace("<Materials/>", STREAK.format(vertex=vertex, fragment=fragment))
+                   .replace('<Property name="Emission.Rate">',
+                            '<Property name="ParticleEmitter.ParticleMaterial">Streak</Property>'
+                            '<Property name="Emission.Rate">'))
+
+
+@pytest.fixture(scope="module")
+def default_fountain(tmp_path_factory):
+    """The demo's picture with its own material (the empty slot: ParticlesDefault)."""
+    out = tmp_path_factory.mktemp("default") / "x.png"
+    play(DEMO, *SMALL, "--output", out)
+    return imageio.imread(out)
+
+
+@pytest.mark.parametrize("stage, edit, token", [
+    ("fragment", ("spark_streak.frag.glsl", "float along =", "float along = undefinedThing +"), "undefinedThing"),
+    ("vertex", ("spark_streak.vert.glsl", "cross(along, p)", "cross(alng, p)"), "alng"),
+])
+def test_a_rendering_material_that_does_not_compile_is_left_out_and_drawn_as_billboards(
+        tmp_path, default_fountain, stage, edit, token):
+    path = _streak_fountain(tmp_path, edit=edit)
+    result = play(path, *SMALL, "--output", tmp_path / "x.png")       # exit 1, "not playing after all" before
+    shader = tmp_path / "shaders" / edit[0]
+    text = shader.read_text()
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if token in t)
+    column = text.splitlines()[line - 1].index(token) + 1
+    assert result.stderr.count(f"{shader.resolve()}:{line}:{column}: error: `{token}' undeclared [shader.compile]") == 1
+    assert "leaves 'Streak' out: its emitters are drawn with ParticlesDefault" in result.stderr
+    assert "playing anyway (what an error names is left out or plays as its default)" in result.stderr
+    assert "not playing after all" not in result.stderr
+    assert result.stdout.startswith("Fountain: 30 frames")
+    picture = imageio.imread(tmp_path / "x.png")
+    # the fountain drawn as ParticlesDefault billboards, exactly as with an empty slot
+    assert (picture.max(axis=2) > 60).sum() > 500
+    assert np.array_equal(picture, default_fountain)
+
+
+def test_the_streak_that_compiles_draws_otherwise(tmp_path, default_fountain):
+    # what makes the picture above the stand-in's: the working material draws streaks
+    result = play(_streak_fountain(tmp_path), *SMALL, "--output", tmp_path / "x.png")
+    assert result.stderr == ""
+    picture = imageio.imread(tmp_path / "x.png")
+    assert (picture.max(axis=2) > 60).sum() > 100 and not np.array_equal(picture, default_fountain)
+
+
+def test_a_rendering_material_whose_file_is_missing_is_left_out_and_drawn_as_billboards(tmp_path, default_fountain):
+    path = _streak_fountain(tmp_path, fragment="nothere.frag.glsl")
+    result = play(path, *SMALL, "--output", tmp_path / "x.png")
+    line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if ">Streak</Property>" in t)
+    missing = tmp_path.resolve() / "shaders" / "nothere.frag.glsl"
+    assert result.stderr.count(f"the shader of 'Streak' is missing: {missing}") == 1
+    assert re.search(rf"streak\.kzm:{line}:\d+: (warning|error): .*is missing.*\[material\.unknown\]", result.stderr)
+    assert result.stdout.startswith("Fountain: 30 frames")
+    assert np.array_equal(imageio.imread(tmp_path / "x.png"), default_fountain)
+
+
+def test_a_shader_outside_the_project_is_left_out_never_read_and_the_run_says_so(tmp_path, default_fountain):
+    # the loader refuses the file (path.outside-project: exit 1 before); play leaves it out
+    (tmp_path / "secret.glsl").write_text("TOP SECRET LINE\n")
+    inner = tmp_path / "p"
+    inner.mkdir()
+    path = _streak_fountain(inner, vertex="../../secret.glsl")
+    result = play(path, *SMALL, "--output", tmp_path / "x.png")
+    assert "TOP SECRET" not in result.output and "[shader.compile]" not in result.output
+    line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if "../../secret.glsl" in t)
+    assert re.search(rf"streak\.kzm:{line}:\d+: error: refused: the vertex shader of material 'Streak' "
+                     r"\(shaders/\.\./\.\./secret\.glsl\) leads outside the project folder", result.stderr)
+    assert "playing anyway" in result.stderr and "drawn with ParticlesDefault" in result.stderr
+    assert np.array_equal(imageio.imread(tmp_path / "x.png"), default_fountain)
+    spin = _spin_project(inner, "void affectParticle(uint index) {}\n")      # a simulation material too
+    spin.write_text(spin.read_text().replace('shader="shaders/spin.glsl"', 'shader="../secret.glsl"'))
+    result = play(spin, "--frames", 12)
+    assert "leads outside the project folder" in result.stderr and "TOP SECRET" not in result.output
+    assert result.stdout.startswith("Fountain: 12 frames")
+    broken = inner / "broken.kzm"       # any other load error still stops the run
+    broken.write_text(path.read_text().replace("<Screens>", "<Screens><Bogus", 1))
+    assert play(broken, "--frames", 1, ok=False).exit_code == 1
+
+
+def test_validate_still_fails_on_a_rendering_material_that_does_not_compile(tmp_path):
+    path = _streak_fountain(tmp_path, edit=("spark_streak.frag.glsl", "float along =", "float along = undefinedThing +"))
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1 and "error: `undefinedThing' undeclared [shader.compile]" in result.output
 
 
 # -- --events --------------------------------------------------------------------------------

@@ -122,13 +122,12 @@ def load_for_play(project: str | None, overrides=()):
     it (one report for one mistake). A binding that Kanzi would not deliver (no PushTarget,
     an undeclared consumer: kzplayer.bindings.binding.undelivered) does not stop it: the
     graph leaves it out, as Kanzi does, and the run shows the effect so."""
-    import kzplayer
     from kzplayer.bindings import parse_override, resolve
     from kzplayer.bindings.binding import UNDELIVERED
     from kzplayer.resources import samples_dir
 
     path = project if project is not None else str(samples_dir() / DEMO)
-    proj = kzplayer.load(path)
+    proj = _load(path)
     graph = resolve(proj)
     findings = validate_findings(proj, graph)
     stopping = [d for d in graph.diagnostics if d.severity == Severity.ERROR and d.rule not in UNDELIVERED]
@@ -141,6 +140,31 @@ def load_for_play(project: str | None, overrides=()):
         item, name, new_value = parse_override(text, proj)
         graph.set_value(item, name, new_value)
     return proj, graph
+
+
+def _load(path: str):
+    """kzplayer.load, except that a custom material's shader file outside the project folder
+    (the loader's path.outside-project at a MaterialType's shader=, vertex= or fragment=;
+    never opened) does not stop play: the simulation leaves that material's slot out, the
+    renderer draws its emitters with ParticlesDefault, and the error is shown with what
+    validate finds ("playing anyway"). Every other load error raises as kzplayer.load does."""
+    from kzplayer.project.loader import load, load_project
+    proj, diagnostics = load_project(path)
+    if proj is None or any(d.severity == Severity.ERROR and not _refused_shader(proj, d) for d in diagnostics):
+        return load(path)           # raises the project's errors, exit 1 (2: a file that cannot be read)
+    return proj
+
+
+def _refused_shader(proj, d) -> bool:
+    if d.rule != "path.outside-project" or d.span is None:
+        return False
+    inner = d.span
+    for item in proj.walk():
+        outer = item.span if item.type == "MaterialType" else None
+        if (outer is not None and inner.file == outer.file and (inner.line, inner.column) >= (outer.line, outer.column)
+                and (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)):
+            return True
+    return False
 
 
 def validate_findings(proj, graph) -> list:

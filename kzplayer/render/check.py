@@ -3,8 +3,10 @@
 Each `<MaterialType slot="Particle" vertex="..." fragment="...">` is compiled and linked as
 the renderer will, once per geometry it declares (a billboard, and with KZ_MESH defined a
 mesh), and the driver's errors come back as `shader.compile` Diagnostics at the line of the
-material's own file or of a file it includes. Needs an OpenGL 4.3 context: pass one, or one
-is made and released; where none can be had, create_context's KzError propagates.
+material's own file or of a file it includes (the first one's hint says that `play` draws
+its emitters with ParticlesDefault, as render/renderer.py does). Needs an OpenGL 4.3
+context: pass one, or one is made and released; where none can be had, create_context's
+KzError propagates.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from kzplayer.diagnostics import Diagnostic, KzError
 
 def check_render_shaders(project, ctx=None) -> list[Diagnostic]:
     from kzplayer.gpu.context import create_context
-    from kzplayer.render.materials import custom_render_materials, geometry_defines
+    from kzplayer.render.materials import custom_render_materials, geometry_defines, left_out
     from kzplayer.render.shaders import ProgramCache
 
     materials = custom_render_materials(project)
@@ -29,7 +31,7 @@ def check_render_shaders(project, ctx=None) -> list[Diagnostic]:
                 try:
                     programs.render(material.vertex, material.fragment, geometry_defines(material, mesh))
                 except KzError as exc:
-                    found.extend(d for d in exc.diagnostics if d not in found)
+                    found.extend(d for d in left_out(exc.diagnostics, material) if d not in found)
                     break          # the billboard's errors; the mesh variant would repeat them
     finally:
         programs.release()

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, a_or_an
+from kzplayer.project.files import Outside, inside, is_file, project_folder
 from kzplayer.render.shaders import ShaderFile
 
 DEFAULT = "ParticlesDefault"
@@ -55,8 +56,9 @@ def stock_material(cat, name: str = DEFAULT) -> RenderMaterial:
 def resolve_render_material(project, cat, ref, where: str, span=None) -> RenderMaterial | Diagnostic:
     """The rendering material a ParticleMaterial value names; ParticlesDefault for an empty
     slot. An unknown name, a material of another slot, or a custom one whose files are
-    missing raise (as the simulation's materials do); a custom one without a vertex and
-    fragment pair comes back as a warning (the emitter is drawn with ParticlesDefault)."""
+    missing or lie outside the project folder (kzplayer.project.files.inside: never opened)
+    raise (as the simulation's materials do); a custom one without a vertex and fragment
+    pair comes back as a warning (the emitter is drawn with ParticlesDefault)."""
     if ref is None or str(ref).strip() == "":
         return stock_material(cat)
     name = str(ref)
@@ -75,15 +77,27 @@ def resolve_render_material(project, cat, ref, where: str, span=None) -> RenderM
                           f"{where}: the rendering material '{spec.name}' names no vertex= and fragment= "
                           "shader pair; its particles are drawn with ParticlesDefault", span,
                           hint='give the MaterialType vertex="....vert.glsl" fragment="....frag.glsl"')
-    base = Path(project.path).parent if project.path else Path.cwd()
+    root = project_folder(project).resolve()
     files = []
-    for rel in (spec.vertex, spec.fragment):
-        path = (base / rel).resolve()
-        if not path.is_file():
+    for stage, rel in (("vertex", spec.vertex), ("fragment", spec.fragment)):
+        try:     # the loader reported it (path.outside-project): never read, never compiled
+            path = inside(root, rel, [root], f"the {stage} shader of material '{spec.name}' ({rel})")
+        except Outside as exc:
+            raise _error("path.outside-project", f"{where}: {exc}", span) from None
+        if not is_file(path):
             raise _error("material.unknown", f"{where}: the shader of '{spec.name}' is missing: {path}", span)
-        files.append(ShaderFile(path, str(path)))
+        files.append(ShaderFile(path, str(path), root))
     return RenderMaterial(spec.name, files[0], files[1], tuple(spec.properties),
                           tuple(spec.geometry) or ("billboard",), custom=True)
+
+
+def left_out(diagnostics: list[Diagnostic], material: RenderMaterial) -> list[Diagnostic]:
+    """A custom material's compile errors as `play` leaves it out (and `validate` says it
+    will): the first one says that its emitters are drawn with ParticlesDefault."""
+    from dataclasses import replace
+    hint = (f"until it compiles, `kzplayer play` leaves '{material.name}' out: its emitters are drawn "
+            f"with {DEFAULT}")
+    return [replace(d, hint=d.hint or hint) if n == 0 else d for n, d in enumerate(diagnostics)]
 
 
 def _error(rule: str, message: str, span) -> KzError:

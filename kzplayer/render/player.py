@@ -11,7 +11,8 @@ and (offline) the writer, for the window and for files alike.
 
 `warn(diagnostics)` hears every problem found on the way, once: the simulation's (a stock
 material not run yet, a pool capped, a broken material left out), the drawing's (a mesh that
-cannot be read, a texture outside the project), a full pool that refused particles, steps
+cannot be read, a texture outside the project, a rendering material that does not compile,
+left out: drawn with ParticlesDefault), a full pool that refused particles, steps
 dropped over the per-frame budget. A frame past `frame_budget` seconds of wall-clock time
 raises KzError (render/budget.py: an endless loop in a custom shader). The command line prints them
 (kzplayer.commands.play); nothing here prints, and nothing here imports the commands.
@@ -172,8 +173,14 @@ class Player:
             for em in frame.emitters:
                 em.sides = sides.get(em.key)
         self.renderer.draw(frame, camera)
+        self._say_drawing()
+
+    def _say_drawing(self) -> None:
+        """What drawing found: the frame's problems, a texture that cannot be read, a custom
+        rendering material that does not compile (left out, drawn with ParticlesDefault)."""
         self._say(self.frames.problems)
         self._say(_texture_problems(self.renderer))
+        self._say(self.renderer.problems)
 
     def image(self) -> np.ndarray:
         return self.renderer.read()
@@ -275,10 +282,11 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         camera = how = None
         if output:
             camera, how = player.camera(size[0] / size[1])
-            if player.renderer is None:       # compile the materials before simulating: fail fast
+            if player.renderer is None:       # compile the materials before simulating: say what is left out
                 from kzplayer.render.renderer import Renderer
                 player.renderer = Renderer(ctx, size)
                 player.renderer.draw(player.frames.build(player.sim, 0.0), camera)
+                player._say_drawing()
             writer = open_writer(output, fps, size)
         recorder = StatsRecorder(player.sim, stats) if stats else None
         if events:

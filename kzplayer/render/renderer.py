@@ -17,6 +17,9 @@ Billboards and meshes are drawn here; the NeL representations (points, lines, tr
 rings, tubes, flares) are draws of render/representations.py's geometries, each of a fixed
 vertex count per particle, instanced and indirect like the billboards.
 
+A custom rendering material that does not compile is left out: its emitters are drawn with
+ParticlesDefault and its errors are kept in `Renderer.problems` (the player reports them).
+
 Every draw is indirect: the instance count is the live count the GPU wrote. The image is
 blended into a 32-bit float target in linear light: an 8-bit target would round after every
 blend (thousands of faint additive sprites would sum wrongly) and blending sRGB values is
@@ -28,6 +31,7 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
+from kzplayer.diagnostics import KzError
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.materials import uniform_values
 from kzplayer.project.catalog import catalog
@@ -35,7 +39,7 @@ from kzplayer.render.gpu_mesh import MeshCache
 from kzplayer.render.lights import LIGHTS_PER_CASTER, MAX_LIGHT_CASTERS, PARTICLE_LIGHTS_BYTES, UBO_BYTES
 from kzplayer.render.live_list import (ARRAYS_COMMAND, BARRIER, BINDING_ORDER, BINDING_PARTICLE_LIGHTS,
                                        ELEMENTS_COMMAND, LIVE_DISPATCH_OFFSET, LiveList)
-from kzplayer.render.materials import geometry_defines
+from kzplayer.render.materials import geometry_defines, left_out, stock_material
 from kzplayer.render.representations import IndexBuffers, draw_counts, representation
 from kzplayer.render.shaders import ProgramCache, set_uniform
 from kzplayer.render.sort import BRIGHTNESS, DEPTH, REVERSE_DEPTH, Sorter
@@ -133,6 +137,7 @@ class Renderer:
         self.lights = ctx.buffer(reserve=UBO_BYTES)
         self.particle_lights = ctx.buffer(reserve=PARTICLE_LIGHTS_BYTES)
         self._states: dict[str, _EmitterState] = {}
+        self.problems: list = []          # compile errors of the custom materials left out, each once
         self._empty_vaos: dict[int, object] = {}
         self._white = ctx.texture((1, 1), 4, np.ones(4, np.float16).tobytes(), dtype="f2")
         self.tubes = IndexBuffers(ctx)
@@ -181,6 +186,7 @@ class Renderer:
         for st in self._states.values():
             st.seen = False
         try:
+            self._leave_out_broken(frame)
             self._prepare(frame, view)
             self.fbo.use()
             ctx.viewport = (0, 0, width, height)
@@ -224,6 +230,29 @@ class Renderer:
             (previous or ctx.detect_framebuffer(0)).use()
         for key in [k for k, st in self._states.items() if not st.seen]:
             self._states.pop(key).release()          # an emitter no longer drawn
+
+    def _leave_out_broken(self, frame) -> None:
+        """A custom rendering material that does not compile (or link) for an emitter is left
+        out: its errors go to `problems`, once, and the emitter is drawn with ParticlesDefault
+        (billboards; its ParticleMesh where it has one), as a material that cannot be resolved
+        is (render/frame.py). Tried for the variant the emitter draws, before any compute work
+        of the frame (the stand-in needs its live list and records); a failure is compiled
+        once (ProgramCache)."""
+        for em in frame.emitters:
+            if not em.material.custom:
+                continue
+            try:
+                self._program(em)
+            except KzError as exc:
+                self.problems.extend(d for d in left_out(exc.diagnostics, em.material) if d not in self.problems)
+                em.material = stock_material(catalog())
+
+    def _program(self, em):
+        """(program, initial) of the variant the emitter draws with."""
+        geometry = representation(em.material)
+        defines = (self._representation_defines(em, geometry) if geometry is not None
+                   else self._billboard_variant(em)[1])
+        return self.programs.render(em.material.vertex, em.material.fragment, defines)
 
     def _copy_scene_depth(self) -> None:
         """The opaque scene's depth as view distance into scene_depth (soft particles read
@@ -371,12 +400,8 @@ class Renderer:
             self._empty_vaos[key] = self.ctx.vertex_array(program, [])
         return self._empty_vaos[key]
 
-    def _draw_emitter(self, em) -> None:
-        if representation(em.material) is not None:
-            self._draw_representation(em, self._state(em.key))
-            return
-        ctx = self.ctx
-        st = self._state(em.key)
+    def _billboard_variant(self, em):
+        """(GPU mesh or None, defines) of a billboard or mesh draw."""
         mat = em.material
         mesh = self.meshes.get(em.mesh) if em.mesh is not None and "mesh" in mat.geometry else None
         defines = emitter_defines(em, mesh is not None)
@@ -384,6 +409,26 @@ class Renderer:
                                               _number(em.values("Particle.SoftDepth")) > 0))
         if prepared(em, mesh is not None):
             defines["KZ_PREPARED"] = 1
+        return mesh, defines
+
+    def _representation_defines(self, em, geometry) -> dict:
+        defines = emitter_defines(em, False)
+        defines.update(self._fragment_defines(em.values, em.files, "Particle.Texture", geometry.repeat,
+                                              em.opaque and not geometry.screen,
+                                              not geometry.screen and _number(em.values("Particle.SoftDepth")) > 0))
+        if geometry.name == "fan" and self._texture(em.values, em.files, "FanLight.Gradient", False) is not None:
+            defines["KZ_GRADIENT"] = 1
+        return defines
+
+    def _draw_emitter(self, em) -> None:
+        if representation(em.material) is not None:
+            self._draw_representation(em, self._state(em.key))
+            return
+        ctx = self.ctx
+        st = self._state(em.key)
+        mat = em.material
+        mesh, defines = self._billboard_variant(em)
+        if "KZ_PREPARED" in defines:
             st.prepared.bind_to_storage_buffer(BINDING_PREPARED)
         program, initial = self.programs.render(mat.vertex, mat.fragment, defines)
         self._common(program, initial, em.model, em.opacity)
@@ -414,12 +459,7 @@ class Renderer:
         ctx = self.ctx
         geometry = representation(em.material)
         counts = st.counts
-        defines = emitter_defines(em, False)
-        defines.update(self._fragment_defines(em.values, em.files, "Particle.Texture", geometry.repeat,
-                                              em.opaque and not geometry.screen,
-                                              not geometry.screen and _number(em.values("Particle.SoftDepth")) > 0))
-        if geometry.name == "fan" and self._texture(em.values, em.files, "FanLight.Gradient", False) is not None:
-            defines["KZ_GRADIENT"] = 1
+        defines = self._representation_defines(em, geometry)
         program, initial = self.programs.render(em.material.vertex, em.material.fragment, defines)
         self._common(program, initial, em.model, em.opacity)
         for name, value in self._material_uniforms((program, initial), em):

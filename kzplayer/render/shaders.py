@@ -22,9 +22,15 @@ from kzplayer.resources import shader_dir
 
 @dataclass(frozen=True)
 class ShaderFile:
-    """A GLSL file and how messages name it."""
+    """A GLSL file and how messages name it; `root`: the folder its #includes may read
+    besides the shader library (a custom material's project folder; None: its own folder)."""
     path: Path
     display: str
+    root: Path | None = None
+
+    @property
+    def roots(self):
+        return None if self.root is None else (self.root,)
 
     @staticmethod
     def stock(rel: str) -> "ShaderFile":
@@ -35,7 +41,8 @@ def build_program(ctx, vertex: ShaderFile | str, fragment: ShaderFile | str, def
     """A moderngl Program from two files (ShaderFiles, or names relative to shaders/); a
     compile or link error raises KzError with diagnostics at the files' own lines."""
     files = {"vertex_shader": _file(vertex), "fragment_shader": _file(fragment)}
-    stages = {name: preprocess(f.path, defines, display_name=f.display) for name, f in files.items()}
+    stages = {name: preprocess(f.path, defines, display_name=f.display, roots=f.roots)
+              for name, f in files.items()}
     try:
         return ctx.program(**{name: src.text for name, src in stages.items()})
     except Exception as exc:  # moderngl raises a bare Error carrying the driver log
@@ -60,12 +67,20 @@ class ProgramCache:
     def __init__(self, ctx):
         self.ctx = ctx
         self._programs: dict[tuple, tuple] = {}
+        self._failed: dict[tuple, KzError] = {}     # a pair that did not compile is not tried every frame
 
     def render(self, vertex: ShaderFile | str, fragment: ShaderFile | str, defines: dict | None = None):
         vertex, fragment = _file(vertex), _file(fragment)
         key = ("render", str(vertex.path), str(fragment.path), _key(defines))
+        if key in self._failed:
+            failed = self._failed[key]
+            raise KzError(failed.diagnostics, failed.exit_code)
         if key not in self._programs:
-            program = build_program(self.ctx, vertex, fragment, defines)
+            try:
+                program = build_program(self.ctx, vertex, fragment, defines)
+            except KzError as exc:
+                self._failed[key] = exc
+                raise
             self._programs[key] = (program, uniform_defaults(program))
         return self._programs[key]
 
@@ -75,7 +90,7 @@ class ProgramCache:
         f = _file(rel)
         key = ("compute", str(f.path), _key(defines))
         if key not in self._programs:
-            source = preprocess(f.path, defines, display_name=f.display)
+            source = preprocess(f.path, defines, display_name=f.display, roots=f.roots)
             program = compile_compute(self.ctx, source)
             self._programs[key] = (program, uniform_defaults(program))
         return self._programs[key]
@@ -84,6 +99,7 @@ class ProgramCache:
         for program, _ in self._programs.values():
             program.release()
         self._programs.clear()
+        self._failed.clear()
 
 
 def _key(defines: dict | None) -> tuple:

@@ -12,7 +12,7 @@ import pytest
 
 import kzplayer
 from kzplayer.diagnostics import KzError
-from kzplayer.render.materials import resolve_render_material
+from kzplayer.render.materials import resolve_render_material, stock_material
 from kzplayer.render.renderer import Renderer
 from pathlib import Path
 
@@ -157,3 +157,90 @@ def test_a_custom_material_draws_a_stock_geometry_through_the_history_it_asks_fo
     finally:
         r.release()
         sim.release()
+
+
+def test_a_custom_trail_that_does_not_compile_is_drawn_as_billboards_and_said_once(ctx, tmp_path):
+    """The renderer leaves a broken custom material out: the emitter draws as ParticlesDefault
+    billboards (4 vertices a particle, not the trail's 2 x 6), its errors kept once over
+    frames, the failed compile not tried again."""
+    from kzplayer.bindings import resolve
+    from kzplayer.gpu import Simulation
+    from kzplayer.render.camera import Camera
+    from kzplayer.render.frame import FrameBuilder
+    (tmp_path / "shaders").mkdir()
+    (tmp_path / "shaders" / "comet.vert.glsl").write_text(
+        '#version 430\n#include "render/particle_vertex.glsl"\nvoid main() {\n    gl_Position = nowhere;\n}\n')
+    (tmp_path / "shaders" / "comet.frag.glsl").write_text(
+        '#version 430\n#include "render/particle_fragment.glsl"\nvoid main() { kzWriteParticle(vec4(1.0)); }\n')
+    (tmp_path / "p.kzm").write_text(TRAIL.format(history="6"))
+    project = kzplayer.load(str(tmp_path / "p.kzm"))
+    sim = Simulation(ctx, project, resolve(project))
+    r, reference = Renderer(ctx, (64, 36)), Renderer(ctx, (64, 36))
+    builds = []
+    real_build = r.programs.render
+
+    def counted(vertex, fragment, defines=None):
+        builds.append(str(getattr(vertex, "path", vertex)))
+        return real_build(vertex, fragment, defines)
+    r.programs.render = counted
+    try:
+        for _ in range(8):
+            sim.step()
+        world = np.eye(4)
+        world[:3, 3] = (0.5, 0.0, 4.0)
+        frames = FrameBuilder(project, sim.graph)
+        for _ in range(2):
+            r.draw(frames.build(sim), Camera(world))
+        assert [(d.rule, Path(d.span.file).name, d.span.line) for d in r.problems] == [("shader.compile", "comet.vert.glsl", 4)]
+        assert "nowhere" in r.problems[0].message and "drawn with ParticlesDefault" in r.problems[0].hint
+        assert r.live_list(sim.emitters[0].path).read_args()[0] == 4          # billboards
+        assert sum(name.endswith("comet.vert.glsl") for name in builds) == 2   # tried each frame, compiled once
+        picture = r.read()
+        frame = frames.build(sim)
+        frame.emitters[0].material = stock_material(project.catalog)
+        reference.draw(frame, Camera(world))
+        assert (picture.max(axis=2) > 40).sum() >= 2 and np.array_equal(picture, reference.read())
+    finally:
+        r.release()
+        reference.release()
+        sim.release()
+
+
+def test_a_shader_pair_outside_the_project_is_never_read(tmp_path):
+    from kzplayer.validate import validate_paths
+    (tmp_path / "secret.glsl").write_text("TOP SECRET LINE\n")
+    inner = tmp_path / "p"
+    inner.mkdir()
+    project_with(inner)
+    (inner / "p.kzm").write_text(MATERIAL.format(vertex="../../secret.glsl", fragment="spark_streak.frag.glsl"))
+    project, _ = kzplayer.project.loader.load_project(str(inner / "p.kzm"))
+    with pytest.raises(KzError) as exc:
+        resolve_render_material(project, project.catalog, "Materials/Streak", "here")
+    assert exc.value.diagnostics[0].rule == "path.outside-project"
+    found = validate_paths([str(inner / "p.kzm")]).diagnostics
+    assert [d.rule for d in found if d.severity == "error"] == ["path.outside-project"]     # compiled and shown before
+    assert not any("TOP SECRET" in (d.message + str(d.span)) for d in found)
+
+
+def test_its_includes_read_the_project_folder_and_nothing_outside(ctx, tmp_path):
+    """As a simulation material's: an #include may reach the project folder (beside the
+    project file), never a file outside it."""
+    (tmp_path / "p").mkdir()
+    project = project_with(tmp_path / "p")
+    (tmp_path / "p" / "common.glsl").write_text("const float KZ_TEST_WIDTH = 0.2;\n")
+    (tmp_path / "secret.glsl").write_text("TOP SECRET LINE\n")
+    frag = tmp_path / "p" / "shaders" / "spark_streak.frag.glsl"
+    original = frag.read_text()
+    r = Renderer(ctx, (W, H))
+    try:
+        frag.write_text(original.replace("void main", '#include "../common.glsl"\nvoid main', 1))
+        mat = resolve_render_material(project, project.catalog, "Materials/Streak", "here")
+        r.programs.render(mat.vertex, mat.fragment)               # compiles
+        frag.write_text(original.replace("void main", '#include "../../secret.glsl"\nvoid main', 1))
+        with pytest.raises(KzError) as exc:
+            r.programs.render(mat.vertex, mat.fragment, {"KZ_OTHER": 1})
+    finally:
+        r.release()
+    d = exc.value.diagnostics[0]
+    assert d.rule == "shader.compile" and "leads outside the project folder" in d.message
+    assert "TOP SECRET" not in d.message

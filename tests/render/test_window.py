@@ -96,3 +96,33 @@ def test_the_loop_plays_pauses_steps_restarts_and_draws(ctx):
     finally:
         player.release()
         screen.release()
+
+
+def test_the_window_plays_a_rendering_material_that_does_not_compile_as_billboards(ctx, tmp_path):
+    from types import SimpleNamespace
+
+    from kzplayer.commands.play import load_for_play
+    from kzplayer.render.player import Player
+    from kzplayer.render.window import _loop
+    from tests.test_play_cli import NOZZLE, _streak_fountain
+
+    path = _streak_fountain(tmp_path, edit=("spark_streak.frag.glsl", "float along =", "float along = undefinedThing +"))
+    project, graph = load_for_play(str(path))
+    said = []
+    player = Player(ctx, project, graph, (64, 36), seed=1, warn=said.extend)
+    keys = Keys()
+    screen = ctx.simple_framebuffer((64, 36))
+    try:
+        fake = FakeGlfw(keys, 20)
+        _loop(fake, None, SimpleNamespace(screen=screen), keys, player, 60.0)      # raised KzError before
+        assert fake.swaps == 20
+        compile_errors = [d for d in said if d.rule == "shader.compile"]
+        assert compile_errors and len(compile_errors) == len(set(compile_errors))     # each said once, not per frame
+        line = next(n for n, t in enumerate((tmp_path / "shaders" / "spark_streak.frag.glsl").read_text().splitlines(), 1)
+                    if "undefinedThing" in t)
+        assert all(d.span.file.endswith("spark_streak.frag.glsl") and d.span.line == line for d in compile_errors)
+        assert (player.image().max(axis=2) > 40).sum() > 0          # the fountain, as billboards
+        assert player.renderer.live_list(NOZZLE).read_args()[0] == 4                # 4 vertices a billboard
+    finally:
+        player.release()
+        screen.release()

@@ -10,7 +10,9 @@ This needs an OpenGL 4.3 context (a GPU, or Mesa's llvmpipe through EGL); withou
 shaders are not compiled and a note says so. Stock materials are compiled by kzplayer's tests.
 
 To fix: correct the shader at the reported line of the GLSL file; the message is the
-driver's.
+driver's. Until then `kzplayer play` leaves the material out and plays on: a simulation
+material's slot is left empty, a rendering material's emitters are drawn with
+ParticlesDefault (the hint says so).
 
 Failing (`shaders/swirl.glsl`):
 
