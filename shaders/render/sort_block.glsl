@@ -15,10 +15,6 @@ uniform uint kz_k;
 
 uvec2 block[KZ_SORT_BLOCK];
 
-bool greater(uvec2 a, uvec2 b) {
-    return a.x > b.x || (a.x == b.x && a.y > b.y);
-}
-
 void exchange(uint k, uint j, uint base) {
     for (uint t = 0u; t < KZ_SORT_BLOCK / 2u; ++t) {
         uint low = t & (j - 1u);

@@ -19,3 +19,8 @@ uint kzSortable(float f) {
     uint u = floatBitsToUint(f);
     return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
 }
+
+// The network's order of two pairs: by key, then by slot (no two pairs are equal).
+bool greater(uvec2 a, uvec2 b) {
+    return a.x > b.x || (a.x == b.x && a.y > b.y);
+}

@@ -18,10 +18,6 @@ uniform uint kz_k;
 
 shared uvec2 block[KZ_SORT_BLOCK];
 
-bool greater(uvec2 a, uvec2 b) {
-    return a.x > b.x || (a.x == b.x && a.y > b.y);
-}
-
 void exchange(uint t, uint k, uint j, uint base) {
     uint low = t & (j - 1u);
     uint i = ((t - low) << 1u) + low;

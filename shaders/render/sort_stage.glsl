@@ -8,10 +8,6 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 uniform uint kz_k;
 uniform uint kz_j;
 
-bool greater(uvec2 a, uvec2 b) {
-    return a.x > b.x || (a.x == b.x && a.y > b.y);
-}
-
 void main() {
     uint t = gl_GlobalInvocationID.x;
     if (t >= sortArgs[3] / 2u) {
