@@ -27,3 +27,24 @@ def best_cpu_of(n: int, fn):
         cpu = min(cpu, time.process_time() - c)
         wall = min(wall, time.perf_counter() - w)
     return cpu, wall, result
+
+
+def timed(fn):
+    """(wall time, CPU time) of one call of fn, in seconds."""
+    w, c = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - w, time.process_time() - c
+
+
+def interleaved(cases: dict, repeat: int) -> dict:
+    """name -> (wall times, CPU times): every case called once as a warm-up, then the cases
+    alternated (A B C A B C ...) `repeat` times, so the machine's load falls on all alike."""
+    for fn in cases.values():
+        fn()
+    out = {name: ([], []) for name in cases}
+    for _ in range(repeat):
+        for name, fn in cases.items():
+            w, c = timed(fn)
+            out[name][0].append(w)
+            out[name][1].append(c)
+    return out

@@ -47,6 +47,7 @@ from kzplayer.render.materials import stock_material  # noqa: E402
 from kzplayer.render.renderer import Renderer  # noqa: E402
 from kzplayer.render.sort import DEPTH, Sorter  # noqa: E402
 from kzplayer.resources import samples_dir  # noqa: E402
+from _timing import interleaved  # noqa: E402  (this folder: the benchmarks run as scripts)
 
 SIZE = (640, 360)
 ASSETS = samples_dir() / "assets"
@@ -92,25 +93,6 @@ def emitters(buf, n: int):
             "Particle.ReceiveLight": True, "ParticlesOverLife.OpacityEnd": 1.0, "ParticlesOverLife.ScaleStart": (0.05, 0.05, 0.05),
             "ParticlesOverLife.ScaleEnd": (0.05, 0.05, 0.05)}), mesh=rock, blend="Opaque"),
     }
-
-
-def timed(fn):
-    w, c = time.perf_counter(), time.process_time()
-    fn()
-    return time.perf_counter() - w, time.process_time() - c
-
-
-def interleaved(cases: dict, repeat: int) -> dict:
-    """name -> (wall times, cpu times), the cases alternated repeat times after a warm-up."""
-    for fn in cases.values():
-        fn()
-    out = {name: ([], []) for name in cases}
-    for _ in range(repeat):
-        for name, fn in cases.items():
-            w, c = timed(fn)
-            out[name][0].append(w)
-            out[name][1].append(c)
-    return out
 
 
 def line(name: str, walls, cpus, base=None) -> str:

@@ -43,6 +43,7 @@ from kzplayer.render.camera import Camera  # noqa: E402
 from kzplayer.render.frame import EmitterDraw, Frame, history_of  # noqa: E402
 from kzplayer.render.materials import stock_material  # noqa: E402
 from kzplayer.render.renderer import Renderer  # noqa: E402
+from _timing import interleaved  # noqa: E402  (this folder: the benchmarks run as scripts)
 
 SIZE = (640, 360)
 N_HISTORY = 16
@@ -65,24 +66,6 @@ def records(n: int):
 def values(props: dict):
     cat = catalog()
     return lambda name: props[name] if name in props else getattr(cat.property(name), "default", None)
-
-
-def timed(fn):
-    w, c = time.perf_counter(), time.process_time()
-    fn()
-    return time.perf_counter() - w, time.process_time() - c
-
-
-def interleaved(cases: dict, repeat: int) -> dict:
-    for fn in cases.values():
-        fn()
-    out = {name: ([], []) for name in cases}
-    for _ in range(repeat):
-        for name, fn in cases.items():
-            w, c = timed(fn)
-            out[name][0].append(w)
-            out[name][1].append(c)
-    return out
 
 
 def line(name: str, walls, cpus, base=None) -> str:
