@@ -174,6 +174,13 @@ class Context:
         text = (prop.text or "").strip() or (str(prop.value) if prop.value is not None else "")
         return text or None
 
+    def plays(self, item: Item, slot_property: str, material: str) -> bool:
+        """Whether the slot, after bindings, holds the stock `material` under any of its
+        names (alias, asset-package path)."""
+        value = self.value(item, slot_property)
+        spec = self.catalog.material(str(value)) if value else None
+        return spec is not None and not spec.custom and spec.name == material
+
     def material(self, item: Item, slot_property: str):
         """The catalog's MaterialSpec in that slot (None when empty or unknown)."""
         name = self.material_name(item, slot_property)

@@ -37,8 +37,7 @@ def check(context):
     from kzplayer.gpu.mesh_data import COLLIDER_TRIANGLE_BUDGET
     from kzplayer.meshes import MeshError, mesh_for
     for item in context.items:
-        if item.type != "ParticleCollider" or str(context.value(item, "ParticleCollider.ColliderMaterial") or "") \
-                != "Collider_Mesh":
+        if item.type != "ParticleCollider" or not context.plays(item, "ParticleCollider.ColliderMaterial", "Collider_Mesh"):
             continue
         prop = item.properties.get("Collider.Mesh")
         if prop is None or prop.value is None:

@@ -44,8 +44,7 @@ def check(context):
     from kzplayer.meshes import MeshError, mesh_for
     from kzplayer.transforms import world_matrix
     for item in context.items:
-        if item.type != "ParticleEmitter" or str(context.value(item, "ParticleEmitter.EmissionMaterial") or "") \
-                != "Emitter_Mesh":
+        if item.type != "ParticleEmitter" or not context.plays(item, "ParticleEmitter.EmissionMaterial", "Emitter_Mesh"):
             continue
         ref = context.value(item, "Emission.Mesh")
         if ref is None:
