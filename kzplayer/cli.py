@@ -129,5 +129,21 @@ def convert(src, dst, force) -> None:
     run(src, dst, force=force)
 
 
+@main.command(short_help="Run effect test specs (*.kztest.toml): counts, bounds, events, pictures.")
+@click.argument("paths", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "github"]), default="text", show_default=True)
+@click.option("--junit", metavar="FILE", help="Also write the results as JUnit XML.")
+@click.option("--update", is_flag=True, help="Rewrite the golden pictures instead of comparing them.")
+@click.option("--artifacts", default="kztest-artifacts", show_default=True, metavar="DIR",
+              help="Where a failed picture's golden | actual | difference strip is written.")
+@click.option("--verbose", "-v", is_flag=True, help="Show every check, not only the failed ones.")
+def test(paths, fmt, junit, update, artifacts, verbose) -> None:
+    """Run every *.kztest.toml spec under PATHS (default: the current folder), headless and
+    deterministic (docs/testing.md). Exit code 0 all passed, 1 a check failed, 2 a bad spec
+    or a name its project lacks."""
+    from kzplayer.commands.test import run
+    sys.exit(run(paths, fmt=fmt, junit=junit, update=update, artifacts=artifacts, verbose=verbose))
+
+
 if __name__ == "__main__":
     main()
