@@ -4,6 +4,7 @@ at the spec's file:line:column, and a spec with any is not run (exit 2)."""
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,7 +94,8 @@ def read_spec(path) -> Spec:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line, col = getattr(exc, "lineno", 1) or 1, getattr(exc, "colno", 1) or 1
+        at = re.search(r"at line (\d+), column (\d+)", str(exc))     # 3.11 has no exc.lineno
+        line, col = (int(at.group(1)), int(at.group(2))) if at else (1, 1)
         message = str(exc).split(" (at line")[0]
         spec.problems.append(Diagnostic("KZ908", RULE, Severity.ERROR, f"not TOML: {message}",
                                         Span(str(path), line, col)))
