@@ -116,6 +116,17 @@ def check_count(check, rec) -> Outcome:
         if figure not in check.data:
             continue
         expected = check.data[figure]
+        if isinstance(expected, dict):      # relative to another emitter's figure, same frames
+            other = find_emitter(expected["of"], rec.emitters)
+            of = expected.get("figure", figure)
+            base = sum(int(getattr(rec.stats[n][other], of)) for n in frames) if of != "alive" else \
+                rec.stats[frames[-1]][other].alive
+            times, within = expected.get("times", 1), expected.get("within", 0)
+            expected = [base * times - within, base * times + within]
+            if figure != "alive" and not in_range(sum(int(getattr(r, figure)) for r in rows), expected):
+                return Outcome(check, False, f"{short(path)}: {figure} {when(check, rec.fps)} is "
+                               f"{sum(int(getattr(r, figure)) for r in rows)}, expected {times:g} x {short(other)}'s "
+                               f"{of} ({base}) = {shown(expected)}", path, key=figure)
         if figure == "alive":       # a state: every frame of the window
             for n, r in zip(frames, rows):
                 if not in_range(r.alive, expected):

@@ -122,8 +122,11 @@ def _run_group(spec: Spec, variant, group, findings, options) -> list:
 
 
 def golden_path(spec: Spec, check) -> Path:
-    name = check.data.get("golden") or (f"{spec.name}.png" if check.index == 0 else f"{spec.name}.{check.index}.png")
-    return spec.path.parent / name
+    """`golden =` relative to the spec, else golden/NAME.png beside it (NAME.1.png, ... for
+    the second and later pictures of one spec)."""
+    if check.data.get("golden"):
+        return spec.path.parent / check.data["golden"]
+    return spec.path.parent / "golden" / (f"{spec.name}.png" if check.index == 0 else f"{spec.name}.{check.index}.png")
 
 
 def _picture(spec: Spec, check, rec, options: Options) -> C.Outcome:

@@ -196,8 +196,16 @@ def _timing(spec: Spec, kind: str, key: tuple, table: dict) -> None:
 def _range(spec: Spec, key: tuple, name: str, value) -> None:
     if _is_number(value):
         return
+    if isinstance(value, dict) and name in FIGURES:        # relative: { of, figure, times }
+        if not (isinstance(value.get("of"), str) and value.get("figure", name) in FIGURES
+                and _is_number(value.get("times", 1)) and _is_number(value.get("within", 0))
+                and set(value) <= {"of", "figure", "times", "within"}):
+            spec.problem(f"`{name}` relative to another emitter is {{ of = 'EMITTER', figure = 'died', "
+                         "times = N, within = TOLERANCE }}", *key, name)
+        return
     if not (isinstance(value, list) and len(value) == 2 and all(_is_number(v) for v in value) and value[0] <= value[1]):
-        spec.problem(f"`{name}` is a number or a range [min, max]", *key, name)
+        spec.problem(f"`{name}` is a number or a range [min, max]"
+                     + (" or { of = 'EMITTER', figure = 'died', times = N }" if name in FIGURES else ""), *key, name)
 
 
 def _count(spec, key, t):

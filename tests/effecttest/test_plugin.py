@@ -56,5 +56,5 @@ def test_update_option_writes_goldens(pytester):
     args = ("-p", "kzplayer.effecttest.pytest_plugin", "-p", "no:cacheprovider")
     pytester.runpytest_subprocess(*args).assert_outcomes(failed=1)
     pytester.runpytest_subprocess(*args, "--kztest-update").assert_outcomes(passed=1)
-    assert (pytester.path / "pic.png").is_file()
+    assert (pytester.path / "golden" / "pic.png").is_file()
     pytester.runpytest_subprocess(*args).assert_outcomes(passed=1)
