@@ -79,4 +79,4 @@ class KzTestItem(pytest.Item):
 
     def reportinfo(self):
         line = self.check.span.line - 1 if self.check is not None else 0
-        return self.path, line, f"{self.path.name}::{self.name}"
+        return self.path, line, self.name

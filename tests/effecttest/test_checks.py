@@ -157,3 +157,12 @@ def test_validate_expects_exactly_these_rules_at_these_positions(tmp_path):
     assert f"found: property.unknown at {line}:{column}" in result.outcomes[0].message
     assert result.diagnostics()[0].span.line == line_of(wrong, "expect =")
     assert result.diagnostics()[1].span.line == line_of(wrong, "errors = 0")
+
+
+def test_a_count_relative_to_another_emitters_figure(tmp_path):
+    path = write_spec(tmp_path, '[[count]]\nemitter = "Nozzle"\nwindow = [0, 1]\nemitted = { of = "Nozzle", figure = "emitted" }\n'
+                                '[[count]]\nemitter = "Nozzle"\nwindow = [0, 1]\nemitted = { of = "Nozzle", figure = "emitted", times = 2 }\n')
+    result = run_path(path)
+    assert [o.passed for o in result.outcomes] == [True, False]
+    assert "expected 2 x Nozzle's emitted (400) = 800" in result.outcomes[1].message
+    assert result.diagnostics()[0].span.line == line_of(path, "times = 2")
