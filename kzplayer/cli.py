@@ -145,5 +145,22 @@ def test(paths, fmt, junit, update, artifacts, verbose) -> None:
     sys.exit(run(paths, fmt=fmt, junit=junit, update=update, artifacts=artifacts, verbose=verbose))
 
 
+@main.command(short_help="What changed between two projects: items, properties, bindings, materials.")
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "markdown"]), default="text",
+              show_default=True)
+@click.option("--render", type=float, metavar="SECONDS", help="Also write both versions' frames at this time side by side.")
+@click.option("--render-output", default="diff.png", show_default=True, metavar="FILE.png")
+@click.option("--size", default="320x180", show_default=True, help="Each picture's size for --render.")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True, help="The seed of both renders.")
+def diff(old, new, fmt, render, render_output, size, seed) -> None:
+    """A semantic diff of OLD and NEW (files, folders, or REV:PATH of a git revision, e.g.
+    HEAD~1:effect.kzm): items added, removed, renamed or moved, properties and bindings
+    changed, each with file:line in both. A reformatted file gives no changes."""
+    from kzplayer.commands.diff import run
+    sys.exit(run(old, new, fmt=fmt, render=render, render_output=render_output, size=size, seed=seed))
+
+
 if __name__ == "__main__":
     main()
