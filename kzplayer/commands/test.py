@@ -50,7 +50,10 @@ def run(paths=(), fmt: str = "text", junit: str | None = None, update: bool = Fa
     finally:
         adapter.release_context()
     if junit:
-        report.junit(results, junit)
+        try:
+            report.junit(results, junit)
+        except OSError as exc:
+            raise click.BadParameter(f"{junit!r} cannot be written: {exc.strerror or exc}", param_hint="--junit")
     if fmt == "github":
         click.echo(report.github(results))
     elif len(specs) > 1:

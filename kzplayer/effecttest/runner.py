@@ -89,13 +89,12 @@ def _run_group(spec: Spec, variant, group, findings, options) -> list:
     played = [c for c in rest if c.kind in PLAYED]
     rec = None
     if played:
-        fps = spec.fps
-        frames = max(C.last_frame(c, fps) for c in played)
-        rec = run.play(loaded, seed=spec.seed, size=spec.size, fps=fps, frames=frames,
-                       particles_at={n for c in played if c.kind in ("bounds", "determinism")
-                                     for n in C.frames_of(c, fps)},
-                       images_at={C.frame_at(c.data["at"], fps) for c in played if c.kind == "picture"},
-                       events=any(c.kind == "events" for c in played))
+        try:
+            rec = _play(spec, loaded, played)
+        except KzError as exc:      # the simulation refused the project (an event-source cycle, ...)
+            why = "; ".join(str(d) for d in exc.diagnostics[:3]) or "the simulation stopped"
+            out += [C.Outcome(c, False, f"the project does not play: {why}") for c in played]
+            rest = [c for c in rest if c.kind not in PLAYED]
     second = None
     for c in rest:
         try:
@@ -119,6 +118,16 @@ def _run_group(spec: Spec, variant, group, findings, options) -> list:
         except C.Bad as exc:
             out.append(C.Outcome(c, False, str(exc), bad=True, key=exc.key))
     return out
+
+
+def _play(spec: Spec, loaded, played):
+    fps = spec.fps
+    frames = max(C.last_frame(c, fps) for c in played)
+    return run.play(loaded, seed=spec.seed, size=spec.size, fps=fps, frames=frames,
+                    particles_at={n for c in played if c.kind in ("bounds", "determinism")
+                                  for n in C.frames_of(c, fps)},
+                    images_at={C.frame_at(c.data["at"], fps) for c in played if c.kind == "picture"},
+                    events=any(c.kind == "events" for c in played))
 
 
 def golden_path(spec: Spec, check) -> Path:

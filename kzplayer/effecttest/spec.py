@@ -187,7 +187,7 @@ def _timing(spec: Spec, kind: str, key: tuple, table: dict) -> None:
             spec.problem("`window` is [from, to] in seconds, from < to", *key, "window")
         if "at" in table:
             spec.problem("give `at` or `window`, not both", *key, "window")
-    needs = {"count", "bounds", "picture", "determinism"}
+    needs = {"count", "bounds", "events", "picture", "determinism"}
     if kind in needs and "at" not in table and "window" not in table:
         spec.problem(f"[[{kind}]] needs a time: at = SECONDS" + (" or window = [FROM, TO]" if "window" in KINDS[kind] else ""),
                      *key)

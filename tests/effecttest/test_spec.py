@@ -63,3 +63,10 @@ def test_a_spec_without_checks_or_with_an_unknown_variant(tmp_path):
     path = write_spec(tmp_path, '[[value]]\nitem = "Nozzle"\nproperty = "Emission.Rate"\nequals = 1\nvariant = "big"\n')
     (problem,) = read_spec(path).problems
     assert problem.span.line == line_of(path, "variant =") and "no variant 'big'" in problem.message
+
+
+def test_every_played_check_needs_a_time(tmp_path):
+    path = write_spec(tmp_path, '[[events]]\nemitter = "Nozzle"\nkind = "birth"\ncount = 1\n[[picture]]\n')
+    problems = read_spec(path).problems
+    assert sorted(d.span.line for d in problems) == [line_of(path, "[[events]]"), line_of(path, "[[picture]]")]
+    assert all("needs a time" in d.message for d in problems)
