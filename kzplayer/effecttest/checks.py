@@ -226,7 +226,14 @@ def _collider_test(name, loaded, world_matrix, tol):
     if material == "Collider_Box":
         e = np.array(tuple(loaded.value(item, "Collider.BoxExtents")), float)
         return lambda p: (np.abs(local(p)) < e - tol).all(axis=1)
-    raise Bad(f"`outside` takes a Collider_Plane, Collider_Sphere or Collider_Box; {item.path} is {material}",
+    if material == "Collider_Cylinder":     # along local +Y, Height centred on the node
+        r, h = float(loaded.value(item, "Collider.Radius")), float(loaded.value(item, "Collider.Height"))
+
+        def in_cylinder(p):
+            q = local(p)
+            return (np.hypot(q[:, 0], q[:, 2]) < r - tol) & (np.abs(q[:, 1]) < h / 2 - tol)
+        return in_cylinder
+    raise Bad(f"`outside` takes a Collider_Plane, _Sphere, _Box or _Cylinder; {item.path} is {material}",
               "outside")
 
 

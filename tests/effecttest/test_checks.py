@@ -166,3 +166,34 @@ def test_a_count_relative_to_another_emitters_figure(tmp_path):
     assert [o.passed for o in result.outcomes] == [True, False]
     assert "expected 2 x Nozzle's emitted (400) = 800" in result.outcomes[1].message
     assert result.diagnostics()[0].span.line == line_of(path, "times = 2")
+
+
+@pytest.mark.parametrize("shape, size, inside", [
+    ("Collider_Sphere", '<Property name="Collider.Radius">0.5</Property>', True),
+    ("Collider_Box", '<Property name="Collider.BoxExtents">(0.5, 0.5, 0.5)</Property>', True),
+    ("Collider_Cylinder", '<Property name="Collider.Radius">0.5</Property>', True),
+    ("Collider_Plane", "", False),
+])
+def test_outside_a_collider_knows_its_solid(tmp_path, shape, size, inside):
+    """A collider 2 m above the nozzle, which the drops ignore (IgnoreColliders): at 0.4 s
+    drops are in the solids (a 0.5 m sphere, box, cylinder around the height the fastest
+    drops reach: 7 x 0.4 - 4.9 x 0.16 = 2.0 m), and at 0.1 s every drop (below 0.7 m) is on
+    the plane's solid side, below it; outside = fails for each. The collider 30 m away (the
+    plane 30 m down) holds no drop: outside = passes."""
+    from tests.effecttest.helpers import FOUNTAIN
+    def project(y):
+        collider = (f'<ParticleCollider name="Wall"><Property name="ParticleCollider.ColliderMaterial">{shape}</Property>'
+                    f'{size}<Property name="Node3D.RenderTransformation">Srt3D(1,1,1, 0,0,0, 0,{y},0)</Property>'
+                    '</ParticleCollider>')
+        text = FOUNTAIN.read_text().replace("<ParticleEmitter name=\"Nozzle\">",
+                                            "<ParticleEmitter name=\"Nozzle\">\n<Property name=\"ParticleEmitter.IgnoreColliders\">true</Property>")
+        path = tmp_path / f"wall_{y}.kzm"
+        path.write_text(text.replace("</ParticleSystem>", collider + "</ParticleSystem>"))
+        return path
+    at = "0.1" if not inside else "0.4"
+    near = run_path(write_spec(tmp_path, f'[[bounds]]\nemitter = "Nozzle"\nat = {at}\noutside = "Wall"\n', name="near",
+                               project=project(2.0)))
+    assert not near.outcomes[0].passed and "inside the collider" in near.outcomes[0].message
+    far = run_path(write_spec(tmp_path, f'[[bounds]]\nemitter = "Nozzle"\nat = {at}\noutside = "Wall"\n', name="far",
+                              project=project(-30.0 if not inside else 30.0)))
+    assert far.outcomes[0].passed, far.outcomes[0].message

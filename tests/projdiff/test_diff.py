@@ -163,3 +163,18 @@ def test_render_writes_before_and_after_side_by_side(tmp_path):
     assert image.shape[:2] == (48, 64 * 2 + 4)
     left, right = image[:, :64].astype(int), image[:, 68:].astype(int)
     assert left.max() > 64 and right.max() > 64 and abs(left - right).mean() > 1     # both drawn, different
+
+
+def test_a_shader_file_and_an_alias_that_changed(tmp_path):
+    for side, body in (("a", "// one\n"), ("b", "// two\n")):
+        (tmp_path / side / "shaders").mkdir(parents=True)
+        (tmp_path / side / "shaders" / "swirl.glsl").write_text(body)
+    old = write(tmp_path / "a", "fx.kzm", SOURCE)
+    text = SOURCE.replace('<Alias name="Nozzle" target="./Particle System/Nozzle"/>',
+                          '<Alias name="Nozzle" target="Particle System/Nozzle"/>')
+    assert text != SOURCE
+    changes = diff(old, write(tmp_path / "b", "fx.kzm", text))
+    assert sorted((c.kind, c.path.rsplit("/", 1)[-1], c.what) for c in changes) == [
+        ("alias", "Scene", "Nozzle"), ("shader", "Swirl", "shaders/swirl.glsl")]
+    shader = next(c for c in changes if c.kind == "shader")
+    assert shader.material and shader.new_at.line == line_of(text, '<MaterialType name="Swirl"')
