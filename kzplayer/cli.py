@@ -129,5 +129,38 @@ def convert(src, dst, force) -> None:
     run(src, dst, force=force)
 
 
+@main.command(short_help="Run effect test specs (*.kztest.toml): counts, bounds, events, pictures.")
+@click.argument("paths", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "github"]), default="text", show_default=True)
+@click.option("--junit", metavar="FILE", help="Also write the results as JUnit XML.")
+@click.option("--update", is_flag=True, help="Rewrite the golden pictures instead of comparing them.")
+@click.option("--artifacts", default="kztest-artifacts", show_default=True, metavar="DIR",
+              help="Where a failed picture's golden | actual | difference strip is written.")
+@click.option("--verbose", "-v", is_flag=True, help="Show every check, not only the failed ones.")
+def test(paths, fmt, junit, update, artifacts, verbose) -> None:
+    """Run every *.kztest.toml spec under PATHS (default: the current folder), headless and
+    deterministic (docs/testing.md). Exit code 0 all passed, 1 a check failed, 2 a bad spec
+    or a name its project lacks."""
+    from kzplayer.commands.test import run
+    sys.exit(run(paths, fmt=fmt, junit=junit, update=update, artifacts=artifacts, verbose=verbose))
+
+
+@main.command(short_help="What changed between two projects: items, properties, bindings, materials.")
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "markdown"]), default="text",
+              show_default=True)
+@click.option("--render", type=float, metavar="SECONDS", help="Also write both versions' frames at this time side by side.")
+@click.option("--render-output", default="diff.png", show_default=True, metavar="FILE.png")
+@click.option("--size", default="320x180", show_default=True, help="Each picture's size for --render.")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, show_default=True, help="The seed of both renders.")
+def diff(old, new, fmt, render, render_output, size, seed) -> None:
+    """A semantic diff of OLD and NEW (files, folders, or REV:PATH of a git revision, e.g.
+    HEAD~1:effect.kzm): items added, removed, renamed or moved, properties and bindings
+    changed, each with file:line in both. A reformatted file gives no changes."""
+    from kzplayer.commands.diff import run
+    sys.exit(run(old, new, fmt=fmt, render=render, render_output=render_output, size=size, seed=seed))
+
+
 if __name__ == "__main__":
     main()

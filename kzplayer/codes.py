@@ -87,6 +87,8 @@ CODES: dict[str, str] = {
     "cli.destination": "KZ905",
     "play.frame-budget": "KZ906",
     "play.steps-dropped": "KZ907",
+    "cli.test-spec": "KZ908",         # kzplayer test: a spec that cannot be read or run
+    "play.test-check": "KZ909",       # kzplayer test: a check of a spec failed
 }
 
 
