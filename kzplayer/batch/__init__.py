@@ -12,6 +12,7 @@ The only module that calls into the rest of kzplayer is kzplayer.batch.jobs (the
 """
 from __future__ import annotations
 
+from kzplayer.batch import plan as plan_module
 from kzplayer.batch.plan import Axis, Job, PlanError, Sweep, plan
 from kzplayer.batch.results import read_results
 from kzplayer.batch.runner import BatchResult, run

@@ -194,14 +194,16 @@ def project_digest(path: str) -> str:
     return h.hexdigest()[:16]
 
 
-def job_name(project: str, taken: set[str], prefix: str | None = None) -> str:
-    """The project's file stem (`demo_fountain`), made unique within the batch."""
+def job_name(project: str, taken: set[str], prefix: str | None = None, several: bool = False) -> str:
+    """The project's file stem (`demo_fountain`), made unique within the batch; a manifest
+    job's name (`prefix`) alone for its one project, `prefix-stem` for several."""
     stem = Path(project.rstrip("/")).name
     for suffix in (".proj.kzm", ".kzm", ".kzproj"):
         if stem.endswith(suffix):
             stem = stem[: -len(suffix)]
             break
-    base = re.sub(r"[^A-Za-z0-9._=+-]", "_", f"{prefix}-{stem}" if prefix else stem) or "project"
+    base = re.sub(r"[^A-Za-z0-9._=+-]", "_", (f"{prefix}-{stem}" if several else prefix) if prefix else stem)
+    base = base or "project"
     name, n = base, 2
     while name in taken:
         name, n = f"{base}-{n}", n + 1
@@ -215,7 +217,9 @@ def plan(kinds, projects, sweep: Sweep | None = None, options: dict | None = Non
     sweep = sweep or Sweep()
     taken = names if names is not None else set()
     opts = tuple(sorted((options or {}).items()))
-    per_project = [(str(Path(p).resolve()), job_name(str(p), taken, prefix), project_digest(p)) for p in projects]
+    projects = [str(p) for p in projects]
+    per_project = [(str(Path(p).resolve()), job_name(p, taken, prefix, len(projects) > 1), project_digest(p))
+                   for p in projects]
     jobs = []
     for kind in kinds:
         if kind not in KINDS or kind == "call":
@@ -235,3 +239,15 @@ def _check_unique(jobs: list[Job]) -> None:
         if j.id in seen:
             raise PlanError(f"two jobs would write {j.id}: give the jobs different names")
         seen[j.id] = j
+
+
+def parse_seeds(text: str) -> list[int]:
+    """`--seed 1,2,3` or `--seed 1..8`: every Emission.Seed overridden, one variant per seed."""
+    values = parse_axis(f"Emission.Seed={text}").values
+    try:
+        seeds = [int(v) for v in values]
+    except ValueError:
+        raise PlanError(f"--seed {text!r}: seeds are whole numbers 0..4294967295 (a list or a range)") from None
+    if any(not 0 <= s <= 0xFFFFFFFF for s in seeds):
+        raise PlanError(f"--seed {text!r}: seeds are whole numbers 0..4294967295")
+    return seeds
