@@ -117,7 +117,7 @@ def inspect(project, as_json, defaults, paths) -> None:
     run(project, as_json=as_json, defaults=defaults, paths=paths)
 
 
-@main.command(short_help="Validate, test or render many projects and --set sweeps, on a pool or Ray.")
+@main.command(short_help="Validate, test or render many projects and sweeps.")
 @click.argument("what", metavar="KIND|MANIFEST.toml")
 @click.argument("projects", nargs=-1)
 @click.option("--set", "sets", multiple=True, metavar="'ITEM-PATH:Prop=VALUES'",

@@ -78,3 +78,27 @@ def test_ray_auto_starts_a_local_instance(tmp_path):
               "--ray", "auto", "--workers", "2")
     assert r.returncode == 0, r.stderr
     assert "2 jobs: 2 ok" in r.stdout
+
+
+def test_test_jobs_say_that_kzplayer_test_is_not_in_this_build(tmp_path):
+    r = batch("test,validate", FOUNTAIN, "--out", tmp_path, "--workers", "1")
+    assert r.returncode == 1
+    lines = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert [(ln["kind"], ln["status"]) for ln in lines] == [("test", "error"), ("validate", "ok")]
+    assert "issue 23" in lines[0]["message"]
+
+
+def test_the_terminal_display_shows_each_worker(tmp_path):
+    import io
+
+    from kzplayer import batch as api
+    from kzplayer.batch.progress import TerminalProgress
+
+    from .common import call
+    stream = io.StringIO()
+    result = api.run([call("slow", f"j{i}", sleep=0.3) for i in range(4)], out=tmp_path, workers=2,
+                     progress=TerminalProgress(stream, live=True))
+    assert result.counts() == {"ok": 4}
+    shown = stream.getvalue()
+    assert "4/4" in shown and "4 ok" in shown
+    assert "worker 0 (pid" in shown and "worker 1 (pid" in shown
