@@ -25,6 +25,7 @@ h2{font-size:16px;margin:18px 0 8px}
 .card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px;width:250px}
 .thumb{width:240px;height:140px;display:flex;align-items:center;justify-content:center;background:#111;border-radius:4px;overflow:hidden}
 .thumb img{max-width:240px;max-height:140px} .thumb span{color:#aaa;font-size:12px}
+.thumb.none{height:28px;background:#eee} .thumb.none span{color:#555}
 .status{display:inline-block;color:#fff;border-radius:3px;padding:1px 6px;font-weight:600;font-size:12px}
 .v{font-family:ui-monospace,monospace;font-size:12px;word-break:break-all}
 .meta{color:#555;font-size:12px} .msg{color:#b71c1c;font-size:12px;word-break:break-word}
@@ -59,8 +60,12 @@ def _card(r, out: Path) -> str:
     j = r.job
     thumb = next((o for o in r.outputs if Path(o).name.startswith("thumb.")), None)
     picture = _embed(out, thumb) if thumb else None
-    image = (f"<img src='{picture}' alt='{html.escape(j.variant)}'>" if picture
-             else f"<span>{html.escape(j.kind if r.status in ('ok', 'failed') else r.status)}</span>")
+    if picture:
+        box = f"<div class='thumb'><img src='{picture}' alt='{html.escape(j.variant)}'></div>"
+    elif j.kind == "render":            # a render that did not finish: a box saying so
+        box = f"<div class='thumb'><span>{html.escape(r.status)}</span></div>"
+    else:                               # validate, test: no picture, a slim bar
+        box = f"<div class='thumb none'><span>{html.escape(j.kind)}</span></div>"
     values = "".join(f"<div class='v'>{html.escape(k)} = {html.escape(str(v))}</div>" for k, v in j.values) \
         or "<div class='v'>(default values)</div>"
     if j.seed is not None and not any(k == "seed" for k, _ in j.values):
@@ -80,9 +85,8 @@ def _card(r, out: Path) -> str:
     links = " ".join(f"<a href='{html.escape(o)}'>{html.escape(Path(o).name)}</a>" for o in r.outputs
                      if not Path(o).name.startswith("thumb."))
     message = f"<div class='msg'>{html.escape(r.message[:400])}</div>" if r.message else ""
-    return (f"<div class='card'><div class='thumb'>{image}</div>"
-            f"<div><span class='status' style='background:{colour}'>{html.escape(r.status)}</span> "
-            f"<span class='meta'>{html.escape(j.variant)}</span></div>{values}"
+    return (f"<div class='card' title='{html.escape(j.id)}'>{box}"
+            f"<div><span class='status' style='background:{colour}'>{html.escape(r.status)}</span></div>{values}"
             f"<div class='meta'>{html.escape(' · '.join(meta))}</div>{message}<div class='meta'>{links}</div></div>")
 
 
