@@ -128,3 +128,17 @@ def test_manifest_mistakes_say_where(tmp_path):
     assert parse_memory("512M") == 512 * 2**20 and parse_memory("2GiB") == 2 * 2**30
     with pytest.raises(PlanError):
         parse_memory("lots")
+
+
+def test_the_manifest_in_docs_batch_md_plans(tmp_path):
+    import re
+
+    from .common import REPO
+    text = (REPO / "docs" / "batch.md").read_text(encoding="utf-8")
+    manifest = re.search(r"```toml\n(.*?)```", text, re.S).group(1)
+    (tmp_path / "batch.toml").write_text(manifest.replace('"sample_projects/', f'"{REPO}/sample_projects/'))
+    jobs, settings = load_manifest(str(tmp_path / "batch.toml"))
+    assert settings == {"out": str(tmp_path / "review"), "workers": 4, "retries": 1}
+    assert len(jobs) == 2 * 3 * 2 + 2 * 3          # validate+render x 3 rates x 2 colours; 2 projects x 3 seeds
+    assert {j.name for j in jobs} == {"vortex-looks", "demo_fountain", "11_snow"}
+    assert all(j.timeout == 300 and j.memory == 2 * 2**30 for j in jobs)
