@@ -81,16 +81,18 @@ class LocalPool:
                 for i, s in enumerate(slots):
                     if s.job is None:
                         continue
+                    lost = False
                     if s.conn in ready:
                         try:
                             job_id, result = s.conn.recv()
-                        except (EOFError, OSError):
-                            job_id = None
+                        except (EOFError, OSError):         # the worker's end closed: it died
+                            job_id, lost = None, True
                         if job_id == s.job.id:
                             job, s.job = s.job, None
                             yield "done", job, result
                             continue
-                    if s.process.sentinel in ready or not s.process.is_alive():
+                    if lost or s.process.sentinel in ready or not s.process.is_alive():
+                        s.process.join(5)                   # reaped, so its exit code is known
                         job, code = s.job, s.process.exitcode
                         s.kill()
                         slots[i] = _Slot(s.index, context, out)
