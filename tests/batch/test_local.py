@@ -116,3 +116,18 @@ def test_a_batch_interrupted_by_ctrl_c_goes_on_where_it_stopped(tmp_path):
     assert sorted(r.job.variant for r in again.records if r.reused) == sorted(kept)
     assert all((out / f"call/faults/job{i}/out.txt").read_text() == f"job{i}\n" for i in range(8))
     assert json.loads((out / "call/faults/job0/.done.json").read_text())["status"] == "ok"
+
+
+def test_mp4_renders_are_the_same_bytes_on_any_worker_count_with_a_png_thumbnail(tmp_path):
+    from PIL import Image
+    jobs = [j for j in render_sweep("mp4") if j.kind == "render"][:2]
+    batch.run(jobs, out=tmp_path / "one", workers=1)
+    batch.run(jobs, out=tmp_path / "two", workers=2)
+    a = tree(tmp_path / "one")
+    assert a == tree(tmp_path / "two") and len(a) == 4
+    for name, data in a.items():
+        if name.endswith("render.mp4"):
+            assert data[4:8] == b"ftyp"
+    thumb = tmp_path / "one" / next(k for k in a if k.endswith("thumb.png"))
+    with Image.open(thumb) as im:
+        assert im.size == (96, 54)          # never scaled up past the render
