@@ -31,10 +31,11 @@ class RayBackend:
         self.retries = retries
 
     def _start(self):
+        from kzplayer.batch.runner import BackendError
         try:
             import ray
         except ImportError:
-            raise RuntimeError("the Ray backend needs Ray: pip install 'kzplayer[ray]'") from None
+            raise BackendError("the Ray backend needs Ray: pip install 'kzplayer[ray]'") from None
         if ray.is_initialized():
             return ray, False
         import kzplayer
@@ -44,7 +45,10 @@ class RayBackend:
             ray.init(num_cpus=self.workers or os.cpu_count() or 1, include_dashboard=False,
                      log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})
         else:
-            ray.init(address=self.address, log_to_driver=False)
+            try:
+                ray.init(address=self.address, log_to_driver=False)
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                raise BackendError(f"cannot join the Ray cluster at {self.address}: {exc}") from None
         return ray, True
 
     def execute(self, jobs, out):

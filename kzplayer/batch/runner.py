@@ -9,6 +9,10 @@ from pathlib import Path
 from kzplayer.batch.results import Results
 
 
+class BackendError(RuntimeError):
+    """A backend that cannot start (Ray missing, a cluster address that does not answer)."""
+
+
 @dataclass
 class BatchResult:
     out: Path

@@ -15,6 +15,7 @@ def run(what, projects, *, sets=(), seed=None, frames=None, seconds=None, fps=30
     from kzplayer import batch
     from kzplayer.batch.manifest import load_manifest, parse_memory
     from kzplayer.batch.progress import TerminalProgress
+    from kzplayer.batch.runner import BackendError
     settings: dict = {}
     try:
         if what.endswith(".toml"):
@@ -34,10 +35,13 @@ def run(what, projects, *, sets=(), seed=None, frames=None, seconds=None, fps=30
     except batch.PlanError as exc:
         raise click.UsageError(str(exc)) from None
     backend, address = ("ray", ray) if ray else ("local", None)
-    result = batch.run(jobs, out=out or settings.get("out") or DEFAULT_OUT, backend=backend,
-                       workers=workers or settings.get("workers"), address=address or "auto",
-                       retries=settings.get("retries", 1) if retries is None else retries, force=force,
-                       progress=TerminalProgress(), title=f"kzplayer batch {what}")
+    try:
+        result = batch.run(jobs, out=out or settings.get("out") or DEFAULT_OUT, backend=backend,
+                           workers=workers or settings.get("workers"), address=address or "auto",
+                           retries=settings.get("retries", 1) if retries is None else retries, force=force,
+                           progress=TerminalProgress(), title=f"kzplayer batch {what}")
+    except BackendError as exc:
+        raise click.UsageError(str(exc)) from None
     counts = result.counts()
     tally = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
     click.echo(f"{len(result.records)} jobs: {tally}; results {result.out / 'results.jsonl'}; "
