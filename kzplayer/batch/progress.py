@@ -39,6 +39,8 @@ class TerminalProgress:
             for w, (job_id, _) in list(self.workers.items()):
                 if job_id == record.job.id:
                     self.workers[w] = ("(idle)", time.monotonic())
+            if event == "done" and record.worker and record.worker not in self.workers:
+                self.workers[record.worker] = ("(idle)", time.monotonic())   # Ray's: known once done
         if not self.live:
             if event == "done":
                 took = f" ({record.seconds:.2f} s)" if record.seconds is not None else ""
