@@ -117,6 +117,40 @@ def inspect(project, as_json, defaults, paths) -> None:
     run(project, as_json=as_json, defaults=defaults, paths=paths)
 
 
+@main.command(short_help="Validate, test or render many projects and sweeps.")
+@click.argument("what", metavar="KIND|MANIFEST.toml")
+@click.argument("projects", nargs=-1)
+@click.option("--set", "sets", multiple=True, metavar="'ITEM-PATH:Prop=VALUES'",
+              help="A value or a sweep: 10,20,40 or 10..40:10 (repeatable: the product).")
+@click.option("--seed", help="Seeds, one variant each: 1,2,3 or 1..8.")
+@click.option("--frames", type=click.IntRange(min=1), help="Frames a render job simulates.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), help="Seconds a render job simulates (default 5).")
+@click.option("--fps", type=float, default=30.0, show_default=True, help="Render frame rate.")
+@click.option("--size", help="Image size WxH (default: the Viewport2D's size, else 640x360).")
+@click.option("--format", "fmt", type=click.Choice(["gif", "mp4", "png"]), default="gif", show_default=True,
+              help="What a render job writes (png: the last frame).")
+@click.option("--lod/--no-lod", default=True, show_default=True, help="Level of detail, as play.")
+@click.option("--strict", is_flag=True, help="A validate job fails on warnings too.")
+@click.option("--out", "-o", help="The output folder (default batch-out).")
+@click.option("--workers", type=click.IntRange(min=1), help="Worker processes (default: the cores).")
+@click.option("--ray", is_flag=False, flag_value="auto", metavar="auto|ADDRESS",
+              help="Run on Ray: auto starts a local instance, ADDRESS joins a cluster.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds one job may run.")
+@click.option("--memory", metavar="SIZE", help="Memory one job may add, e.g. 2G (RLIMIT_AS).")
+@click.option("--retries", type=click.IntRange(min=0), help="Reruns of a job whose worker dies (default 1).")
+@click.option("--force", is_flag=True, help="Run every job again, also those whose outputs are complete.")
+def batch(what, projects, sets, seed, frames, seconds, fps, size, fmt, lod, strict, out, workers, ray,
+          timeout, memory, retries, force) -> None:
+    """Run KIND (validate, render, test, or several: validate,render) on every PROJECT and
+    every variant of the --set sweep, or the jobs of MANIFEST.toml. Outputs under --out:
+    KIND/NAME/VARIANT/, results.jsonl, index.html (the contact sheet). A rerun keeps the
+    jobs whose outputs are complete. Exit 0 all ok, 1 a job not ok, 2 bad input, 130 interrupted."""
+    from kzplayer.commands.batch import run
+    sys.exit(run(what, projects, sets=sets, seed=seed, frames=frames, seconds=seconds, fps=fps, size=size,
+                 fmt=fmt, lod=lod, strict=strict, out=out, workers=workers, ray=ray, timeout=timeout,
+                 memory=memory, retries=retries, force=force))
+
+
 @main.command(short_help="Single-file project <-> one file per item (a folder).")
 @click.argument("src")
 @click.argument("dst")

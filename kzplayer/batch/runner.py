@@ -1,0 +1,95 @@
+"""The one code path of a batch, whatever the backend: skip the jobs whose outputs are
+complete, hand the rest to the backend, record what it reports (results.jsonl and the
+contact sheet after every event), and on Ctrl-C mark the unfinished ones interrupted."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from kzplayer.batch.results import Results
+
+
+class BackendError(RuntimeError):
+    """A backend that cannot start (Ray missing, a cluster address that does not answer)."""
+
+
+@dataclass
+class BatchResult:
+    out: Path
+    records: list                 # kzplayer.batch.results.Record, in plan order
+    interrupted: bool = False
+
+    def counts(self) -> dict[str, int]:
+        tally: dict[str, int] = {}
+        for r in self.records:
+            tally[r.status] = tally.get(r.status, 0) + 1
+        return tally
+
+    @property
+    def ok(self) -> bool:
+        return not self.interrupted and all(r.status == "ok" for r in self.records)
+
+
+def make_backend(backend="local", *, workers=None, retries=1, address="auto"):
+    """"local" (the process pool), "ray" (at `address`: "auto" starts a local instance), or
+    an object with execute(jobs, out) already."""
+    if backend == "local":
+        from kzplayer.batch.pool import LocalPool
+        return LocalPool(workers, retries)
+    if backend == "ray":
+        from kzplayer.batch.ray_backend import RayBackend
+        return RayBackend(address, workers, retries)
+    if hasattr(backend, "execute"):
+        return backend
+    raise ValueError(f"unknown backend {backend!r}: 'local' or 'ray'")
+
+
+def run(jobs, out="batch-out", backend="local", *, workers=None, retries=1, address="auto",
+        force=False, progress=None, title="kzplayer batch") -> BatchResult:
+    """Run `jobs` (kzplayer.batch.plan.Job) with outputs under `out`; see kzplayer.batch."""
+    from kzplayer.batch.worker import completed
+    out = Path(out).resolve()     # workers (Ray's too) may run in another folder
+    jobs = list(jobs)
+    results = Results(jobs, out, title)
+    todo = []
+    for j in jobs:
+        done = None if force else completed(j, out)
+        if done:
+            results[j.id].finish(done, out, reused=True)
+        else:
+            todo.append(j)
+    results.write(sheet=True)
+    show = progress or _Quiet()
+    interrupted = False
+    try:
+        show.begin(results, len(todo))
+        if todo:
+            engine = make_backend(backend, workers=workers, retries=retries, address=address)
+            for event, job, detail in engine.execute(todo, out):
+                record = results[job.id]
+                if event == "start":
+                    record.status, record.worker, record.attempts = "running", detail, record.attempts + 1
+                elif event == "retry":
+                    record.status, record.message = "pending", detail
+                else:
+                    record.attempts = max(record.attempts, 1)
+                    record.finish(detail, out)
+                show.update(event, record)
+                results.write()
+    except KeyboardInterrupt:
+        interrupted = True
+        for r in results.records.values():
+            if r.status in ("pending", "running"):
+                r.status, r.message = "interrupted", "the batch was interrupted; a rerun runs this job"
+    finally:
+        results.write(sheet=True)
+        show.end()
+    return BatchResult(out, list(results.records.values()), interrupted)
+
+
+class _Quiet:
+    def begin(self, results, todo): pass
+
+    def update(self, event, record): pass
+
+    def end(self): pass
