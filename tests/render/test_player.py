@@ -138,3 +138,23 @@ def test_seek_re_runs_the_effect_to_a_time_and_meets_the_played_frame(ctx):
         assert player.sim.frames == 8 and abs(player.time - 0.25) < 1e-12
     finally:
         player.release()
+
+
+def test_finish_says_what_the_whole_run_found_once_and_only_at_the_end(ctx):
+    from kzplayer.bindings import parse_override
+    project = kzplayer.load(str(samples_dir() / "demo_fountain.kzm"))
+    graph = resolve(project)
+    nozzle = "Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/Nozzle"
+    graph.set_value(*parse_override(f"{nozzle}:ParticleEmitter.MaximumAmount=10", project))
+    heard = []
+    player = Player(ctx, project, graph, (32, 18), seed=1, warn=heard.extend)
+    try:
+        for _ in range(60):         # 400/s into a pool of 10 (tests/test_play_cli.py: 59 frames refused)
+            player.advance(1 / 60)
+        assert not [d for d in heard if d.rule == "emitter.pool-full"]       # not before the end
+        player.finish()
+        player.finish()
+        full = [d for d in heard if d.rule == "emitter.pool-full"]
+        assert len(full) == 1 and "was full on 59 frame(s): 390 particle(s) not emitted" in full[0].message
+    finally:
+        player.release()
