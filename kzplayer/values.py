@@ -192,5 +192,13 @@ def type_name(value) -> str:
     return name
 
 
+def as_float(value, default: float = 0.0) -> float:
+    """A property value as a float where it is a number (int or float, not bool), else
+    `default`: what the player reads where a value is missing or of another type."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    return float(value)
+
+
 def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else repr(float(x))

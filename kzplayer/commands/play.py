@@ -241,11 +241,11 @@ def viewport_size(project, value) -> tuple[int, int]:
 
 def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,
                  events=None, events_cap=None, ctx=None, frame_budget=None, lod=True) -> str:
-    """Render n_frames headless (kzplayer.render.player.render_offline), writing what was
+    """Render n_frames headless (kzplayer.render.offline.render_offline), writing what was
     asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs.
     Where "playing anyway" was said and the simulation meets what it cannot leave out (an
     event-source cycle), it says that it does not play after all."""
-    from kzplayer.render.player import render_offline
+    from kzplayer.render.offline import render_offline
     try:
         with _progress(n_frames, enabled=bool(output)) as advance:
             result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kzplayer.transforms import world_matrix
+from kzplayer.values import as_float
 
 DEFAULT_FOV_DEG = 45.0
 DEFAULT_NEAR = 0.1
@@ -70,9 +71,9 @@ def find_camera_item(project, scene=None):
 
 def camera_from_item(item, value) -> Camera:
     """A Camera from a Camera node, with Kanzi's defaults for what the node does not set."""
-    fov = _number(value(item, "Camera.FieldOfView"), DEFAULT_FOV_DEG)
-    near = _number(value(item, "Camera.NearPlane"), DEFAULT_NEAR)
-    far = _number(value(item, "Camera.FarPlane"), DEFAULT_FAR)
+    fov = as_float(value(item, "Camera.FieldOfView"), DEFAULT_FOV_DEG)
+    near = as_float(value(item, "Camera.NearPlane"), DEFAULT_NEAR)
+    far = as_float(value(item, "Camera.FarPlane"), DEFAULT_FAR)
     if not (0.0 < fov < 180.0):
         fov = DEFAULT_FOV_DEG
     if not (0.0 < near < far):
@@ -121,22 +122,16 @@ def _content_estimate(project, value) -> tuple[np.ndarray, float]:
         if item.type != "ParticleEmitter":
             continue
         points.append(world_matrix(item, value)[:3, 3])
-        shape = max((_number(value(item, n), 0.0) for n in
+        shape = max((as_float(value(item, n), 0.0) for n in
                      ("Emission.Radius", "Emission.OuterRadius", "Emission.MajorRadius")), default=0.0)
         extents = value(item, "Emission.BoxExtents")
         if isinstance(extents, tuple) and len(extents) >= 3:
             shape = max(shape, float(np.linalg.norm(extents[:3])))
-        speed = _number(value(item, "Emission.InitialVelocityStrength"), 1.0) \
-            + abs(_number(value(item, "Emission.InitialVelocityStrengthVariance"), 0.0))
-        life = _number(value(item, "Emission.Lifetime"), 1.0) \
-            + abs(_number(value(item, "Emission.LifetimeVariance"), 0.0))
+        speed = as_float(value(item, "Emission.InitialVelocityStrength"), 1.0) \
+            + abs(as_float(value(item, "Emission.InitialVelocityStrengthVariance"), 0.0))
+        life = as_float(value(item, "Emission.Lifetime"), 1.0) \
+            + abs(as_float(value(item, "Emission.LifetimeVariance"), 0.0))
         reach = max(reach, min(shape + speed * life, 100.0))
     if not points:
         points = [np.zeros(3)]
     return np.array(points), reach
-
-
-def _number(v, default: float) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return default
-    return float(v)

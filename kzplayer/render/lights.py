@@ -17,6 +17,7 @@ import numpy as np
 
 from kzplayer.render.textures import srgb_to_linear
 from kzplayer.transforms import world_matrix
+from kzplayer.values import as_float
 
 MAX_SCENE_LIGHTS = 8
 MAX_LIGHT_CASTERS = 4          # emitters with CastLight whose particles light the scene
@@ -57,10 +58,6 @@ def _linear(color, scale: float) -> np.ndarray:
     return srgb_to_linear(np.clip(c, 0.0, None)) * scale
 
 
-def _number(v, default: float) -> float:
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
-
-
 def scene_lights(project, value, visible) -> SceneLights:
     """The lights of the project's light nodes; `value(item, name)` reads properties after
     bindings, `visible(item)` is False for a hidden node (or one under a hidden node)."""
@@ -72,7 +69,7 @@ def scene_lights(project, value, visible) -> SceneLights:
         position = world[:3, 3]
         forward = -world[:3, 2]
         forward = forward / max(np.linalg.norm(forward), 1e-12)
-        scale = max(_number(value(item, "Light.ColorScale"), 1.0), 0.0)
+        scale = max(as_float(value(item, "Light.ColorScale"), 1.0), 0.0)
         kind = item.type
         bucket = {"DirectionalLight": lights.directional, "PointLight": lights.point, "SpotLight": lights.spot}[kind]
         if len(bucket) >= MAX_SCENE_LIGHTS:
@@ -86,9 +83,9 @@ def scene_lights(project, value, visible) -> SceneLights:
         if kind == "PointLight":
             bucket.append((position, color, attenuation))
             continue
-        cutoff = min(max(_number(value(item, "SpotLight.CutoffAngle"), 30.0), 0.0), 90.0)
-        inner = min(max(_number(value(item, "SpotLight.InnerAngle"), 0.0), 0.0), cutoff)
-        exponent = max(_number(value(item, "SpotLight.Exponent"), 1.0), 0.0)
+        cutoff = min(max(as_float(value(item, "SpotLight.CutoffAngle"), 30.0), 0.0), 90.0)
+        inner = min(max(as_float(value(item, "SpotLight.InnerAngle"), 0.0), 0.0), cutoff)
+        exponent = max(as_float(value(item, "SpotLight.Exponent"), 1.0), 0.0)
         cone = (math.cos(math.radians(cutoff)), math.cos(math.radians(inner)), exponent)
         bucket.append((position, forward, color, attenuation, cone))
     return lights

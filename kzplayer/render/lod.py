@@ -23,16 +23,14 @@ import math
 
 import numpy as np
 
+from kzplayer.render.materials import DEFAULT, RenderMaterial
 from kzplayer.render.representations import MIN_SIDES, max_sides, representation
+from kzplayer.values import as_float
 
 FAN_PIXELS = 8.0
 TUBE_PIXELS = 6.0
 PIXELS_PER_SIDE = {"fan": FAN_PIXELS, "tube": TUBE_PIXELS}
 RADIUS_PROPERTY = {"fan": "FanLight.Radius", "tube": "Ribbon.Radius"}
-
-
-def _number(value, default: float = 0.0) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default
 
 
 def emission_factor(distance: float, near: float, far: float, minimum: float) -> float:
@@ -61,9 +59,9 @@ def pixels_per_metre(camera, distance: float, height: int) -> float:
 
 def _largest_scale(values) -> float:
     scale = values("Emission.Scale")
-    spawn = max((abs(_number(c, 1.0)) for c in scale), default=1.0) if scale is not None else 1.0
+    spawn = max((abs(as_float(c, 1.0)) for c in scale), default=1.0) if scale is not None else 1.0
     over = [values("ParticlesOverLife.ScaleStart"), values("ParticlesOverLife.ScaleEnd")]
-    life = max((abs(_number(c, 1.0)) for v in over if v is not None for c in tuple(v)[:2]), default=1.0)
+    life = max((abs(as_float(c, 1.0)) for v in over if v is not None for c in tuple(v)[:2]), default=1.0)
     return spawn * life
 
 
@@ -79,19 +77,17 @@ class LevelOfDetail:
     def applies(self, sim, value) -> bool:
         """Has any emitter an emission LOD or a geometry with sides (what --stats reports)?"""
         for em in sim.emitters:
-            if _number(value(em.item, "Emission.LodFar")) > _number(value(em.item, "Emission.LodNear")):
+            if as_float(value(em.item, "Emission.LodFar")) > as_float(value(em.item, "Emission.LodNear")):
                 return True
             if self._geometry(em, value) is not None:
                 return True
         return False
 
     def _geometry(self, em, value):
-        from kzplayer.render.materials import DEFAULT
         ref = value(em.item, "ParticleEmitter.ParticleMaterial")
         spec = self.catalog.material(str(ref) if ref not in (None, "") else DEFAULT)
         if spec is None or spec.slot != "Particle":
             return None
-        from kzplayer.render.materials import RenderMaterial
         geometry = representation(RenderMaterial(spec.name, None, None, geometry=tuple(spec.geometry)))
         return geometry if geometry is not None and geometry.lod is not None else None
 
@@ -104,16 +100,16 @@ class LevelOfDetail:
             # (em.simulation_to_world differs for a ParticleEmitter.Space of its own)
             where = (em.system.simulation_to_world @ em.transform)[:3, 3]
             distance = float(np.linalg.norm(where - position)) if position is not None else 0.0
-            near, far = _number(value(item, "Emission.LodNear")), _number(value(item, "Emission.LodFar"))
+            near, far = as_float(value(item, "Emission.LodNear")), as_float(value(item, "Emission.LodFar"))
             if far > near:
-                rates[em.path] = emission_factor(distance, near, far, _number(value(item, "Emission.LodMinimumRate"), 0.2)) \
+                rates[em.path] = emission_factor(distance, near, far, as_float(value(item, "Emission.LodMinimumRate"), 0.2)) \
                     if self.enabled and position is not None else 1.0
             geometry = self._geometry(em, value)
             if geometry is not None:
                 values = (lambda name, item=item: value(item, name))
                 most = max_sides(geometry, values)
                 if self.enabled and position is not None:
-                    radius = _number(value(item, RADIUS_PROPERTY[geometry.name])) * _largest_scale(values)
+                    radius = as_float(value(item, RADIUS_PROPERTY[geometry.name])) * _largest_scale(values)
                     pixels = radius * pixels_per_metre(camera, distance, int(size[1]))
                     sides[em.path] = sides_for(geometry.name, pixels, most)
                 else:

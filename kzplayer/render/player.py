@@ -1,13 +1,18 @@
-"""The one home of the frame loop: a Player owns the simulation, the camera, the renderer
-and (offline) the writer, for the window and for files alike.
+"""The one frame loop: a Player owns the simulation, the camera and the renderer of one
+project, and both drivers run it through these methods only: the window (render/window.py)
+and the offline writer (render/offline.py).
 
     player = Player(ctx, project, graph, (640, 360), seed=7, warn=show)
-    player.step(1 / 60)                 # advance the effect (fixed steps inside, player.md)
+    player.prepare()                    # compile what the first frame draws: what is left out is said first
+    player.advance(1 / 60)              # the clock's share of that wall time (paused: none; speed)
+    player.step(1 / 60)                 # exactly that much effect time, even while paused (single step)
     player.draw()                       # the frame of rendering.md, into player.renderer
     image = player.image()              # (H, W, 3) uint8 sRGB
+    player.seek(2.0, 1 / 60)            # the effect at 2 s, re-run from its first frame, nothing drawn
+    player.finish()                     # what the whole run found (full pools, dropped steps), said
     player.release()
 
-    result = render_offline(project, graph, size, n_frames=300, fps=60, output="out.mp4", warn=show)
+`player.clock` holds what the live preview sets: `paused`, `speed` (0.25: slow motion).
 
 `warn(diagnostics)` hears every problem found on the way, once: the simulation's (a stock
 material not run yet, a pool capped, a broken material left out), the drawing's (a mesh that
@@ -23,28 +28,45 @@ particles go, so the camera never moves during a render.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
+import math
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, Severity
-from kzplayer.render.probe import PROBE_SECONDS
+from kzplayer.gpu import Simulation
+from kzplayer.gpu.host_events import DEFAULT_CAP
+from kzplayer.render.budget import FrameWatch, dropped_steps
+from kzplayer.render.camera import choose_camera, find_camera_item
+from kzplayer.render.frame import FrameBuilder
+from kzplayer.render.lod import LevelOfDetail
+from kzplayer.render.probe import PROBE_SECONDS, probe_positions
+from kzplayer.render.renderer import Renderer
 
 
-def _quiet(diagnostics) -> None:
-    pass
+def no_warnings(diagnostics) -> None:
+    """The default `warn`: hear nothing."""
+
+
+@dataclass
+class Clock:
+    """The effect's time against the wall's: `paused` stops it, `speed` scales it (0.25 is
+    slow motion); Player.step moves it on by hand either way."""
+    paused: bool = False
+    speed: float = 1.0
+
+    def seconds(self, wall: float) -> float | None:
+        """Effect seconds for `wall` seconds of the loop; None while paused."""
+        return None if self.paused else float(wall) * self.speed
 
 
 class Player:
     """Simulation + camera + renderer of one project at one image size."""
 
     def __init__(self, ctx, project, graph, size: tuple[int, int], *, seed: int | None = None,
-                 warn: Callable[[list[Diagnostic]], None] = _quiet, probe_seconds: float = PROBE_SECONDS,
+                 warn: Callable[[list[Diagnostic]], None] = no_warnings, probe_seconds: float = PROBE_SECONDS,
                  frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True):
-        from kzplayer.render.frame import FrameBuilder
-        from kzplayer.render.lod import LevelOfDetail
         self.ctx = ctx
         self.project = project
         self.graph = graph
@@ -53,12 +75,13 @@ class Player:
         self.warn = warn
         self.probe_seconds = probe_seconds
         self.events_cap = events_cap
+        self.clock = Clock()
         self.sim = self._simulation()
         self.frames = FrameBuilder(project, graph)
         self.frame_budget = frame_budget
         self._watch = None
         self.frame = 0                    # output frames stepped (the budget spares the first)
-        self.renderer = None
+        self.renderer = None              # made by the first prepare() or draw()
         self.time = 0.0
         self._said: set = set()
         self._seen = None                 # the probe's box, once (a restart keeps it)
@@ -72,8 +95,6 @@ class Player:
         self._say(self.sim.diagnostics)
 
     def _simulation(self):
-        from kzplayer.gpu import Simulation
-        from kzplayer.gpu.host_events import DEFAULT_CAP
         return Simulation(self.ctx, self.project, self.graph, seed=self.seed, leave_out_broken=True,
                           events_cap=self.events_cap or DEFAULT_CAP)
 
@@ -83,6 +104,15 @@ class Player:
         return self.sim.listen(emitter, callback, **kwargs)
 
     # -- time ------------------------------------------------------------------------------
+
+    def advance(self, wall: float) -> float:
+        """One turn of the loop over `wall` seconds: the effect moves on by the clock's share
+        of them (none while paused). Returns the effect seconds stepped."""
+        dt = self.clock.seconds(wall)
+        if dt is None:
+            return 0.0
+        self.step(dt)
+        return dt
 
     def step(self, dt: float) -> None:
         """Advance the effect by dt seconds (cut into ParticleSystem.Framerate steps, at most
@@ -95,7 +125,6 @@ class Player:
                 del self._lod_frames[old]       # frames nobody took (stats fold them in)
         self.sim.set_emission_lod(plan[0])
         if self.frame_budget is not None:
-            from kzplayer.render.budget import FrameWatch
             if self._watch is None or self._watch.sim is not self.sim:
                 self._watch = FrameWatch(self.sim, self.frame_budget)
             self._watch.start()
@@ -106,6 +135,18 @@ class Player:
         self.time += max(float(dt), 0.0)
         # each frame's figures come a couple of frames late: the loop never waits for the GPU
         self._figures(self.sim.take_stats())
+
+    def seek(self, t: float, dt: float) -> None:
+        """The effect at `t` seconds: re-run from its first frame (same seed) in steps of `dt`
+        (a last shorter one for the rest), nothing drawn. The simulation is deterministic, so
+        a run played in frames of `dt` is met exactly at each of its frames."""
+        self.restart()
+        whole = max(int(math.floor(t / dt + 1e-9)), 0)
+        for _ in range(whole):
+            self.step(dt)
+        rest = t - whole * dt
+        if rest > 1e-9 * max(dt, 1.0):
+            self.step(rest)
 
     def flush_stats(self) -> None:
         """The figures of the frames not handed out yet (the end of a run)."""
@@ -124,7 +165,6 @@ class Player:
         return self.lod.plan(self.sim, self.frames.value, camera, self.size)
 
     def _figures(self, done) -> None:
-        from dataclasses import replace
         for frame, figures in done:
             rates, sides = self._lod_frames.pop(frame, ({}, {}))
             figures = {path: replace(f, lod_rate=rates.get(path, 1.0), lod_sides=sides.get(path, 0))
@@ -134,7 +174,8 @@ class Player:
                 self.on_stats(frame, figures)
 
     def restart(self) -> None:
-        """The effect from its first frame, with the same seed (the window's R key)."""
+        """The effect from its first frame, with the same seed (the window's R key); the
+        clock keeps its pause and speed."""
         self.sim.release()
         self.sim = self._simulation()
         for emitter, callback, kwargs in self._listening:
@@ -146,9 +187,7 @@ class Player:
 
     def camera(self, aspect: float | None = None, seconds: float | None = None):
         """(Camera, how it was chosen) for the image's aspect ratio (the window's may change)."""
-        from kzplayer.render.camera import choose_camera, find_camera_item
         if self._seen is None and find_camera_item(self.project) is None:
-            from kzplayer.render.probe import probe_positions
             self._seen = probe_positions(self.ctx, self.project, self.graph, self.seed,
                                          self.probe_seconds if seconds is None else seconds)
             if self._seen is None:
@@ -157,13 +196,26 @@ class Player:
         return choose_camera(self.project, self.frames.value, aspect,
                              seen=self._seen if self._seen is not False else None)
 
-    def draw(self, size: tuple[int, int] | None = None, camera=None) -> None:
-        """Draw the current state of the effect (at `size`, the window's, when given)."""
-        from kzplayer.render.renderer import Renderer
-        size = (int(size[0]), int(size[1])) if size is not None else self.size
+    def _renderer(self, size: tuple[int, int]) -> Renderer:
         if self.renderer is None:
             self.renderer = Renderer(self.ctx, size)
         self.renderer.resize(size)
+        return self.renderer
+
+    def prepare(self, camera=None) -> None:
+        """Make the renderer and compile what the effect's first frame draws, before anything
+        is simulated: a rendering material that does not compile is said (and left out) now."""
+        if self.renderer is not None:
+            return
+        if camera is None:
+            camera, _ = self.camera(self.size[0] / self.size[1])
+        self._renderer(self.size).draw(self.frames.build(self.sim, self.time), camera)
+        self._say_drawing()
+
+    def draw(self, size: tuple[int, int] | None = None, camera=None) -> None:
+        """Draw the current state of the effect (at `size`, the window's, when given)."""
+        size = (int(size[0]), int(size[1])) if size is not None else self.size
+        renderer = self._renderer(size)
         if camera is None:
             camera, _ = self.camera(size[0] / size[1])
         self._lod_camera = camera
@@ -172,7 +224,7 @@ class Player:
             _, sides = self.lod.plan(self.sim, self.frames.value, camera, size)
             for em in frame.emitters:
                 em.sides = sides.get(em.key)
-        self.renderer.draw(frame, camera)
+        renderer.draw(frame, camera)
         self._say_drawing()
 
     def _say_drawing(self) -> None:
@@ -189,6 +241,14 @@ class Player:
         self.renderer.show(target)
 
     # -- the end ---------------------------------------------------------------------------
+
+    def finish(self) -> None:
+        """The end of a run: the figures not handed out yet, then what the run as a whole
+        found, said once: pools that were full, steps dropped over the per-frame budget."""
+        self.flush_stats()
+        self._say(self.stalled.diagnostics(self.sim, self.frames.value))
+        if (dropped := dropped_steps(self.sim)):
+            self._say([dropped])
 
     def _say(self, diagnostics) -> None:
         new = [d for d in diagnostics if d not in self._said and d.severity != Severity.NOTE]
@@ -242,103 +302,3 @@ class Shortfall:
                     f"{self.frames[em.path]} frame(s): {self.stalled[em.path]:,} particle(s) not emitted",
                     hint=f"{hint}; --stats shows when"))
         return out
-
-
-@dataclass
-class Result:
-    """What an offline run did, for the summary line (kzplayer.commands.play)."""
-    frames: int
-    seconds: float
-    fps: float
-    emitters: int
-    alive: int
-    wrote: list[str] = field(default_factory=list)
-    camera: str | None = None
-    size: tuple[int, int] = (0, 0)
-    memory: int = 0                   # bytes of the simulation's buffers (Simulation.memory)
-    history_memory: int = 0           # of which position histories
-
-
-def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None, output=None, stats=None,
-                   dump=None, events=None, events_cap=None, ctx=None, warn=_quiet, progress=None,
-                   frame_budget=None, lod: bool = True) -> Result:
-    """Simulate n_frames output frames headless, writing what was asked. `ctx` lets tests
-    share their context (otherwise a standalone one is made and released); `progress()` is
-    called once per frame (a progress bar); `frame_budget`: seconds a frame may take
-    (default render/budget.FRAME_BUDGET). --stats rows are streamed as they come."""
-    from kzplayer.render.budget import FRAME_BUDGET, dropped_steps
-    from kzplayer.gpu.context import create_context
-    from kzplayer.render.stats import StatsRecorder
-    from kzplayer.render.writers import needs_every_frame, open_writer
-
-    own_ctx = ctx is None
-    ctx = ctx or create_context(headless=True)
-    player = writer = recorder = log = None
-    try:
-        player = Player(ctx, project, graph, size, seed=seed, warn=warn,
-                        probe_seconds=min(n_frames / fps, PROBE_SECONDS),
-                        frame_budget=FRAME_BUDGET if frame_budget is None else frame_budget,
-                        events_cap=events_cap, lod=lod)
-        camera = how = None
-        if output:
-            camera, how = player.camera(size[0] / size[1])
-            if player.renderer is None:       # compile the materials before simulating: say what is left out
-                from kzplayer.render.renderer import Renderer
-                player.renderer = Renderer(ctx, size)
-                player.renderer.draw(player.frames.build(player.sim, 0.0), camera)
-                player._say_drawing()
-            writer = open_writer(output, fps, size)
-        recorder = StatsRecorder(player.sim, stats) if stats else None
-        if events:
-            from kzplayer.render.event_log import EventLog
-            log = EventLog(player.sim, events)
-        every = bool(output) and needs_every_frame(output)
-        dt = 1.0 / fps
-        if recorder:
-            player.on_stats = lambda number, figures: recorder.add(number, (number + 1) * dt, figures)
-        for frame in range(n_frames):
-            player.step(dt)
-            if writer and (every or frame == n_frames - 1):
-                player.draw(camera=camera)
-                writer.write(player.image())
-            if progress:
-                progress()
-        player.flush_stats()
-        if writer:
-            writer.close()
-        if recorder:
-            recorder.close()
-        if log:
-            log.close()
-        if dump:
-            save_dump(player.sim, dump)
-        player._say(player.stalled.diagnostics(player.sim, player.frames.value))
-        if (dropped := dropped_steps(player.sim)):
-            player._say([dropped])
-        sim = player.sim
-        memory = sim.memory()
-        return Result(frames=n_frames, seconds=n_frames * dt, fps=fps, emitters=len(sim.emitters),
-                      alive=sum(int(s.alive) for s in sim.stats.values()),
-                      wrote=[str(p) for p in (output, stats, events, dump) if p], camera=how, size=tuple(size),
-                      memory=sum(sum(m.values()) for m in memory.values()),
-                      history_memory=sum(m["history"] for m in memory.values()))
-    finally:
-        if recorder:
-            recorder.abandon()       # only when the run stopped: close() put the file in place
-        if log:
-            log.abandon()
-        if writer:
-            writer.close()
-        if player is not None:
-            player.release()
-        if own_ctx:
-            ctx.release()
-
-
-def save_dump(sim, path: str) -> None:
-    """The --dump .npz (cli.md keys: `<emitter path>/position` and so on)."""
-    arrays = sim.dump()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:   # np.savez(path) would append .npz to other names
-        np.savez(fh, **arrays)
-

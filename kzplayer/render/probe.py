@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from kzplayer.gpu import Simulation
+
 PROBE_SECONDS = 4.0
 PROBE_SAMPLES = 16
 
 
 def probe_positions(ctx, project, graph, seed, seconds: float) -> np.ndarray | None:
     """Two corners (lo, hi) of the box the particles occupy, or None when none were alive."""
-    from kzplayer.gpu import Simulation
-
     seconds = max(min(seconds, PROBE_SECONDS), 1e-3)
     sim = Simulation(ctx, project, graph, seed=seed)
     found = []

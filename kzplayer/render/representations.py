@@ -1,7 +1,7 @@
 """NeL's representations as draws (docs/rendering.md, "Representations").
 
 A rendering material's catalog `geometry` says what it draws per particle. The billboard
-and the mesh are render/renderer.py's own; every other geometry here is one instanced,
+and the mesh are render/particle_draws.py's own; every other geometry here is one instanced,
 indirect draw of a fixed vertex count per particle, its vertices made by the material's
 vertex shader from gl_VertexID (no vertex buffer), the instance count the live count the
 GPU wrote:

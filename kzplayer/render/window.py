@@ -4,8 +4,9 @@ Keys: Space pauses and resumes; Right arrow (or `.`) steps one frame while pause
 R restarts the effect from its first frame with the same seed; Esc or Q closes.
 The simulation advances by the wall-clock time between frames (capped at 0.1 s so a
 stall, a drag of the window, does not explode an effect), cut into
-ParticleSystem.Framerate steps by kzplayer.gpu. The frame loop's state is a Player
-(render/player.py), as offline; this module only adds the window and its keys.
+ParticleSystem.Framerate steps by kzplayer.gpu. The frame loop is the Player's
+(render/player.py), as offline (render/offline.py); this module only adds the window and
+its keys, which it hands to the Player's clock, step() and restart().
 """
 from __future__ import annotations
 
@@ -13,6 +14,11 @@ import os
 import time
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.gpu.context import create_context
+from kzplayer.render.player import Player, no_warnings
+
+# glfw is imported lazily, in the functions that open or drive a window: a headless render
+# (the usual case on a server) then never loads the glfw library.
 
 MAX_FRAME_DT = 0.1
 
@@ -22,7 +28,7 @@ def display_available() -> bool:
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         return False
     try:
-        import glfw
+        import glfw    # lazy, and optional here: no glfw is no display
     except Exception:
         return False
     ok = _glfw_init(glfw)
@@ -49,10 +55,7 @@ def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=N
                    frame_budget=None, lod: bool = True) -> None:
     """Open a window of `size`, play until it is closed (the frame loop is the Player's: a
     broken material leaves its slot out, a frame past `frame_budget` seconds stops it)."""
-    import glfw
-
-    from kzplayer.gpu.context import create_context
-    from kzplayer.render.player import Player
+    import glfw    # lazy: see the top of the module
 
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise _no_window("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
@@ -69,7 +72,7 @@ def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=N
         glfw.make_context_current(win)
         glfw.swap_interval(1)
         ctx = create_context(headless=False, window=win)
-        player = Player(ctx, project, graph, size, seed=seed, warn=warn or (lambda diagnostics: None),
+        player = Player(ctx, project, graph, size, seed=seed, warn=warn or no_warnings,
                         frame_budget=frame_budget, lod=lod)
         keys = Keys()
         glfw.set_key_callback(win, keys.on_key)
@@ -91,7 +94,7 @@ class Keys:
         self.quit = False
 
     def on_key(self, win, key, scancode, action, mods):
-        import glfw
+        import glfw    # lazy (loaded already: this is glfw's callback)
         if action not in (glfw.PRESS, glfw.REPEAT):
             return
         if key == glfw.KEY_SPACE and action == glfw.PRESS:
@@ -105,18 +108,21 @@ class Keys:
             self.quit = True
 
 
-def _loop(glfw, win, ctx, keys, player, fps):
-    last = time.perf_counter()
+def _loop(glfw, win, ctx, keys, player, fps, now=time.perf_counter):
+    """The window's turns of the Player's loop until it closes: keys to the Player's clock
+    (pause, single steps, restart), the wall time since the last turn to advance(), then a
+    draw at the window's size. `now` is the wall clock (tests give one of their own)."""
+    last = now()
     title_paused = None
     while not glfw.window_should_close(win) and not keys.quit:
         glfw.poll_events()
-        now = time.perf_counter()
-        elapsed, last = min(now - last, MAX_FRAME_DT), now
+        t = now()
+        elapsed, last = min(t - last, MAX_FRAME_DT), t
         if keys.restart:
             player.restart()
             keys.restart = False
-        if not keys.paused:
-            player.step(elapsed)
+        player.clock.paused = keys.paused
+        player.advance(elapsed)
         while keys.pending_steps:
             player.step(1.0 / fps)
             keys.pending_steps -= 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 
 KINDS = {".png": "png", ".gif": "gif", ".mp4": "mp4"}
 
@@ -71,7 +72,6 @@ class PngWriter(_Writer):
 
     def close(self):
         if self._last is not None:
-            from PIL import Image
             self.path.parent.mkdir(parents=True, exist_ok=True)
             Image.fromarray(self._last, "RGB").save(self.path)
             self._last = None
@@ -81,14 +81,12 @@ class PngSequenceWriter(_Writer):
     """frame_00000.png, frame_00001.png, ... in a folder (created when missing)."""
 
     def __init__(self, folder: str | Path):
-        from PIL import Image
-        self._image = Image
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
 
     def write(self, frame):
         path = self.folder / f"frame_{self.frames_written:05d}.png"
-        self._image.fromarray(frame, "RGB").save(path)
+        Image.fromarray(frame, "RGB").save(path)
         self.frames_written += 1
 
 
@@ -111,7 +109,6 @@ class GifWriter(_Writer):
         self._times_cs: list[int] = []     # display time of each kept frame, 1/100 s
 
     def write(self, frame):
-        from PIL import Image
         t_cs = round(self.frames_written * 100.0 / self.fps)
         self.frames_written += 1
         if self._times_cs and t_cs - self._times_cs[-1] < self.MIN_DELAY_CS:
@@ -140,7 +137,7 @@ class Mp4Writer(_Writer):
     ships; frames stream to the encoder, nothing is held in memory."""
 
     def __init__(self, path: str | Path, fps: float, size: tuple[int, int], quality: int = 18):
-        import imageio_ffmpeg
+        import imageio_ffmpeg    # lazy: only an MP4 needs the encoder (it finds its ffmpeg on import)
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._gen = imageio_ffmpeg.write_frames(

@@ -11,7 +11,8 @@ import numpy as np
 
 import kzplayer
 from kzplayer.bindings import resolve
-from kzplayer.render.player import Player, render_offline
+from kzplayer.render.offline import render_offline
+from kzplayer.render.player import Player
 from kzplayer.resources import samples_dir
 
 RENDER = Path(kzplayer.__file__).parent / "render"
@@ -78,3 +79,82 @@ def test_a_broken_custom_rendering_material_is_heard_before_anything_is_simulate
     assert d.span.file == str(frag.resolve()) and "nothing" in d.message
     assert len({d for d, _ in compile_errors}) == len(compile_errors)            # each once over 50 frames
     assert result.frames == 50 and len(stepped) == 50 and (tmp_path / "x.png").exists()
+
+
+def test_the_drivers_use_the_player_through_its_public_methods_only():
+    """The window and the offline writer drive the one loop; neither reaches into it (no
+    private member of the player read, nothing of it assigned but the stats callback)."""
+    for name in ("offline.py", "window.py"):
+        tree = ast.parse((RENDER / name).read_text())
+        touched = [(n.attr, type(n.ctx).__name__) for n in ast.walk(tree)
+                   if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "player"]
+        assert touched, name
+        assert not [a for a, _ in touched if a.startswith("_")], name
+        assert {a for a, how in touched if how == "Store"} <= {"on_stats"}, name
+
+
+def fountain(ctx, **kwargs):
+    project = kzplayer.load(str(samples_dir() / "demo_fountain.kzm"))
+    return Player(ctx, project, resolve(project), (64, 36), seed=3, **kwargs)
+
+
+def test_the_clock_pauses_and_slows_the_effect(ctx):
+    slow, plain = fountain(ctx), fountain(ctx)
+    try:
+        slow.clock.paused = True
+        assert slow.advance(0.5) == 0.0 and slow.sim.frames == 0 and slow.time == 0.0
+        slow.clock.paused, slow.clock.speed = False, 0.5
+        for _ in range(6):
+            assert slow.advance(1 / 15) == 1 / 30          # half the wall time
+            plain.advance(1 / 30)
+        assert slow.time == plain.time and slow.sim.frames == plain.sim.frames == 6
+        slow.draw()
+        plain.draw()
+        assert slow.image().max() > 0 and np.array_equal(slow.image(), plain.image())
+        slow.clock.paused = True
+        slow.step(1 / 30)                                   # a single step while paused
+        assert slow.sim.frames == 7 and abs(slow.time - 7 / 30) < 1e-12
+    finally:
+        slow.release()
+        plain.release()
+
+
+def test_seek_re_runs_the_effect_to_a_time_and_meets_the_played_frame(ctx):
+    player = fountain(ctx)
+    try:
+        for _ in range(12):
+            player.advance(1 / 30)
+        player.draw()
+        at_12 = player.image()
+        for _ in range(9):
+            player.advance(1 / 30)
+        player.draw()
+        assert not np.array_equal(player.image(), at_12)
+        player.seek(12 / 30, 1 / 30)
+        assert player.sim.frames == 12 and abs(player.time - 12 / 30) < 1e-12
+        player.draw()
+        assert np.array_equal(player.image(), at_12)        # back, from the first frame
+        player.seek(0.25, 1 / 30)                           # 7 frames and a shorter one
+        assert player.sim.frames == 8 and abs(player.time - 0.25) < 1e-12
+    finally:
+        player.release()
+
+
+def test_finish_says_what_the_whole_run_found_once_and_only_at_the_end(ctx):
+    from kzplayer.bindings import parse_override
+    project = kzplayer.load(str(samples_dir() / "demo_fountain.kzm"))
+    graph = resolve(project)
+    nozzle = "Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/Nozzle"
+    graph.set_value(*parse_override(f"{nozzle}:ParticleEmitter.MaximumAmount=10", project))
+    heard = []
+    player = Player(ctx, project, graph, (32, 18), seed=1, warn=heard.extend)
+    try:
+        for _ in range(60):         # 400/s into a pool of 10 (tests/test_play_cli.py: 59 frames refused)
+            player.advance(1 / 60)
+        assert not [d for d in heard if d.rule == "emitter.pool-full"]       # not before the end
+        player.finish()
+        player.finish()
+        full = [d for d in heard if d.rule == "emitter.pool-full"]
+        assert len(full) == 1 and "was full on 59 frame(s): 390 particle(s) not emitted" in full[0].message
+    finally:
+        player.release()

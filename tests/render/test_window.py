@@ -3,8 +3,9 @@ CI does not have: `play --window` without one is tested in tests/test_play_cli.p
 from __future__ import annotations
 
 import glfw
+import numpy as np
 
-from kzplayer.render.window import Keys, display_available
+from kzplayer.render.window import Keys, _loop, display_available
 
 
 def press(state, key, action=glfw.PRESS):
@@ -126,3 +127,57 @@ def test_the_window_plays_a_rendering_material_that_does_not_compile_as_billboar
     finally:
         player.release()
         screen.release()
+
+
+class Recording(FakeGlfw):
+    """A FakeGlfw that keeps every picture the window showed, as (H, W, 3) uint8, top row first."""
+
+    def __init__(self, state, frames, screen):
+        super().__init__(state, frames, size=screen.size)
+        self.screen, self.shown = screen, []
+
+    def swap_buffers(self, win):
+        super().swap_buffers(win)
+        w, h = self.screen.size
+        data = self.screen.read(components=3, alignment=1)
+        self.shown.append(np.frombuffer(data, np.uint8).reshape(h, w, 3)[::-1].copy())
+
+
+def ticking(dt):
+    """A wall clock that moves on `dt` each time it is read (dt a power of two: exact sums)."""
+    t = [-dt]
+
+    def now():
+        t[0] += dt
+        return t[0]
+    return now
+
+
+def test_the_window_shows_the_frames_the_offline_render_writes(ctx, tmp_path):
+    from types import SimpleNamespace
+
+    from PIL import Image
+
+    from kzplayer.commands.play import load_for_play
+    from kzplayer.render.offline import render_offline
+    from kzplayer.render.player import Player
+
+    fps, n = 32.0, 8
+    project, graph = load_for_play(None)
+    render_offline(project, graph, (64, 36), n_frames=n, fps=fps, seed=5, output=str(tmp_path / "seq"), ctx=ctx)
+    written = [np.asarray(Image.open(tmp_path / "seq" / f"frame_{k:05d}.png").convert("RGB")) for k in range(n)]
+
+    project, graph = load_for_play(None)
+    player = Player(ctx, project, graph, (64, 36), seed=5)
+    screen = ctx.simple_framebuffer((64, 36))
+    keys = Keys()
+    try:
+        fake = Recording(keys, n, screen)
+        _loop(fake, None, SimpleNamespace(screen=screen), keys, player, fps, now=ticking(1.0 / fps))
+    finally:
+        player.release()
+        screen.release()
+    assert len(fake.shown) == n and written[-1].max() > 0
+    for k in range(n):
+        assert np.array_equal(fake.shown[k], written[k]), f"frame {k}"
+    assert not np.array_equal(written[0], written[-1])          # the effect moved between them

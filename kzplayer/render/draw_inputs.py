@@ -1,0 +1,113 @@
+"""What every draw of a frame binds, particles and scene models alike: the frame's uniforms
+(view, projection, time, viewport), the scene's lights (a uniform block) and the particles'
+lights (a storage block), the material's property values as uniforms, and its textures
+(a white texel where a sampler names no image; the scene's depth for soft particles).
+"""
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+from kzplayer.gpu.materials import uniform_values
+from kzplayer.project.catalog import catalog
+from kzplayer.render.lights import PARTICLE_LIGHTS_BYTES, UBO_BYTES
+from kzplayer.render.live_list import BINDING_PARTICLE_LIGHTS
+from kzplayer.render.shaders import set_uniform
+from kzplayer.render.textures import TextureCache, srgb_to_linear
+from kzplayer.values import Color4
+
+SAMPLER_TYPES = {0x8B5E}       # sampler2D
+UBO_BINDING = 0
+SCENE_DEPTH_UNIT = 7
+
+
+def linear_colour(value):
+    """A Color4 property value decoded from sRGB to linear light (alpha as it is); any other
+    value unchanged."""
+    if isinstance(value, Color4):
+        rgb = srgb_to_linear(np.clip(np.asarray(tuple(value)[:3], float), 0.0, None))
+        return Color4(*(float(c) for c in rgb), float(tuple(value)[3]))
+    return value
+
+
+class DrawInputs:
+    """The frame's shared inputs; `begin()` sets the frame's uniforms, `common()` gives them
+    (and the lights) to one program."""
+
+    def __init__(self, ctx, targets):
+        self.ctx = ctx
+        self.targets = targets           # render/targets.py: the scene's depth lives there
+        self.textures = TextureCache(ctx)
+        self.lights = ctx.buffer(reserve=UBO_BYTES)
+        self.particle_lights = ctx.buffer(reserve=PARTICLE_LIGHTS_BYTES)
+        self.white = ctx.texture((1, 1), 4, np.ones(4, np.float16).tobytes(), dtype="f2")
+        self.uniforms: dict = {}
+
+    def begin(self, frame, camera, size: tuple[int, int], min_pixels: float) -> None:
+        width, height = size
+        self.uniforms = {"kz_view": camera.view, "kz_projection": camera.projection(width / height),
+                         "kz_cameraPosition": tuple(camera.position), "kz_time": float(frame.time),
+                         "kz_viewport": (float(width), float(height)), "kz_minPixels": float(min_pixels),
+                         "kz_depthRange": (float(camera.near), float(camera.far))}
+
+    def common(self, program, initial, model, opacity: float) -> None:
+        for name, value in self.uniforms.items():
+            set_uniform(program, initial, name, value)
+        set_uniform(program, initial, "kz_model", np.asarray(model, dtype=float))
+        set_uniform(program, initial, "kz_opacity", float(opacity))
+        if "KzLights" in program:
+            program["KzLights"].binding = UBO_BINDING
+        self.lights.bind_to_uniform_block(UBO_BINDING)
+        self.particle_lights.bind_to_storage_buffer(BINDING_PARTICLE_LIGHTS)
+
+    def material_uniforms(self, entry, em) -> list:
+        """(uniform, value) from the emitter's properties, samplers left out; colour
+        properties decoded to linear light (render/color.glsl)."""
+        program, _ = entry
+        cat = catalog()
+        pairs = uniform_values(entry, em.material, lambda name: linear_colour(em.values(name)),
+                               known=lambda name: cat.property(name) is not None)
+        return [(n, v) for n, v in pairs if program[n].gl_type not in SAMPLER_TYPES]
+
+    def texture(self, values, files, prop: str, repeat: bool):
+        """The texture of the image a string property names, or None (none, unreadable,
+        refused)."""
+        file = values(prop)
+        if not (isinstance(file, str) and file.strip()):
+            return None
+        path = files(file)
+        return self.textures.get(path, repeat) if path is not None else None
+
+    def fragment_defines(self, values, files, prop: str, repeat: bool, opaque: bool = False,
+                         soft: bool = False) -> dict:
+        """The fragment variant: KZ_TEXTURED when `prop` names an image that loads,
+        KZ_OPAQUE, KZ_SOFT_DEPTH (render/particle_fragment.glsl)."""
+        defines = {}
+        if self.texture(values, files, prop, repeat) is not None:
+            defines["KZ_TEXTURED"] = 1
+        if opaque:
+            defines["KZ_OPAQUE"] = 1
+        elif soft:
+            defines["KZ_SOFT_DEPTH"] = 1
+        return defines
+
+    def bind_textures(self, program, initial, values, files, repeat: bool) -> None:
+        """Bind every sampler the program reads to the image its property names (a white
+        texel where it names none) and the scene's depth for soft particles."""
+        unit = 0
+        for name, member in program._members.items():
+            if not isinstance(member, moderngl.Uniform) or member.gl_type not in SAMPLER_TYPES:
+                continue
+            if name == "kz_sceneDepth":
+                self.targets.scene_depth.use(location=SCENE_DEPTH_UNIT)
+                member.value = SCENE_DEPTH_UNIT
+                continue
+            texture = self.texture(values, files, name.replace("_", ".", 1), repeat)
+            (texture or self.white).use(location=unit)
+            member.value = unit
+            unit += 1
+
+    def release(self) -> None:
+        self.textures.release()
+        for obj in (self.lights, self.particle_lights, self.white):
+            obj.release()
