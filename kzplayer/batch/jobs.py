@@ -81,7 +81,7 @@ def run_validate(job, folder: Path) -> dict:
 def run_render(job, folder: Path) -> dict:
     """`kzplayer play --headless --output` on the variant: render.<format> and a thumbnail."""
     from kzplayer.commands.play import frame_count, parse_size, reader, viewport_size
-    from kzplayer.render.player import render_offline
+    from kzplayer.render.offline import render_offline
     project, graph, findings = _prepare(job)
     fmt = job.option("format", "gif")
     fps = float(job.option("fps", 30.0))

@@ -5,7 +5,7 @@ with --set overrides, run the validator, and play headless recording what checks
 Only public APIs are used (kzplayer.load, bindings.resolve / parse_override, the validator's
 validate_paths, render.player.Player with its Simulation), so a change of their
 constructors is adapted here alone. The frame loop is the offline render's
-(render.player.render_offline): the same camera (chosen once, before the first step, with
+(render.offline.render_offline): the same camera (chosen once, before the first step, with
 the same probe), the same fixed steps, so a picture here is the frame `kzplayer play
 --seconds T --output x.png` writes.
 """
