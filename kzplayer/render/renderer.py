@@ -41,7 +41,7 @@ from kzplayer.render.live_list import (ARRAYS_COMMAND, BARRIER, BINDING_ORDER, B
                                        ELEMENTS_COMMAND, LIVE_DISPATCH_OFFSET, LiveList)
 from kzplayer.render.materials import geometry_defines, left_out, stock_material
 from kzplayer.render.representations import IndexBuffers, draw_counts, representation
-from kzplayer.render.shaders import ProgramCache, set_uniform
+from kzplayer.render.shaders import RenderPrograms, set_uniform
 from kzplayer.render.sort import BRIGHTNESS, DEPTH, REVERSE_DEPTH, Sorter
 from kzplayer.render.textures import TextureCache, srgb_to_linear
 from kzplayer.values import Color4
@@ -131,7 +131,7 @@ class Renderer:
         self.ctx = ctx
         self.min_pixels = min_pixels
         self.intensity = intensity
-        self.programs = ProgramCache(ctx)
+        self.programs = RenderPrograms(ctx)
         self.textures = TextureCache(ctx)
         self.meshes = MeshCache(ctx)
         self.lights = ctx.buffer(reserve=UBO_BYTES)
@@ -237,7 +237,7 @@ class Renderer:
         (billboards; its ParticleMesh where it has one), as a material that cannot be resolved
         is (render/frame.py). Tried for the variant the emitter draws, before any compute work
         of the frame (the stand-in needs its live list and records); a failure is compiled
-        once (ProgramCache)."""
+        once (RenderPrograms)."""
         for em in frame.emitters:
             if not em.material.custom:
                 continue
