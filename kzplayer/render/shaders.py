@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import moderngl
+import numpy as np
 
 from kzplayer.diagnostics import KzError
 from kzplayer.gpu.preprocessor import preprocess
@@ -111,7 +112,6 @@ def set_uniform(program, initial: dict, name: str, value) -> None:
     column-major."""
     if name not in initial:
         return
-    import numpy as np
     if isinstance(value, np.ndarray):
         program[name].write(np.asarray(value, dtype="f4").T.tobytes())
     else:
