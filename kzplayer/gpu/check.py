@@ -13,15 +13,17 @@ where none can be had, create_context's KzError propagates.
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from kzplayer.diagnostics import Diagnostic, KzError
+from kzplayer.gpu import context as gl_context
+from kzplayer.gpu.generate import Generator
+from kzplayer.gpu.materials import SLOTS, Material, ProgramCache, resolve_material
+from kzplayer.gpu.program_spec import EmitterSpec, NodeSpec, ProgramSpec
+
+# The emitter slot of each emitter material's slot.
+_EMITTER_SLOT = {"EmissionCount": "count", "Emission": "emission", "GenerateEvents": "events"}
 
 
 def check_material_shaders(project, ctx=None) -> list[Diagnostic]:
-    from kzplayer.gpu.context import create_context
-    from kzplayer.gpu.materials import SLOTS, Material, ProgramCache, resolve_material
-
     cat = project.catalog       # the stock catalog plus the project's custom types
     materials = []
     for item in project.walk():
@@ -37,7 +39,7 @@ def check_material_shaders(project, ctx=None) -> list[Diagnostic]:
     if not materials:
         return []
     own = ctx is None
-    ctx = ctx or create_context(headless=True)
+    ctx = ctx or gl_context.create_context(headless=True)
     programs = ProgramCache(ctx)
     found: list[Diagnostic] = []
     try:
@@ -54,28 +56,18 @@ def check_material_shaders(project, ctx=None) -> list[Diagnostic]:
     return found
 
 
-class _Emitter(SimpleNamespace):
-    """A stand-in emitter node, hashed by identity as the generator keys its instances."""
-    __hash__ = object.__hash__
+def one_slot_spec(material: Material) -> ProgramSpec:
+    """A one-emitter system with `material` in its slot (and nothing in the others)."""
+    name = f"<{material.name}>"
+    node = (NodeSpec(name, material),)
+    slot = _EMITTER_SLOT.get(material.slot)
+    emitter = EmitterSpec(name, **({slot: material} if slot else {}))
+    return ProgramSpec(f"'check {material.name}'", (emitter,),
+                       affectors=node if material.slot == "Affector" else (),
+                       colliders=node if material.slot == "Collider" else (),
+                       table_vec4s=1024, params_limit_vec4s=4096)
 
 
-def _sources(material):
+def _sources(material: Material):
     """The programs of a one-emitter system with `material` in its slot."""
-    import numpy as np
-
-    from kzplayer.gpu.generate import Generator
-
-    item = SimpleNamespace(path=f"<{material.name}>")
-    node = SimpleNamespace(item=item, material=material, transform=np.eye(4), visible=True)
-    emitter = _Emitter(item=item, level=0, count=None, emission=None, self_affect=None, events=None)
-    affectors, colliders = [], []
-    if material.slot == "Affector":
-        affectors.append(node)
-    elif material.slot == "Collider":
-        colliders.append(node)
-    else:
-        field = {"EmissionCount": "count", "Emission": "emission", "GenerateEvents": "events"}[material.slot]
-        setattr(emitter, field, material)
-    code = Generator([emitter], affectors, colliders, verlet=False, image_io=True, table_vec4s=1024,
-                     params_limit_vec4s=4096, system_name=f"'check {material.name}'").build()
-    return list(code.sources.values())
+    return list(Generator(one_slot_spec(material)).build().sources.values())

@@ -17,6 +17,7 @@ import moderngl
 
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.generate import Generator, zero_bakes
+from kzplayer.gpu.program_spec import system_spec
 from kzplayer.gpu.params import FRAME_WORDS, frame_words, parameter_words, table_words
 from kzplayer.gpu.storage import EmitterBuffers, Layout, SystemStorage
 
@@ -76,11 +77,9 @@ class SystemRunner:
                system.verlet, sim.image_io, sim.walk_full_pool, self.host_events > 0)
         if key != self._code_key:
             kept_time_scales = self.code is not None and self.code.time_scale
-            self._generator = Generator(system.members, system.affectors, system.colliders, verlet=system.verlet,
-                                        image_io=sim.image_io, table_vec4s=sim.table_vec4s,
-                                        params_limit_vec4s=sim.uniform_block_vec4s,
-                                        system_name=f"'{system.item.path}'", full_walk=sim.walk_full_pool,
-                                        host_events=self.host_events > 0, history_image=sim.texel_buffers)
+            self._generator = Generator(system_spec(
+                system, image_io=sim.image_io, table_vec4s=sim.table_vec4s, params_limit_vec4s=sim.uniform_block_vec4s,
+                full_walk=sim.walk_full_pool, host_events=self.host_events > 0, history_image=sim.texel_buffers))
             self.code = self._generator.layout()
             self._code_key, self._bakes = key, None
             if kept_time_scales and not self.code.time_scale and self.storage is not None:

@@ -16,14 +16,14 @@ from kzplayer.diagnostics import Diagnostic, KzError
 def check_render_shaders(project, ctx=None) -> list[Diagnostic]:
     from kzplayer.gpu.context import create_context
     from kzplayer.render.materials import custom_render_materials, geometry_defines, left_out
-    from kzplayer.render.shaders import ProgramCache
+    from kzplayer.render.shaders import RenderPrograms
 
     materials = custom_render_materials(project)
     if not materials:
         return []
     own = ctx is None
     ctx = ctx or create_context(headless=True)
-    programs = ProgramCache(ctx)
+    programs = RenderPrograms(ctx)
     found: list[Diagnostic] = []
     try:
         for material, _ in materials:

@@ -38,7 +38,7 @@ from kzplayer.render.live_list import BARRIER
 from kzplayer.render.materials import left_out, stock_material
 from kzplayer.render.particle_draws import ParticleDraws, on_screen, soft
 from kzplayer.render.scene_models import draw_model
-from kzplayer.render.shaders import ProgramCache
+from kzplayer.render.shaders import RenderPrograms
 from kzplayer.render.targets import EmptyVaos, FrameTargets
 
 MIN_PIXELS = 1.5      # below this, particles would flicker in and out between pixels
@@ -52,7 +52,7 @@ class Renderer:
         self.ctx = ctx
         self.min_pixels = min_pixels
         self.intensity = intensity
-        self.programs = ProgramCache(ctx)
+        self.programs = RenderPrograms(ctx)
         self.meshes = MeshCache(ctx)
         self.problems: list = []          # compile errors of the custom materials left out, each once
         self._vaos = EmptyVaos(ctx)
@@ -131,7 +131,7 @@ class Renderer:
         (billboards; its ParticleMesh where it has one), as a material that cannot be resolved
         is (render/frame.py). Tried for the variant the emitter draws, before any compute work
         of the frame (the stand-in needs its live list and records); a failure is compiled
-        once (ProgramCache)."""
+        once (RenderPrograms)."""
         for em in frame.emitters:
             if not em.material.custom:
                 continue

@@ -3,7 +3,7 @@ the scene's lit material, the resolve pass) and its compute passes (live list, s
 gather), all through the gpu preprocessor, so `#include` works and a driver error is
 reported at the right file and line, as for compute materials.
 
-Programs are cached per (files, defines); `ProgramCache.release()` frees them. Each entry is
+Programs are cached per (files, defines); `RenderPrograms.release()` frees them. Each entry is
 `(program, initial)` where `initial` holds every plain uniform's value as compiled (the GLSL
 initializer), which is what a property without a value falls back to.
 """
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import moderngl
+import numpy as np
 
 from kzplayer.diagnostics import KzError
 from kzplayer.gpu.preprocessor import preprocess
@@ -61,7 +62,7 @@ def uniform_defaults(program) -> dict:
     return {name: m.value for name, m in program._members.items() if isinstance(m, moderngl.Uniform)}
 
 
-class ProgramCache:
+class RenderPrograms:
     """Render and compute programs by (files, defines), compiled once."""
 
     def __init__(self, ctx):
@@ -111,7 +112,6 @@ def set_uniform(program, initial: dict, name: str, value) -> None:
     column-major."""
     if name not in initial:
         return
-    import numpy as np
     if isinstance(value, np.ndarray):
         program[name].write(np.asarray(value, dtype="f4").T.tobytes())
     else:

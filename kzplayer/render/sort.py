@@ -28,6 +28,7 @@ arguments (`memory`: 2.5 MiB at C = 100,000).
 """
 from __future__ import annotations
 
+import moderngl
 import numpy as np
 
 from kzplayer.render.live_list import (BARRIER, BINDING_ARGS, BINDING_KEYS, BINDING_LIVE, BINDING_ORDER,
@@ -201,7 +202,6 @@ class Sorter:
 
     def read(self):
         """(count, slots) in sorted order: for tests and benchmarks, never in a frame."""
-        import moderngl
         self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
         words = np.frombuffer(self.order.read(), np.uint32)
         n = int(words[0])

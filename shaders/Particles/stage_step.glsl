@@ -1,8 +1,16 @@
-// The fused step (docs/player.md, The frame): the stages of one particle's step that are not
-// materials, in the order the generated main calls them around the materials' functions:
-//   2 reset, 3 self-affect, 4 affectors, 5 integrate, 6 colliders, 7 events, 8 death test.
-// Also included by the program that runs a subemitter's events for the children it made
-// in this step. The particle is in registers (Particles/accessors.glsl) throughout.
+// The fused step (docs/player.md, The frame, stages 2-8): the stages of one particle's step
+// that are not materials. The step program's main (Particles/stage_step_main.glsl) runs them
+// around the materials' functions, in this order, per live particle:
+//   enter the system's space (kz_enterSystemSpace: an emitter in a space of its own),
+//   2 reset, 3 the emitter's SelfAffectMaterial, 4 the system's affectors in tree order,
+//   5 integrate and age, 6 the system's colliders (Particles/collider_resolve.glsl),
+//   the children due from a source of bound subemitters (Particles/bound_emission.glsl),
+//   7 the emitter's GenerateEventsMaterial, 8 the death test (Particles/accessors.glsl),
+//   leave the system's space, then the position history's write (Particles/history.glsl,
+//   trails only).
+// Also included by the children program (Particles/stage_children_main.glsl): a subemitter
+// level's stage 7 and 8 for the children it made in this step. The particle is in
+// registers (Particles/accessors.glsl) throughout.
 #include "Particles/damping.glsl"
 
 // 2. Clear the acceleration accumulator and the per-step state before the affectors add

@@ -9,6 +9,7 @@
 //   12..14 DispatchIndirectCommand over the live particles, 64 per group: byte 48
 #include "Particles/particle_data.glsl"
 #include "render/live_list.glsl"
+#include "render/workgroup_scan.glsl"
 
 layout(local_size_x = 256) in;
 
@@ -20,8 +21,6 @@ layout(std430, binding = KZ_BINDING_GROUPS) buffer KzGroups { uint groupCount[];
 layout(std430, binding = KZ_BINDING_LIVE) buffer KzLive { uint liveCount; uint livePad[3]; uint liveSlots[]; };
 layout(std430, binding = KZ_BINDING_ARGS) writeonly buffer KzArgs { uint args[]; };
 
-shared uint partial[256];
-
 void main() {
     uint t = gl_LocalInvocationID.x;
     uint per = (kz_groups + 255u) / 256u;
@@ -31,22 +30,14 @@ void main() {
     for (uint g = begin; g < end; ++g) {
         sum += groupCount[g];
     }
-    partial[t] = sum;
-    barrier();
-    for (uint offset = 1u; offset < 256u; offset <<= 1u) {
-        uint add = t >= offset ? partial[t - offset] : 0u;
-        barrier();
-        partial[t] += add;
-        barrier();
-    }
-    uint base = t > 0u ? partial[t - 1u] : 0u;
+    uint base = kzWorkgroupScan(t, sum);
     for (uint g = begin; g < end; ++g) {
         uint c = groupCount[g];
         groupCount[g] = base;
         base += c;
     }
     if (t == 255u) {
-        uint n = partial[255];
+        uint n = kzScanPartial[255];
         liveCount = n;
         args[0] = kz_vertexCount; args[1] = n; args[2] = 0u; args[3] = 0u; args[4] = 0u;
         args[5] = kz_indexCount; args[6] = n; args[7] = 0u; args[8] = 0u; args[9] = 0u;

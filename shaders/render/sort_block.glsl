@@ -17,16 +17,7 @@ uvec2 block[KZ_SORT_BLOCK];
 
 void exchange(uint k, uint j, uint base) {
     for (uint t = 0u; t < KZ_SORT_BLOCK / 2u; ++t) {
-        uint low = t & (j - 1u);
-        uint i = ((t - low) << 1u) + low;
-        uint l = i + j;
-        uvec2 a = block[i];
-        uvec2 b = block[l];
-        bool ascending = ((base + i) & k) == 0u;
-        if (greater(a, b) == ascending) {
-            block[i] = b;
-            block[l] = a;
-        }
+        KZ_SORT_EXCHANGE(block, t, k, j, base)
     }
 }
 

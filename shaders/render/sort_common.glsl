@@ -24,3 +24,19 @@ uint kzSortable(float f) {
 bool greater(uvec2 a, uvec2 b) {
     return a.x > b.x || (a.x == b.x && a.y > b.y);
 }
+
+// The network's compare-exchange, once for its three homes: stage (k, j), invocation t, on
+// the array A (the pairs in storage, a block in shared memory or in registers; GLSL has no
+// reference to pass either, so a macro): places i and i + j, swapped into the direction of
+// the k-block of place base + i.
+#define KZ_SORT_EXCHANGE(A, t, k, j, base) {                   \
+    uint low_ = (t) & ((j) - 1u);                                \
+    uint i_ = (((t) - low_) << 1u) + low_;                       \
+    uint l_ = i_ + (j);                                          \
+    uvec2 a_ = A[i_];                                            \
+    uvec2 b_ = A[l_];                                            \
+    if (greater(a_, b_) == ((((base) + i_) & (k)) == 0u)) {      \
+        A[i_] = b_;                                              \
+        A[l_] = a_;                                              \
+    }                                                            \
+}

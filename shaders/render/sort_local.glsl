@@ -19,16 +19,7 @@ uniform uint kz_k;
 shared uvec2 block[KZ_SORT_BLOCK];
 
 void exchange(uint t, uint k, uint j, uint base) {
-    uint low = t & (j - 1u);
-    uint i = ((t - low) << 1u) + low;
-    uint l = i + j;
-    uvec2 a = block[i];
-    uvec2 b = block[l];
-    bool ascending = ((base + i) & k) == 0u;
-    if (greater(a, b) == ascending) {
-        block[i] = b;
-        block[l] = a;
-    }
+    KZ_SORT_EXCHANGE(block, t, k, j, base)
 }
 
 void main() {

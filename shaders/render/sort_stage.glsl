@@ -13,14 +13,5 @@ void main() {
     if (t >= sortArgs[3] / 2u) {
         return;
     }
-    uint low = t & (kz_j - 1u);
-    uint i = ((t - low) << 1u) + low;
-    uint l = i + kz_j;
-    uvec2 a = pairs[i];
-    uvec2 b = pairs[l];
-    bool ascending = (i & kz_k) == 0u;
-    if (greater(a, b) == ascending) {
-        pairs[i] = b;
-        pairs[l] = a;
-    }
+    KZ_SORT_EXCHANGE(pairs, t, kz_k, kz_j, 0u)
 }

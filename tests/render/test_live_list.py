@@ -9,12 +9,12 @@ import pytest
 from kzplayer.gpu.storage import RecordBuffers
 from kzplayer.gpu.layout import FLAG_ALIVE, PARTICLE_DTYPE
 from kzplayer.render.live_list import LiveList
-from kzplayer.render.shaders import ProgramCache
+from kzplayer.render.shaders import RenderPrograms
 
 
 @pytest.fixture
 def live(ctx):
-    programs = ProgramCache(ctx)
+    programs = RenderPrograms(ctx)
     lists = []
 
     def build(flags, vertex_count=4, index_count=36):
@@ -104,7 +104,7 @@ def test_the_simulations_list_is_copied_as_the_passes_would_build_it(ctx, tmp_pa
         "Emission.Lifetime": 0.3, "Emission.LifetimeVariance": 0.9, "ParticleEmitter.MaximumAmount": 400})},
         affectors=GRAVITY)
     sim = Simulation(ctx, project, seed=4)
-    programs = ProgramCache(ctx)
+    programs = RenderPrograms(ctx)
     copied, built = LiveList(ctx, programs), LiveList(ctx, programs)
     probe_file = tmp_path / "probe.glsl"
     probe_file.write_text(PROBE)

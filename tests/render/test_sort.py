@@ -10,14 +10,14 @@ from kzplayer.gpu.storage import RecordBuffers
 from kzplayer.gpu.layout import FLAG_ALIVE
 from kzplayer.render.live_list import LiveList
 from kzplayer.render.renderer import Renderer
-from kzplayer.render.shaders import ProgramCache
+from kzplayer.render.shaders import RenderPrograms
 from kzplayer.render.sort import DEPTH, REVERSE_DEPTH, Sorter, dispatches, padded, stages
 
 from tests.render.helpers import camera, draw, particles
 
 
 def sort_on_gpu(ctx, records, key, cam):
-    programs = ProgramCache(ctx)
+    programs = RenderPrograms(ctx)
     buf = RecordBuffers(ctx, records)
     live, sorter = LiveList(ctx, programs), Sorter(ctx, programs)
     try:
@@ -81,7 +81,7 @@ def test_both_block_kernels_give_the_same_order(ctx):
     """Shared-memory blocks (GPUs) and per-invocation blocks (llvmpipe): the same network,
     the same order, bit for bit, at sizes around their block boundaries."""
     from kzplayer.render.sort import STRATEGIES
-    programs = ProgramCache(ctx)
+    programs = RenderPrograms(ctx)
     rng = np.random.default_rng(11)
     try:
         for n in (31, 33, 1023, 1025, 3000):
