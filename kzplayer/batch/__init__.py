@@ -8,7 +8,8 @@ process pool or on Ray (docs/batch.md).
     result = batch.run(jobs, out="review", backend="local", workers=4)   # or backend="ray"
     result.counts()        # {"ok": 6}; review/results.jsonl, review/index.html
 
-The only module that calls into the rest of kzplayer is kzplayer.batch.jobs (the adapter).
+The only modules that call into the rest of kzplayer are kzplayer.batch.jobs (the adapter)
+and kzplayer.batch.effect_tests (the test kind's specs under a variant).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """THE ADAPTER: every call the batch makes into kzplayer's loading, validation, testing and
-rendering is in this one module, through public APIs only. When those APIs change (issue
-24: the Player/Simulation constructors; issue 23: `kzplayer test`), this is the one file
-to adapt.
+rendering is in this module (and, for the test kind, effect_tests.py beside it), through
+public APIs only. When those APIs change (issue 24: the Player/Simulation constructors;
+`kzplayer.effecttest`), these are the files to adapt.
 
 Each runner takes a Job and its folder, writes its outputs there (atomically: a temporary
 name, then a rename) and returns a dict: status ("ok" or "failed"), outputs (file names in
@@ -24,9 +24,9 @@ _ctx = None
 def _context():
     """This worker's GL context: made on its first render job, kept for the next ones."""
     global _ctx
-    if _ctx is None:
-        from kzplayer.gpu.context import create_context
-        _ctx = create_context(headless=True)
+    if _ctx is None:            # the effect tests' own context: one per worker for every kind
+        from kzplayer.effecttest.run import context
+        _ctx = context()
     return _ctx
 
 
@@ -98,23 +98,18 @@ def run_render(job, folder: Path) -> dict:
             "counts": counts, "message": _first(findings)}
 
 
-class TestsNotAvailable(RuntimeError):
-    """`kzplayer test` (issue 23, "Effect tests") is not part of this build yet."""
-
-
-def effect_tests(project_path: str, sets: tuple[str, ...], seed):
-    """THE STUB for issue 23: run a project's effect tests with the variant's values and
-    return (passed, failed, cases: list of dicts). Replace this body with the call into
-    `kzplayer test` when it is merged; nothing else in the batch changes."""
-    raise TestsNotAvailable("the test job kind needs `kzplayer test` (issue 23), not in this build yet")
-
-
 def run_test(job, folder: Path) -> dict:
-    """The project's effect tests on the variant: tests.json; failed when one fails."""
-    passed, failed, cases = effect_tests(job.project, job.sets, job.seed)
-    write_json(folder / "tests.json", cases)
-    return {"status": "failed" if failed else "ok", "outputs": ["tests.json"], "findings": {},
-            "counts": {"passed": passed, "failed": failed}, "message": ""}
+    """The project's effect tests (`kzplayer test`) on the variant: tests.json with every
+    check's case; failed when one fails. Pictures under a variant that changes values are
+    skipped (their goldens belong to the spec's own values: docs/batch.md)."""
+    from kzplayer.batch.effect_tests import effect_tests
+    report = effect_tests(job.project, job.sets, job.seed, folder / "artifacts")
+    write_json(folder / "tests.json", report.as_json())
+    outputs = ["tests.json", *(str(Path(a).relative_to(folder)) for a in report.artifacts)]
+    counts = {"passed": report.passed, "failed": report.failed, "skipped": report.skipped,
+              "specs": len(report.specs)}
+    return {"status": "failed" if report.failed else "ok", "outputs": outputs, "findings": {},
+            "counts": counts, "message": report.first_failure()}
 
 
 def run_call(job, folder: Path) -> dict:
@@ -138,7 +133,7 @@ def error_text(exc) -> str:
 
 def is_bad_input(exc) -> bool:
     from kzplayer.diagnostics import KzError
-    return isinstance(exc, (KzError, TestsNotAvailable))
+    return isinstance(exc, KzError)
 
 
 def _first(findings) -> str:

@@ -79,7 +79,8 @@ def _card(r, out: Path) -> str:
     if "alive" in c:
         meta.append(f"{c.get('frames')} frames, {c.get('emitters')} emitters, {c.get('alive')} alive")
     if "passed" in c:
-        meta.append(f"{c['passed']} passed, {c['failed']} failed")
+        meta.append(f"{c['passed']} passed, {c['failed']} failed"
+                    + (f", {c['skipped']} skipped" if c.get("skipped") else ""))
     if r.seconds is not None:
         meta.append(f"{r.seconds:.2f} s" + (" (kept)" if r.reused else ""))
     links = " ".join(f"<a href='{html.escape(o)}'>{html.escape(Path(o).name)}</a>" for o in r.outputs

@@ -80,12 +80,17 @@ def test_ray_auto_starts_a_local_instance(tmp_path):
     assert "2 jobs: 2 ok" in r.stdout
 
 
-def test_test_jobs_say_that_kzplayer_test_is_not_in_this_build(tmp_path):
-    r = batch("test,validate", FOUNTAIN, "--out", tmp_path, "--workers", "1")
+def test_test_jobs_run_the_projects_spec_with_the_variants_values(tmp_path):
+    r = batch("test,validate", FOUNTAIN, "--set", f"{NOZZLE}:Emission.Rate=400,100", "--out", tmp_path,
+              "--workers", "1")
     assert r.returncode == 1
     lines = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
-    assert [(ln["kind"], ln["status"]) for ln in lines] == [("test", "error"), ("validate", "ok")]
-    assert "issue 23" in lines[0]["message"]
+    assert [(ln["kind"], ln["variant"], ln["status"]) for ln in lines] == [
+        ("test", "Emission.Rate=400", "ok"), ("test", "Emission.Rate=100", "failed"),
+        ("validate", "Emission.Rate=400", "ok"), ("validate", "Emission.Rate=100", "ok")]
+    spec = FOUNTAIN.with_name("demo_fountain.kztest.toml")
+    line = next(n for n, t in enumerate(spec.read_text().splitlines(), 1) if "emitted = [519, 521]" in t)
+    assert lines[1]["message"].startswith(f"{spec}:{line}:1: count[0]: Nozzle: emitted")
 
 
 def test_the_terminal_display_shows_each_worker(tmp_path):

@@ -41,3 +41,13 @@ def test_a_resumed_batch_on_ray_keeps_the_local_pools_outputs(ray_instance, tmp_
     result = batch.run(jobs, out=tmp_path, backend="ray")
     assert [r.reused for r in result.records] == [True, True, False, False]
     assert result.counts() == {"ok": 4}
+
+
+def test_test_jobs_on_ray_report_what_the_local_pool_reports(ray_instance, tmp_path):
+    from .common import FOUNTAIN, NOZZLE
+    jobs = batch.plan(["test"], [FOUNTAIN], batch.sweep([f"{NOZZLE}:Emission.Rate=400,100"]))
+    local = batch.run(jobs, out=tmp_path / "local", workers=1)
+    on_ray = batch.run(jobs, out=tmp_path / "ray", backend="ray")
+    assert local.counts() == on_ray.counts() == {"ok": 1, "failed": 1}
+    assert tree(tmp_path / "ray") == tree(tmp_path / "local")      # tests.json, byte for byte
+    assert [r.message for r in on_ray.records] == [r.message for r in local.records]
