@@ -396,7 +396,7 @@ class ParticleData:
 
     def __init__(self, storage: SystemStorage, e: int):
         self._storage, self._e = storage, e
-        self.live = None                    # the emitter's LiveList
+        self.live = None                    # the emitter's SlotList
         r = storage.layout.ranges[e]
         self.first = r.first
         self.capacity = r.capacity
@@ -418,7 +418,7 @@ class ParticleData:
         return self.hot.buffer.glo
 
 
-class LiveList:
+class SlotList:
     """An emitter's live list on the GPU (rebuilt at the end of every step): `buffer` holds
     uint slot indices of the emitter (slot 0 = its first record) in ascending order from
     byte `offset`; the count and indirect arguments are the LiveHeader at `header_offset`
@@ -469,7 +469,7 @@ class EmitterBuffers:
         r = storage.layout.ranges[e]
         self.capacity = r.capacity
         self.particles = ParticleData(storage, e)
-        self.live = LiveList(storage, e)
+        self.live = SlotList(storage, e)
         self.particles.live = self.live           # what a renderer draws from (kzplayer.render.live_list)
         self.state = Slice(storage, "control", e * L.EMITTER_STATE_DTYPE.itemsize, L.EMITTER_STATE_DTYPE.itemsize)
         self.events = _EventBufferView(storage, e)
