@@ -55,9 +55,12 @@ class Change:
 
 
 class Scene:
-    def __init__(self, project, graph=None, *, seed: int | None = None, leave_out_broken: bool = False):
+    def __init__(self, project, graph=None, *, seed: int | None = None, leave_out_broken: bool = False,
+                 records: bool = True):
+        """`records=False`: values, materials and meshes only, no node records (validate,
+        which reads a project that may not play: its graph may be None, its events a cycle)."""
         self.project = project
-        self.graph = graph if graph is not None else resolve(project)
+        self.graph = graph if graph is not None or not records else resolve(project)
         self.catalog = project.catalog      # the stock catalog plus the project's custom types
         self.values = Values(self.graph, self.catalog)
         self.seed = seed                    # overrides every Emission.Seed
@@ -65,8 +68,9 @@ class Scene:
         self.diagnostics: list[Diagnostic] = []   # warnings: slots left out, sources refused
         self.systems: list[SceneSystem] = []
         self.emitters: list[SceneEmitter] = []    # every system's, dependency order within each
-        self._build()
-        self.refresh()
+        if records:
+            self._build()
+            self.refresh()
 
     # -- values --------------------------------------------------------------------------
     def value(self, item, name: str):

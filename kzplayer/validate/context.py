@@ -11,6 +11,8 @@ from functools import cached_property
 from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, Severity, Span
 from kzplayer.project.model import Binding, Item, Project
+from kzplayer.scene import Scene
+from kzplayer.validate.problem import Problem
 
 # the buffer properties: an emitter's outputs, a subemitter's consumers, which feeds which
 from kzplayer.bindings.sources import (CONSUMERS, DATA_BUFFER, EVENT_BUFFER, FED_BY,  # noqa: F401
@@ -53,11 +55,16 @@ class Context:
             return None
         return self.project.find(path, relative_to=relative_to)
 
+    @cached_property
+    def scene(self) -> Scene:
+        """The project read as it plays (kzplayer.scene), without node records: values,
+        slot materials and meshes as the player reads them."""
+        return Scene(self.project, self.graph, records=False)
+
     def value(self, item: Item, name: str):
-        """A property's value after bindings (as written, else the catalog default)."""
-        if self.graph is not None:
-            return self.graph.value(item, name)
-        return item.get(name)
+        """A property's value after bindings (as written, else the catalog default; no
+        presets or clamps: a range check sees what the file says). As it plays: scene.value."""
+        return self.scene.values.bound(item, name)
 
     @cached_property
     def programs(self) -> dict[int, tuple]:
@@ -177,9 +184,7 @@ class Context:
     def plays(self, item: Item, slot_property: str, material: str) -> bool:
         """Whether the slot, after bindings, holds the stock `material` under any of its
         names (alias, asset-package path)."""
-        value = self.value(item, slot_property)
-        spec = self.catalog.material(str(value)) if value else None
-        return spec is not None and not spec.custom and spec.name == material
+        return self.scene.plays(item, slot_property, material)
 
     def material(self, item: Item, slot_property: str):
         """The catalog's MaterialSpec in that slot (None when empty or unknown)."""
@@ -369,7 +374,6 @@ def other_names(context: Context):
 
 def alias_problems(context: Context, origin: str, say):
     """One Problem per other name of `origin` in use, at its first use, the others related."""
-    from kzplayer.validate.engine import Problem
     uses: dict = {}
     for a, span in other_names(context):
         if a.origin == origin:
