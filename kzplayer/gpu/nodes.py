@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kzplayer.gpu.storage import EmitterBuffers
+from kzplayer.gpu.views import EmitterBuffers
 
 
 @dataclass
@@ -74,12 +74,12 @@ class Emitter:
 
     @property
     def particles(self):
-        """storage.ParticleData: `bind_to_storage_buffer()` for drawing, `read`/`write` records."""
+        """views.ParticleData: `bind_to_storage_buffer()` for drawing, `read`/`write` records."""
         return self.buffers.particles
 
     @property
     def live(self):
-        """storage.SlotList: buffer + offset of its slots, header_buffer + offsets of the count."""
+        """views.SlotList: buffer + offset of its slots, header_buffer + offsets of the count."""
         return self.buffers.live
 
     @property

@@ -18,7 +18,8 @@ import moderngl
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.generate import Generator, zero_bakes
 from kzplayer.gpu.params import FRAME_WORDS, frame_words, parameter_words, table_words
-from kzplayer.gpu.storage import EmitterBuffers, Layout, SystemStorage
+from kzplayer.gpu.storage import Layout, SystemStorage
+from kzplayer.gpu.views import EmitterBuffers
 
 # The next pass reads what this one wrote as storage, as images, as indirect arguments and
 # as a uniform block (the schedule).
