@@ -8,9 +8,13 @@ import bisect
 import re
 from functools import cached_property
 
+from kzplayer.bindings import lights, resolve
+from kzplayer.bindings.binding import parse_program
 from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, Severity, Span
+from kzplayer.expr import check
 from kzplayer.project.model import Binding, Item, Project
+from kzplayer.project.source import source_lines
 from kzplayer.scene import Scene
 from kzplayer.validate.problem import Problem
 
@@ -70,7 +74,6 @@ class Context:
     def programs(self) -> dict[int, tuple]:
         """id(binding) -> (SourceExpression program, RawCode program or None), parsed once,
         with positions mapped as the bindings map them (`&lt;` is one character)."""
-        from kzplayer.bindings.binding import parse_program
         out = {}
         for _, b in self.bindings:
             full = b.raw_code is not None and not b.short
@@ -86,8 +89,6 @@ class Context:
     @cached_property
     def expression_diagnostics(self) -> list[Diagnostic]:
         """Every problem inside every binding's text: syntax, types, functions, fields."""
-        from kzplayer.bindings import lights
-        from kzplayer.expr import check
         found = []
         for owner, b in self.bindings:
             target = self.catalog.property(b.target)
@@ -165,7 +166,6 @@ class Context:
     def graph(self):
         """The resolved binding graph, or None where bindings cannot be resolved at all (the
         binding rules report why)."""
-        from kzplayer.bindings import resolve
         try:
             return resolve(self.project)
         except Exception as exc:    # reported; the rules that need the graph then see no bindings
@@ -290,7 +290,6 @@ class Context:
         return start
 
     def _source_line(self, file: str, number: int) -> str:
-        from kzplayer.project.source import source_lines
         lines = source_lines(file)
         return lines[number - 1] if 0 < number <= len(lines) else ""
 
