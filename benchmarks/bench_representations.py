@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kzplayer.gpu.context import create_context, describe  # noqa: E402
 from kzplayer.gpu.layout import FLAG_ALIVE, PARTICLE_DTYPE  # noqa: E402
-from kzplayer.gpu.storage import RecordBuffers  # noqa: E402
+from kzplayer.gpu.views import RecordBuffers  # noqa: E402
 from kzplayer.project.catalog import catalog  # noqa: E402
 from kzplayer.render.camera import Camera  # noqa: E402
 from kzplayer.render.frame import EmitterDraw, Frame, history_of  # noqa: E402

@@ -18,9 +18,9 @@ from pathlib import Path
 import click
 
 from kzplayer.diagnostics import KzError, Severity
+from kzplayer.scene import Scene
 
 DEFAULT_SECONDS = 5.0
-DEFAULT_SIZE = (640, 360)
 
 
 def _image_limit() -> int:
@@ -84,8 +84,7 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         raise click.BadParameter(problem, param_hint="--output")
 
     proj, graph = load_for_play(project, overrides)
-    value = reader(graph)
-    width, height = requested_size or viewport_size(proj, value)
+    width, height = requested_size or Scene(proj, graph, records=False).viewport_size(MAX_SIZE)
     if output and (problem := check_output(output, (width, height))):
         raise click.BadParameter(problem, param_hint="--output")
     # every destination is tried before anything is simulated
@@ -210,33 +209,6 @@ def print_warnings(diagnostics) -> None:
     rest = [d for d in diagnostics if d.severity != Severity.NOTE and spot(d) not in shown
             and d.rule not in reported]
     print_diagnostics_stderr(rest)
-
-
-def reader(graph):
-    """`value(item, name)`: a property after bindings and overrides, None where the item's
-    type has no such property (the renderer asks cameras for optional properties)."""
-    def value(item, name):
-        try:
-            return graph.value(item, name)
-        except (KeyError, LookupError, ValueError, TypeError):
-            return None
-    return value
-
-
-def viewport_size(project, value) -> tuple[int, int]:
-    """The first Viewport2D's Node.Width x Node.Height, else 640x360; a side past the work
-    limit is clamped to it (validate's property.work-limit warns), a value that is no
-    number (NaN, infinite: property.range) falls back to 640x360."""
-    import math
-    for item in project.walk():
-        if item.type == "Viewport2D":
-            w, h = value(item, "Node.Width"), value(item, "Node.Height")
-            sides = (w, h)
-            if all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 1
-                   for v in sides):
-                return tuple(int(round(min(v, MAX_SIZE))) for v in sides)
-            break
-    return DEFAULT_SIZE
 
 
 def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,

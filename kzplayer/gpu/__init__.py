@@ -1,7 +1,7 @@
 """The GPU particle runtime: context, shader library, std430 buffers, the frame pipeline.
 
     from kzplayer.gpu import Simulation, create_context
-    sim = Simulation(create_context(), project, graph, seed=None)
+    sim = Simulation(create_context(), scene)      # a kzplayer.scene.Scene (or: project, graph, seed=None)
     sim.step_frame(1 / 60)
     check_material_shaders(project) -> [Diagnostic]   # custom shaders compiled, not run
 """

@@ -16,7 +16,8 @@ from __future__ import annotations
 from kzplayer.diagnostics import Diagnostic, KzError
 from kzplayer.gpu import context as gl_context
 from kzplayer.gpu.generate import Generator
-from kzplayer.gpu.materials import SLOTS, Material, ProgramCache, resolve_material
+from kzplayer.gpu.materials import ComputePrograms
+from kzplayer.scene.materials import SLOTS, Material, resolve_material
 from kzplayer.gpu.program_spec import EmitterSpec, NodeSpec, ProgramSpec
 
 # The emitter slot of each emitter material's slot.
@@ -40,7 +41,7 @@ def check_material_shaders(project, ctx=None) -> list[Diagnostic]:
         return []
     own = ctx is None
     ctx = ctx or gl_context.create_context(headless=True)
-    programs = ProgramCache(ctx)
+    programs = ComputePrograms(ctx)
     found: list[Diagnostic] = []
     try:
         for material in materials:

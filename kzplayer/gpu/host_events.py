@@ -14,7 +14,7 @@ Buffer's layout for each birth, death and hit of a listened-to emitter into the 
 records (Particles/host_events.glsl), at most `Simulation(events_cap=...)` per system and
 frame; the rest are dropped and counted. At the end of the frame the records are copied on
 the GPU into the stats ring and read back with the stats, a couple of frames later
-(kzplayer.gpu.stats), so a callback hears of a frame when `take_stats` hands out its figures.
+(kzplayer.gpu.stats_ring), so a callback hears of a frame when `take_stats` hands out its figures.
 Within a frame the events are in time order (sub-step time for hits), then hits before
 deaths before births at one instant, then by emitter and slot: the same on every run.
 Which records a full buffer drops is the GPU's order (the count is exact).

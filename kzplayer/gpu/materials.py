@@ -1,82 +1,28 @@
-"""Materials: what a slot value names, and property values -> the words of parameters.
+"""Materials on the GPU: compiled compute programs, and property values -> the words of parameters.
 
-A material (stock or a project's custom MaterialType) is one .glsl file that defines the
-function of its slot; kzplayer.gpu.generate inlines it into its system's programs, so a
-driver error points into the material's own file. A property `Type.Name` the material reads
+What a slot names is resolved by the scene (kzplayer.scene.materials); kzplayer.gpu.generate
+inlines the material's file into its system's programs, so a driver error points into the
+material's own file. A property `Type.Name` the material reads
 is its uniform `Type_Name`, a parameter in the generated programs; its value comes from the
 binding graph (catalog default when unset, the GLSL initializer as a last resort).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-
 import moderngl
+import numpy as np
 
 from kzplayer import values as V
-from kzplayer.diagnostics import Diagnostic, KzError, Severity, a_or_an
+from kzplayer.gpu.glsl import PARAM_TYPES
 from kzplayer.gpu.preprocessor import preprocess
 from kzplayer.gpu.shader_errors import compile_compute
-from kzplayer.project.files import Outside, inside, is_file, project_folder
 from kzplayer.resources import shader_dir
-
-# The slots the simulation runs.
-SLOTS = ("EmissionCount", "Emission", "Affector", "Collider", "GenerateEvents")
-
-
-@dataclass
-class Material:
-    """A material resolved for the player: its shader file and the properties it reads."""
-    name: str
-    slot: str
-    shader: Path
-    display: str                    # how messages name the file
-    reads: tuple[str, ...] = ()
-    root: Path | None = None        # a custom material's project folder: its includes may read it
+# What a slot names is the scene's (kzplayer.scene.materials); named here too for
+# generate.py and check.py, which import them from this module.
+from kzplayer.scene.materials import SLOTS, Material, resolve_material, uniform_name  # noqa: F401
+from kzplayer.transforms import srt_matrix
 
 
-def uniform_name(property_name: str) -> str:
-    return property_name.replace(".", "_")
-
-
-def resolve_material(project, cat, ref, slot: str, where: str, span=None) -> Material | Diagnostic:
-    """The Material a slot value names (stock, asset path, legacy, custom). A stock material
-    whose shader is not in this build yet comes back as a warning Diagnostic (the slot is
-    then skipped); an unknown material, a wrong slot or a missing custom shader raise."""
-    name = str(ref)
-    spec = cat.material(name)
-    if spec is None:
-        raise _material_error("material.unknown", f"{where}: unknown material '{name}'", span)
-    if spec.legacy:      # its preset is the simulation's business (catalog.default_for)
-        spec = cat.material(spec.replacement)
-    if spec.slot != slot:
-        raise _material_error("material.slot", f"{where}: '{spec.name}' is {a_or_an(spec.slot)} material, "
-                                               f"not {a_or_an(slot)} one", span)
-    root = None
-    if spec.custom:
-        root = project_folder(project).resolve()
-        try:
-            shader = inside(root, spec.shader, [root], f"the shader of material '{spec.name}' ({spec.shader})")
-        except Outside as exc:      # the loader reported it (path.outside-project): never read
-            raise _material_error("path.outside-project", f"{where}: {exc}", span) from None
-        display = str(shader)       # absolute: openable from anywhere, whatever the cwd
-    else:
-        shader = shader_dir() / (spec.shader or f"{spec.name}.glsl")
-        display = f"shaders/{shader.name}"
-    if not is_file(shader):
-        message = f"{where}: the shader of '{spec.name}' is missing: {display}"
-        if spec.custom:
-            raise _material_error("material.unknown", message, span)
-        return Diagnostic("KZ803", "material.unsupported", Severity.WARNING,
-                          f"{where}: kzplayer does not run '{spec.name}' yet; the slot is ignored", span)
-    return Material(spec.name, slot, shader, display, tuple(spec.properties), root)
-
-
-def _material_error(rule: str, message: str, span) -> KzError:
-    return KzError(Diagnostic("KZ802", rule, Severity.ERROR, message, span), exit_code=1)
-
-
-class ProgramCache:
+class ComputePrograms:
     """Compiled programs by source text: systems (and the fixed passes) that generate the
     same program share it. `_programs` maps a key to (program, its source)."""
 
@@ -135,7 +81,6 @@ def _to_uniform(value, uniform: moderngl.Uniform):
     if isinstance(value, V.EnumValue):
         return None
     if isinstance(value, V.Srt3D) and uniform.dimension == 16:
-        from kzplayer.transforms import srt_matrix
         return tuple(float(c) for c in srt_matrix(value).T.reshape(-1))     # column-major
     if isinstance(value, V.Matrix):
         return value.values if len(value.values) == uniform.dimension else None
@@ -152,14 +97,12 @@ def _to_uniform(value, uniform: moderngl.Uniform):
 def param_words(value, glsl_type: str):
     """A property value as the words of a parameter of this GLSL type (floats, ints, uints
     and bools as 32-bit words, matrices column-major); None when it does not fit."""
-    from kzplayer.gpu.glsl import PARAM_TYPES
     n = PARAM_TYPES[glsl_type]
     if isinstance(value, V.EnumValue) or value is None:
         return None
     if isinstance(value, V.Srt3D):
         if glsl_type != "mat4":
             return None
-        from kzplayer.transforms import srt_matrix
         comps = tuple(float(c) for c in srt_matrix(value).T.reshape(-1))     # column-major
     elif isinstance(value, V.Matrix):
         comps = tuple(float(c) for c in value.values)
@@ -176,7 +119,6 @@ def param_words(value, glsl_type: str):
 
 def components_words(comps, glsl_type: str):
     """Numbers -> 32-bit words for a GLSL type (float bits, or integers)."""
-    import numpy as np
     base = glsl_type.rstrip("0123456789")
     if base in ("int", "ivec"):
         return [int(np.int64(int(c)) & 0xFFFFFFFF) for c in comps]
@@ -185,3 +127,5 @@ def components_words(comps, glsl_type: str):
     if base == "bool":
         return [1 if c else 0 for c in comps]
     return [int(w) for w in np.asarray(comps, np.float32).view(np.uint32)]
+
+

@@ -1,6 +1,6 @@
 """The mesh nodes of a simulation: a Collider_Mesh collider's tree and an Emitter_Mesh
 emitter's sampling table, from the project's Mesh items through the one mesh loader
-(kzplayer.meshes), built once and cached (kzplayer.gpu.mesh_data), and the checks that
+(kzplayer.meshes, read through the scene), built once and cached (kzplayer.gpu.mesh_data), and the checks that
 refuse one with a warning (the node is then left out, the rest plays):
 
     mesh.unreadable            the Mesh item or its file cannot be read
@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, Severity
+from kzplayer.meshes import MeshError
 from kzplayer.gpu.mesh_data import COLLIDER_TRIANGLE_BUDGET, MODES, Block, collider_block, emitter_block, \
     emitter_elements
 
@@ -29,9 +30,8 @@ class MeshNodes:
         return self.sim.values.value(item, name)
 
     def _mesh(self, item, prop: str):
-        from kzplayer.meshes import MeshError, mesh_for
         try:
-            return mesh_for(self.sim.project, self._value(item, prop), item)
+            return self.sim.scene.mesh(item, prop)
         except MeshError as exc:
             self.sim._warn(Diagnostic("KZ701", "mesh.unreadable", Severity.WARNING,
                                       f"{item.path}: {prop}: {exc}; the node is left out",

@@ -1,14 +1,15 @@
-"""The simulation's records of the project's nodes: one per ParticleSystem, ParticleEmitter,
-ParticleAffector and ParticleCollider, holding what the GPU side derived from their
-properties (materials, transforms, pool), and the per-frame stats of an emitter."""
+"""The GPU's holders for the scene's node records (kzplayer.scene.nodes): what the
+simulation keeps per ParticleSystem, ParticleEmitter and ParticleCollider on top of what the
+scene says of them (buffers, running totals, mesh blocks, clocks), and the per-frame stats
+of an emitter. A holder reads its node's fields as its own (`em.count`, `system.framerate`);
+references between nodes (`em.source`, `em.system`, ...) come back as holders."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from kzplayer.gpu.storage import EmitterBuffers
-from kzplayer.gpu.materials import Material
+from kzplayer.gpu.views import EmitterBuffers
 
 
 @dataclass
@@ -26,62 +27,59 @@ class EmitterStats:
     lod_sides: int = 0             # fan sectors / ribbon sides drawn (0: no such geometry)
 
 
-@dataclass(eq=False)
+def _reads(*names):
+    """Decorate a holder class: each name reads the scene node's field of that name."""
+    def add(cls):
+        for name in names:
+            setattr(cls, name, property(lambda self, name=name: getattr(self.node, name)))
+        return cls
+    return add
+
+
+def _holds(*names):
+    """Decorate a holder class: each name reads a node reference of the scene node as its holder."""
+    def add(cls):
+        for name in names:
+            setattr(cls, name, property(lambda self, name=name: self.holders.get(id(getattr(self.node, name)))))
+        return cls
+    return add
+
+
+@_reads("item", "index", "count", "emission", "self_affect", "events", "level", "seed", "transform", "visible",
+        "ignore_colliders", "destroy_on_collision", "channel_rate", "per_event", "basis", "space", "space_kind")
+@_holds("source", "particle_source", "channel", "channel_of")
 class Emitter:
-    """One ParticleEmitter on the GPU. `particles` is its Particle Data Buffer (PARTICLE_DTYPE
-    records, one per pool slot, live ones flagged FLAG_ALIVE) in simulation space, kept as its
-    range of the system's hot and cold blocks; `live` its live list (slots of live particles,
-    ascending, with a GPU-side count); `simulation_to_world` maps simulation space to the
-    world (identity unless local space). docs/player.md, Buffers."""
-    item: object
-    index: int
-    system: "System"
-    buffers: EmitterBuffers | None = None            # its view of the system's storage
-    count: Material | None = None
-    emission: Material | None = None
-    self_affect: Material | None = None
-    events: Material | None = None                    # GenerateEventsMaterial
-    source: "Emitter | None" = None                   # whose Event Buffer feeds this subemitter
-    particle_source: "Emitter | None" = None          # whose Particle Data Buffer it reads
-    level: int = 0                                    # 0, or its source's level + 1
-    pool: int = 0                                     # the pool size asked for (MaximumAmount, capped)
-    seed: int = 0
-    transform: np.ndarray = field(default_factory=lambda: np.eye(4))   # emitter -> simulation
-    totals: np.ndarray | None = None                  # emitter state at the last frame's end
-    event_totals: tuple = (0, 0)                      # Event Buffer running totals then
-    visible: bool = True                              # Node.Visible of it and its ancestors
-    ignore_colliders: bool = False                    # NeL's located flags: "don't collide"
-    destroy_on_collision: bool = False                #   and "destroyed on collision"
-    host_kinds: frozenset = frozenset()               # "birth", "death", "hit": the host listens
-    mesh_block: object = None                         # Emitter_Mesh: its sampling table (kzplayer.gpu.mesh_data)
-    # emitters bound to particles (EmissionCount_PerParticle; docs/player.md "Emitters bound
-    # to particles"): a bound subemitter reads the emission records its source's particles
-    # write into a hidden *channel* record of the system; the channel's fields:
-    channel: "Emitter | None" = None                  # a bound subemitter's channel
-    channel_of: "Emitter | None" = None               # a channel's bound subemitter
-    channel_rate: tuple = (0.0, 0.0)                  # RatePerParticle, its variance (particles/s)
-    per_event: int = 1                                # Emission.ParticlesPerEvent (a spawn frame's mapping)
-    basis: str = "Emitter"                            # Emission.EmissionBasis of a subemitter
-    space: np.ndarray | None = None                   # ParticleEmitter.Space: its particles' space ->
-                                                      # the system's simulation space (None: the same)
-    space_kind: str = ""                              # "Local" or "World": where its particles are kept
-    history: int = 0                                  # positions kept per particle (trails), 0: none
-    lod: float = 1.0                                  # emission LOD factor of the coming steps (gpu/lod.py)
+    """One ParticleEmitter (or channel) on the GPU. `particles` is its Particle Data Buffer
+    (PARTICLE_DTYPE records, one per pool slot, live ones flagged FLAG_ALIVE) in simulation
+    space, kept as its range of the system's hot and cold blocks; `live` its live list
+    (slots of live particles, ascending, with a GPU-side count); `simulation_to_world` maps
+    simulation space to the world (identity unless local space). docs/player.md, Buffers."""
+
+    def __init__(self, node, system: "System", holders: dict):
+        self.node = node                                  # kzplayer.scene.nodes.SceneEmitter
+        self.system = system
+        self.holders = holders                            # id(scene node) -> its holder
+        self.buffers: EmitterBuffers | None = None        # its view of the system's storage
+        self.pool = 0                                     # the pool: MaximumAmount, capped by the driver
+        self.totals: np.ndarray | None = None             # emitter state at the last frame's end
+        self.event_totals: tuple = (0, 0)                 # Event Buffer running totals then
+        self.host_kinds: frozenset = frozenset()          # "birth", "death", "hit": the host listens
+        self.mesh_block = None                            # Emitter_Mesh: its sampling table (gpu.mesh_data)
+        self.history = 0                                  # positions kept per particle (trails), 0: none
+        self.lod = 1.0                                    # emission LOD factor of the coming steps
 
     @property
     def path(self) -> str:
-        if self.channel_of is not None:
-            return self.channel_of.item.path + "#bound"
-        return self.item.path
+        return self.node.path
 
     @property
     def particles(self):
-        """storage.ParticleData: `bind_to_storage_buffer()` for drawing, `read`/`write` records."""
+        """views.ParticleData: `bind_to_storage_buffer()` for drawing, `read`/`write` records."""
         return self.buffers.particles
 
     @property
     def live(self):
-        """storage.LiveList: buffer + offset of its slots, header_buffer + offsets of the count."""
+        """views.SlotList: buffer + offset of its slots, header_buffer + offsets of the count."""
         return self.buffers.live
 
     @property
@@ -91,9 +89,9 @@ class Emitter:
     @property
     def simulation_to_world(self) -> np.ndarray:
         """Where its stored particles are: its space (ParticleEmitter.Space) -> the world."""
-        if self.space is not None:
-            return self.system.simulation_to_world @ self.space
-        return self.system.simulation_to_world
+        if self.node.space is not None:
+            return self.node.system.simulation_to_world @ self.node.space
+        return self.node.system.simulation_to_world
 
     @property
     def history_newest(self) -> int:
@@ -104,48 +102,29 @@ class Emitter:
         return ((self.system.runs - 1) & 0xFFFFFFFF) % n if n else 0
 
 
-@dataclass(eq=False)
-class Affector:
-    item: object
-    material: Material | None = None
-    transform: np.ndarray = field(default_factory=lambda: np.eye(4))   # affector -> simulation
-    visible: bool = True
-
-
-@dataclass(eq=False)
+@_reads("item", "material", "transform", "visible")
 class Collider:
-    """A ParticleCollider: its material and the collider -> simulation transform."""
-    item: object
-    material: Material | None = None
-    transform: np.ndarray = field(default_factory=lambda: np.eye(4))
-    visible: bool = True
-    mesh_block: object = None                         # Collider_Mesh: its tree (kzplayer.gpu.mesh_data)
+    """A ParticleCollider on the GPU: its scene record and its mesh tree (Collider_Mesh)."""
+
+    def __init__(self, node):
+        self.node = node                                  # kzplayer.scene.nodes.SceneCollider
+        self.mesh_block = None                            # Collider_Mesh: its tree (gpu.mesh_data)
 
 
-@dataclass(eq=False)
+@_reads("item", "framerate", "verlet", "local_space", "visible", "simulation_to_world", "world_to_simulation",
+        "node_world", "step_length", "affectors")
 class System:
-    """A ParticleSystem: its emitters (in dependency order), affectors and colliders (tree
-    order), clock."""
-    item: object
-    emitters: list[Emitter] = field(default_factory=list)
-    affectors: list[Affector] = field(default_factory=list)       # its own and the global ones
-    own_affectors: set = field(default_factory=set)                 # ids of its member affector items
-    colliders: list[Collider] = field(default_factory=list)
-    channels: list[Emitter] = field(default_factory=list)          # bound subemitters' channels
-    framerate: float = 60.0
-    verlet: bool = False
-    local_space: bool = False
-    simulation_to_world: np.ndarray = field(default_factory=lambda: np.eye(4))
-    world_to_simulation: np.ndarray = field(default_factory=lambda: np.eye(4))
-    node_world: np.ndarray = field(default_factory=lambda: np.eye(4))      # the system node's world matrix
-    steps: int = 0
-    runs: int = 0               # steps really run: `steps` also counts those a frame over budget dropped
-    clock: float = 0.0          # frame time handed to this system, in steps (may be fractional)
-    visible: bool = True        # a hidden system is frozen: its clock stops too
+    """A ParticleSystem on the GPU: holders of its emitters (dependency order), channels and
+    colliders, and its clock. Its affectors are the scene's records (no GPU state)."""
 
-    @property
-    def step_length(self) -> float:
-        return 1.0 / self.framerate
+    def __init__(self, node):
+        self.node = node                                  # kzplayer.scene.nodes.SceneSystem
+        self.emitters: list[Emitter] = []
+        self.channels: list[Emitter] = []
+        self.colliders: list[Collider] = []
+        self.steps = 0
+        self.runs = 0               # steps really run: `steps` also counts those a frame over budget dropped
+        self.clock = 0.0            # frame time handed to this system, in steps (may be fractional)
 
     @property
     def members(self) -> list[Emitter]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from kzplayer.gpu import layout as L
+from kzplayer.gpu.glsl import PARAM_TYPES
 from kzplayer.gpu.materials import components_words, param_words, property_of
 
 EMITTER_WORDS = 44
@@ -152,7 +153,6 @@ def parameter_words(code, value, known) -> np.ndarray:
 
 
 def _words(glsl_type: str) -> int:
-    from kzplayer.gpu.glsl import PARAM_TYPES
     return PARAM_TYPES[glsl_type]
 
 

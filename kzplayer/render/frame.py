@@ -1,6 +1,6 @@
-"""What one frame draws, read from the project and the simulation (no GL here).
+"""What one frame draws, read from the scene and the simulation (no GL here).
 
-`build_frame(sim, project, values)` turns the resolved project into a `Frame`: every
+`FrameBuilder(scene).build(sim)` turns the running scene (kzplayer.scene) into a `Frame`: every
 visible emitter with its rendering material, blend mode, sorting, mesh and Node.Opacity
 (`EmitterDraw`), every visible Model3D with its mesh (`ModelDraw`), and the scene's lights,
 each with its place in tree order (the order blended things are drawn in). Problems found on
@@ -8,8 +8,8 @@ the way (a mesh that cannot be read, a texture outside the project, a custom ren
 material without a shader pair) are Diagnostics in `Frame.problems`, not exceptions: the
 rest of the frame still draws.
 
-Property values are read after bindings, with legacy presets and the catalog's clamps
-(kzplayer.gpu.properties.PropertyReader); another name of a property (Kanzi's
+Property values are the scene's, as they play (bindings, legacy presets, the catalog's
+clamps: kzplayer.scene.values); another name of a property (Kanzi's
 ParticlesOverLife.ColorStart for ColorOverLife.StartColor) and an earlier enum word
 (SortingType BackToFront for Depth) are the catalog's aliases, read as the entry they name
 by the loader and the binding graph.
@@ -23,8 +23,11 @@ from typing import Callable
 import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
-from kzplayer.gpu.properties import PropertyReader
+from kzplayer.meshes import MeshError, inside_project
 from kzplayer.render.lights import SceneLights, scene_lights
+from kzplayer.render.materials import RenderMaterial, resolve_render_material, stock_material
+from kzplayer.scene import Scene
+from kzplayer.transforms import world_matrix
 
 BLENDS = ("Additive", "Alpha", "Opaque")
 SORTINGS = ("Identity", "Depth", "ReverseDepth", "Unsorted")
@@ -103,42 +106,31 @@ def history_of(source) -> HistoryDraw | None:
     return HistoryDraw(buffers.history, n, newest, buffers.history_stride)
 
 
-def node_opacity(item, value) -> float:
-    """Node.Opacity multiplied down the tree; 0 where the node or an ancestor has
-    Node.Visible = false (catalog: a hidden node and everything below it is not drawn)."""
-    opacity = 1.0
-    node = item
-    while node is not None:
-        if value(node, "Node.Visible") is False:
-            return 0.0
-        o = value(node, "Node.Opacity")
-        if isinstance(o, (int, float)) and not isinstance(o, bool):
-            opacity *= min(max(float(o), 0.0), 1.0)
-        node = node.parent
-    return opacity
-
-
 def _warning(rule: str, code: str, message: str, span=None, hint=None) -> Diagnostic:
     return Diagnostic(code, rule, Severity.WARNING, message, span, hint=hint)
 
 
 class FrameBuilder:
-    """Builds Frames for one project; remembers what it resolved (materials, meshes, property
+    """Builds Frames for one scene (`FrameBuilder(scene)`; `FrameBuilder(project, graph)`
+    reads a scene of its own); remembers what it resolved (materials, meshes, property
     values) and the problems it found, so each is reported once. A run does not change a
-    property (--set comes before it); after `graph.set_value`, call `refresh()`."""
+    property (--set comes before it); after a change of the scene, call `refresh()`."""
 
-    def __init__(self, project, graph, catalog=None):
-        self.project = project
-        self.catalog = catalog or project.catalog
-        self.values = PropertyReader(graph, self.catalog)
+    def __init__(self, scene, graph=None, catalog=None):
+        if not isinstance(scene, Scene):     # a project: its scene, its broken materials left out
+            scene = Scene(scene, graph, leave_out_broken=True)
+        self.scene = scene
+        self.project = scene.project
+        self.catalog = catalog or scene.catalog
+        self.values = scene.values
         self.problems: list[Diagnostic] = []
-        self._order = {id(item): n for n, item in enumerate(project.walk())}
+        self._order = {id(item): n for n, item in enumerate(self.project.walk())}
         self._materials: dict = {}
         self._meshes: dict = {}
         self._values: dict = {}
 
     def value(self, item, name):
-        # read once per run: the reader's rule (presets, clamps) costs ~0.1 ms a property
+        # read once per run: the scene's rule (presets, clamps) costs ~0.1 ms a property
         key = (id(item), name)
         if key not in self._values:
             self._values[key] = self.values.value(item, name)
@@ -146,6 +138,7 @@ class FrameBuilder:
 
     def refresh(self) -> None:
         """Forget what was read: property values, materials and meshes are read again."""
+        self.values = self.scene.values
         self._values.clear()
         self._materials.clear()
         self._meshes.clear()
@@ -154,9 +147,15 @@ class FrameBuilder:
         if d not in self.problems:
             self.problems.append(d)
 
-    def files_of(self, item) -> Callable[[str], Path | None]:
-        from kzplayer.meshes import MeshError, inside_project
+    def opacity(self, item) -> float:
+        """Node.Opacity multiplied down the tree; 0 where the node or an ancestor has
+        Node.Visible = false (catalog: a hidden node and everything below it is not drawn)."""
+        key = (id(item), "#opacity")
+        if key not in self._values:
+            self._values[key] = self.scene.opacity(item)
+        return self._values[key]
 
+    def files_of(self, item) -> Callable[[str], Path | None]:
         def files(name):
             try:
                 return inside_project(self.project, name)
@@ -166,7 +165,6 @@ class FrameBuilder:
         return files
 
     def material(self, item):
-        from kzplayer.render.materials import RenderMaterial, resolve_render_material, stock_material
         ref = self.value(item, "ParticleEmitter.ParticleMaterial")
         key = str(ref) if ref is not None else ""
         if key not in self._materials:
@@ -186,14 +184,13 @@ class FrameBuilder:
         return self._materials[key]
 
     def mesh(self, item, name: str):
-        from kzplayer.meshes import MeshError, mesh_for
         ref = self.value(item, name)
         if ref is None or str(getattr(ref, "path", ref)).strip() == "":
             return None
         key = (id(item), name, str(getattr(ref, "path", ref)))
         if key not in self._meshes:
             try:
-                self._meshes[key] = mesh_for(self.project, ref, item)
+                self._meshes[key] = self.scene.mesh(item, name)
             except MeshError as exc:
                 self._problem(_warning("mesh.unreadable", "KZ701", f"{item.path}: {name}: {exc}",
                                        self.values.span(item, name)))
@@ -205,7 +202,7 @@ class FrameBuilder:
         value = self.value
         for em in sim.emitters:
             item = em.item
-            opacity = node_opacity(item, value)
+            opacity = self.opacity(item)
             if opacity <= 0.0 or not em.capacity:
                 continue
             material = self.material(item)
@@ -226,11 +223,8 @@ class FrameBuilder:
                 cast_light=value(item, "ParticleEmitter.CastLight") is True, opacity=opacity,
                 order=self._order.get(id(item), 0), history=history_of(em)))
         frame.emitters.sort(key=lambda e: e.order)
-        from kzplayer.transforms import world_matrix
-        for item in self.project.walk():
-            if item.type != "Model3D":
-                continue
-            opacity = node_opacity(item, value)
+        for item in self.scene.models():
+            opacity = self.opacity(item)
             if opacity <= 0.0:
                 continue
             mesh = self.mesh(item, "Model3D.Mesh")
@@ -240,7 +234,7 @@ class FrameBuilder:
                                           values=(lambda name, item=item: value(item, name)),
                                           files=self.files_of(item), opacity=opacity,
                                           order=self._order.get(id(item), 0)))
-        frame.lights = scene_lights(self.project, value, lambda item: node_opacity(item, value) > 0.0)
+        frame.lights = scene_lights(self.project, value, lambda item: self.opacity(item) > 0.0)
         for item in frame.lights.dropped:
             self._problem(_warning("light.limit", "KZ703", f"{item.path}: more than 8 {item.type} nodes are on; "
                                    "this one lights nothing", item.span))

@@ -43,6 +43,7 @@ from kzplayer.render.frame import FrameBuilder
 from kzplayer.render.lod import LevelOfDetail
 from kzplayer.render.probe import PROBE_SECONDS, probe_positions
 from kzplayer.render.renderer import Renderer
+from kzplayer.scene import Scene
 
 
 def no_warnings(diagnostics) -> None:
@@ -76,8 +77,10 @@ class Player:
         self.probe_seconds = probe_seconds
         self.events_cap = events_cap
         self.clock = Clock()
+        # one running scene for the simulation and the frames (a restart keeps it)
+        self.scene = Scene(project, graph, seed=seed, leave_out_broken=True)
         self.sim = self._simulation()
-        self.frames = FrameBuilder(project, graph)
+        self.frames = FrameBuilder(self.scene)
         self.frame_budget = frame_budget
         self._watch = None
         self.frame = 0                    # output frames stepped (the budget spares the first)
@@ -95,7 +98,7 @@ class Player:
         self._say(self.sim.diagnostics)
 
     def _simulation(self):
-        return Simulation(self.ctx, self.project, self.graph, seed=self.seed, leave_out_broken=True,
+        return Simulation(self.ctx, self.scene, seed=self.seed, leave_out_broken=True,
                           events_cap=self.events_cap or DEFAULT_CAP)
 
     def listen(self, emitter, callback, **kwargs):

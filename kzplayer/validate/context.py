@@ -8,9 +8,15 @@ import bisect
 import re
 from functools import cached_property
 
+from kzplayer.bindings import lights, resolve
+from kzplayer.bindings.binding import parse_program
 from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, Severity, Span
+from kzplayer.expr import check
 from kzplayer.project.model import Binding, Item, Project
+from kzplayer.project.source import source_lines
+from kzplayer.scene import Scene
+from kzplayer.validate.problem import Problem
 
 # the buffer properties: an emitter's outputs, a subemitter's consumers, which feeds which
 from kzplayer.bindings.sources import (CONSUMERS, DATA_BUFFER, EVENT_BUFFER, FED_BY,  # noqa: F401
@@ -53,17 +59,21 @@ class Context:
             return None
         return self.project.find(path, relative_to=relative_to)
 
+    @cached_property
+    def scene(self) -> Scene:
+        """The project read as it plays (kzplayer.scene), without node records: values,
+        slot materials and meshes as the player reads them."""
+        return Scene(self.project, self.graph, records=False)
+
     def value(self, item: Item, name: str):
-        """A property's value after bindings (as written, else the catalog default)."""
-        if self.graph is not None:
-            return self.graph.value(item, name)
-        return item.get(name)
+        """A property's value after bindings (as written, else the catalog default; no
+        presets or clamps: a range check sees what the file says). As it plays: scene.value."""
+        return self.scene.values.bound(item, name)
 
     @cached_property
     def programs(self) -> dict[int, tuple]:
         """id(binding) -> (SourceExpression program, RawCode program or None), parsed once,
         with positions mapped as the bindings map them (`&lt;` is one character)."""
-        from kzplayer.bindings.binding import parse_program
         out = {}
         for _, b in self.bindings:
             full = b.raw_code is not None and not b.short
@@ -79,8 +89,6 @@ class Context:
     @cached_property
     def expression_diagnostics(self) -> list[Diagnostic]:
         """Every problem inside every binding's text: syntax, types, functions, fields."""
-        from kzplayer.bindings import lights
-        from kzplayer.expr import check
         found = []
         for owner, b in self.bindings:
             target = self.catalog.property(b.target)
@@ -158,7 +166,6 @@ class Context:
     def graph(self):
         """The resolved binding graph, or None where bindings cannot be resolved at all (the
         binding rules report why)."""
-        from kzplayer.bindings import resolve
         try:
             return resolve(self.project)
         except Exception as exc:    # reported; the rules that need the graph then see no bindings
@@ -177,9 +184,7 @@ class Context:
     def plays(self, item: Item, slot_property: str, material: str) -> bool:
         """Whether the slot, after bindings, holds the stock `material` under any of its
         names (alias, asset-package path)."""
-        value = self.value(item, slot_property)
-        spec = self.catalog.material(str(value)) if value else None
-        return spec is not None and not spec.custom and spec.name == material
+        return self.scene.plays(item, slot_property, material)
 
     def material(self, item: Item, slot_property: str):
         """The catalog's MaterialSpec in that slot (None when empty or unknown)."""
@@ -285,7 +290,6 @@ class Context:
         return start
 
     def _source_line(self, file: str, number: int) -> str:
-        from kzplayer.project.source import source_lines
         lines = source_lines(file)
         return lines[number - 1] if 0 < number <= len(lines) else ""
 
@@ -369,7 +373,6 @@ def other_names(context: Context):
 
 def alias_problems(context: Context, origin: str, say):
     """One Problem per other name of `origin` in use, at its first use, the others related."""
-    from kzplayer.validate.engine import Problem
     uses: dict = {}
     for a, span in other_names(context):
         if a.origin == origin:

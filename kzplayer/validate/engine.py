@@ -15,22 +15,16 @@ import pkgutil
 from dataclasses import dataclass, replace
 from functools import cache
 from types import ModuleType
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, Severity, Span
+from kzplayer.validate.context import Context, internal_error, spot
+# what a rule yields; rules import it from here
+from kzplayer.validate.problem import Problem  # noqa: F401
 
 # The loader's rule for a path that cannot be read (exit code 2).
 UNREADABLE = "file.unreadable"
-
-
-class Problem(NamedTuple):
-    """What a rule yields; the engine turns it into a Diagnostic of that rule."""
-    span: Span | None
-    message: str
-    hint: str | None = None
-    severity: Severity | None = None      # None: the rule's SEVERITY
-    related: tuple[Span, ...] = ()
 
 
 @cache
@@ -95,7 +89,6 @@ def validate_paths(paths: Iterable[str]) -> Result:
 def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = (), graph=None) -> list[Diagnostic]:
     """Run every rule on a loaded project (plus what loading it found); sorted, deduplicated.
     `graph`: the project's binding graph where the caller has resolved it already (`play`)."""
-    from kzplayer.validate.context import Context, internal_error, spot
     context = Context(project, list(loader_diagnostics), graph)
     found: list[Diagnostic] = []
     superseded: dict[str, set] = {}      # rule slug -> spans where a rule said it better

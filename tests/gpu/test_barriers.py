@@ -193,7 +193,7 @@ def test_the_checker_wants_the_simulations_bits_between_its_own_dispatches(calls
 def test_each_bit_of_the_pipelines_barriers_is_needed(ctx, simulate, calls, monkeypatch, bit):
     """The frame test above is not vacuous: without any one bit of the barriers the
     simulation issues (after each dispatch, and at the end of a step), it fails."""
-    import kzplayer.gpu.frame as F
+    import kzplayer.gpu.runner as F
     drop = getattr(moderngl, bit)
     monkeypatch.setattr(F, "BARRIER", F.BARRIER & ~drop)
     monkeypatch.setattr(F, "END_BARRIER", F.END_BARRIER & ~drop)

@@ -174,7 +174,7 @@ def test_the_emitter_scans_with_and_without_barriers_agree(simulate_with, monkey
     one by an invocation: forced here onto the workgroup form, the stacks, live lists and
     event records come out the same."""
     serial, stats_s, _, events_s = _run(simulate_with, _project(together=True))
-    monkeypatch.setattr("kzplayer.gpu.frame.WIDE_RUNS", 0)
+    monkeypatch.setattr("kzplayer.gpu.runner.WIDE_RUNS", 0)
     wide, stats_w, _, events_w = _run(simulate_with, _project(together=True))
     assert stats_s == stats_w
     for a, b in zip(serial.emitters, wide.emitters):
@@ -284,7 +284,7 @@ def test_a_parameter_compiled_in_as_zero_still_follows_the_property(simulate_wit
 
 def test_a_system_larger_than_the_driver_holds_caps_its_later_pools(simulate_with, monkeypatch):
     from tests.gpu.conftest import make_project
-    monkeypatch.setattr("kzplayer.gpu.simulation.system_limit", lambda ctx, image_io: 256)
+    monkeypatch.setattr("kzplayer.gpu.refresh.system_limit", lambda ctx, image_io: 256)
     sim = simulate_with(make_project(emitters={"A": _stream(n=200), "B": _stream(n=200)}))
     assert [em.capacity for em in sim.emitters] == [200, 0]
     [d] = sim.diagnostics
@@ -292,7 +292,7 @@ def test_a_system_larger_than_the_driver_holds_caps_its_later_pools(simulate_wit
 
 
 def test_frames_nobody_takes_are_folded_in_and_the_last_frame_stays_exact(simulate_with):
-    from kzplayer.gpu.stats import DEPTH
+    from kzplayer.gpu.stats_ring import DEPTH
     a, b = simulate_with(_project(together=True)), simulate_with(_project(together=True))
     for _ in range(3 * DEPTH):
         a.step_frame(H)

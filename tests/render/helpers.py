@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from kzplayer.gpu.storage import RecordBuffers
+from kzplayer.gpu.views import RecordBuffers
 from kzplayer.gpu.layout import FLAG_ALIVE, PARTICLE_DTYPE
 from kzplayer.project.catalog import catalog
 from kzplayer.render.camera import Camera

@@ -15,7 +15,7 @@ import imageio.v3 as iio
 import numpy as np
 import pytest
 
-from kzplayer.gpu.storage import RecordBuffers
+from kzplayer.gpu.views import RecordBuffers
 from kzplayer.meshes import load_mesh
 from kzplayer.render.camera import Camera
 from kzplayer.render.frame import Frame, ModelDraw

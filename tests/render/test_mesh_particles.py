@@ -10,7 +10,7 @@ import pytest
 import trimesh
 from scipy import ndimage
 
-from kzplayer.gpu.storage import RecordBuffers
+from kzplayer.gpu.views import RecordBuffers
 import kzplayer
 from kzplayer.bindings import resolve
 from kzplayer.gpu import Simulation

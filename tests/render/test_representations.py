@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from kzplayer.gpu.storage import RecordBuffers
+from kzplayer.gpu.views import RecordBuffers
 from kzplayer.meshes import MeshData
 from kzplayer.render.frame import Frame, ModelDraw
 from kzplayer.render.renderer import Renderer

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import trimesh
 
-from kzplayer.gpu.storage import RecordBuffers
+from kzplayer.gpu.views import RecordBuffers
 import kzplayer
 from kzplayer.bindings import resolve
 from kzplayer.render.camera import Camera

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kzplayer.gpu.storage import RecordBuffers
+from kzplayer.gpu.views import RecordBuffers
 from kzplayer.gpu.layout import FLAG_ALIVE
 from kzplayer.render.live_list import LiveList
 from kzplayer.render.renderer import Renderer

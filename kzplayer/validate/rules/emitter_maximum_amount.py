@@ -14,7 +14,7 @@ with R = Rate, L = Lifetime, N = ImpulseAtCycleStart, P = OnDuration + OffDurati
 
 Means are used (variances ignored): this is the pool a typical run fills. Event-driven
 emitters are not checked: their peak depends on the source's event rate. Values are those
-after bindings. An emitter whose MaximumAmount is bound to an expression reading the
+the player plays (after bindings, a legacy material's preset where the emitter sets none). An emitter whose MaximumAmount is bound to an expression reading the
 properties that set the peak (`{./Emission.Rate} * {./Emission.Lifetime}`) tracks it and is
 not checked; the hint suggests that binding.
 
@@ -49,6 +49,7 @@ RATE, LIFETIME, IMPULSE = "Emission.Rate", "Emission.Lifetime", "Emission.Impuls
 ON, OFF = "Emission.OnDuration", "Emission.OffDuration"
 STREAM_EXPR = "{./Emission.Rate} * {./Emission.Lifetime}"
 BURST_EXPR = "{./Emission.ImpulseAtCycleStart}"
+INPUTS = (RATE, LIFETIME, IMPULSE, ON, OFF)
 OVERLAP_EXPR = "(floor({./Emission.Lifetime} / ({./Emission.OnDuration} + {./Emission.OffDuration})) + 1)"
 
 
@@ -79,9 +80,9 @@ def check(context):
         count = context.material(emitter, COUNT)
         if count is None or count.event_driven or RATE not in count.properties:
             continue
-        v = _values(context, emitter, count)
-        if math.isinf(v[LIFETIME]):
-            continue        # particles that never die (1e400): no finite peak to size for
+        if any(_not_finite(context.value(emitter, name)) for name in INPUTS):
+            continue        # particles that never die (1e400), NaN: no finite peak (property.range says why)
+        v = _values(context, emitter)
         stream, impulse, bursts = expected_peak(v[RATE], v[LIFETIME], v[IMPULSE], v[ON], v[OFF])
         total = stream + impulse * bursts
         if not 0 < total < math.inf:
@@ -103,16 +104,18 @@ def check(context):
                       f'bind it: <Binding target="{MAXIMUM}">{_expression(stream, bursts)}</Binding>')
 
 
-def _values(context, emitter, count) -> dict[str, float]:
-    """The schedule's inputs after bindings; a legacy material's preset fills what is unset."""
+def _values(context, emitter) -> dict[str, float]:
+    """The schedule's inputs as they play (the scene's value rule: bindings, a legacy
+    material's preset where the node sets none, clamps)."""
     out = {}
-    for name in (RATE, LIFETIME, IMPULSE, ON, OFF):
-        if name in count.preset and name not in emitter.properties and not context.bindings_into(emitter, name):
-            value = count.preset[name]
-        else:
-            value = context.value(emitter, name)
+    for name in INPUTS:
+        value = context.scene.value(emitter, name)
         out[name] = float(value) if isinstance(value, (int, float)) else 0.0
     return out
+
+
+def _not_finite(value) -> bool:
+    return isinstance(value, (int, float)) and not math.isfinite(value)
 
 
 def _why(v, stream, impulse, bursts) -> str:

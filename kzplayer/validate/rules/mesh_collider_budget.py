@@ -25,6 +25,8 @@ Passing:
     </ParticleCollider>
 """
 from kzplayer.diagnostics import Severity
+from kzplayer.gpu.mesh_data import COLLIDER_TRIANGLE_BUDGET
+from kzplayer.meshes import MeshError
 from kzplayer.validate.context import value_span
 from kzplayer.validate.engine import Problem
 
@@ -34,20 +36,16 @@ SEVERITY = Severity.ERROR
 
 
 def check(context):
-    from kzplayer.gpu.mesh_data import COLLIDER_TRIANGLE_BUDGET
-    from kzplayer.meshes import MeshError, mesh_for
     for item in context.items:
         if item.type != "ParticleCollider" or not context.plays(item, "ParticleCollider.ColliderMaterial", "Collider_Mesh"):
             continue
-        prop = item.properties.get("Collider.Mesh")
-        if prop is None or prop.value is None:
-            continue
         try:
-            mesh = mesh_for(context.project, prop.value, item)
+            mesh = context.scene.mesh(item, "Collider.Mesh")     # after bindings, as the player reads it
         except MeshError:
-            continue                    # mesh.unreadable says why
+            continue                    # mesh.unreadable says why (or no mesh is named)
         if mesh.triangles > COLLIDER_TRIANGLE_BUDGET:
-            yield Problem(value_span(prop),
+            prop = item.properties.get("Collider.Mesh")
+            yield Problem(value_span(prop) if prop is not None else context.scene.values.span(item, "Collider.Mesh"),
                           f"Collider.Mesh: the collision mesh has {mesh.triangles:,} triangles, more than a collision "
                           f"mesh may have ({COLLIDER_TRIANGLE_BUDGET:,}); the player leaves the collider out",
                           "give the collider a simplified mesh of its own (a decimated copy, or boxes and planes)")

@@ -4,7 +4,8 @@
 as the emitter places the mesh in the world, lies within `Emission.NormalFilterAngle` of
 `Emission.NormalFilterDirection` (NeL's wet character: drops only where the surface faces
 down). When no element passes, the emitter spawns nothing that lives: its particles die in
-their first step. The check uses the emitter's transform as the file sets it.
+their first step. The check reads the mesh, the filter and the emitter's transform as the player does (after
+bindings).
 
 To fix: widen NormalFilterAngle (π admits everything, π/2 the half of the mesh facing the
 direction), point NormalFilterDirection where the mesh has faces, or check the emitter's
@@ -31,6 +32,8 @@ Passing:
 import math
 
 from kzplayer.diagnostics import Severity
+from kzplayer.gpu.mesh_data import MODES, emitter_elements
+from kzplayer.meshes import MeshError
 from kzplayer.validate.context import value_span
 from kzplayer.validate.engine import Problem
 
@@ -40,25 +43,20 @@ SEVERITY = Severity.WARNING
 
 
 def check(context):
-    from kzplayer.gpu.mesh_data import MODES, emitter_elements
-    from kzplayer.meshes import MeshError, mesh_for
-    from kzplayer.transforms import world_matrix
+    scene = context.scene
     for item in context.items:
         if item.type != "ParticleEmitter" or not context.plays(item, "ParticleEmitter.EmissionMaterial", "Emitter_Mesh"):
             continue
-        ref = context.value(item, "Emission.Mesh")
-        if ref is None:
-            continue
         try:
-            mesh = mesh_for(context.project, ref, item)
+            mesh = scene.mesh(item, "Emission.Mesh")       # after bindings, as the player reads it
         except MeshError:
-            continue                    # mesh.unreadable says why
-        mode = str(context.value(item, "Emission.MeshMode") or "Surface")
-        direction = tuple(float(c) for c in (context.value(item, "Emission.NormalFilterDirection") or (0, -1, 0)))
-        angle = context.value(item, "Emission.NormalFilterAngle")
+            continue                    # mesh.unreadable says why (or no mesh is named)
+        mode = str(scene.value(item, "Emission.MeshMode") or "Surface")
+        direction = tuple(float(c) for c in (scene.value(item, "Emission.NormalFilterDirection") or (0, -1, 0)))
+        angle = scene.value(item, "Emission.NormalFilterAngle")
         angle = math.pi if angle is None else float(angle)
         elements = emitter_elements(mesh.positions, mesh.normals, mesh.indices, mode if mode in MODES else "Surface",
-                                    world_matrix(item, context.value), direction, angle)
+                                    scene.world(item), direction, angle)
         if len(elements.weights) == 0:
             prop = item.properties.get("Emission.NormalFilterAngle") or item.properties.get("Emission.NormalFilterDirection")
             yield Problem(value_span(prop) if prop is not None else item.span,

@@ -15,6 +15,8 @@ from collections import deque
 import numpy as np
 
 from kzplayer.gpu import layout as L
+from kzplayer.gpu.host_events import record_bytes
+from kzplayer.gpu.nodes import EmitterStats
 
 LAG = 2
 DEPTH = 8       # frames kept waiting for take_stats; older ones are read and folded in
@@ -41,7 +43,6 @@ class StatsRing:
             host = None
             lay = runner.storage.layout
             if lay.host_events:
-                from kzplayer.gpu.host_events import record_bytes
                 host = self._take(record_bytes(lay.host_events))
                 record = L.EVENT_RECORD_DTYPE.itemsize
                 copy = self.ctx.copy_buffer         # (dst, src, size, read offset, write offset)
@@ -107,3 +108,34 @@ class StatsRing:
             for buf in bufs:
                 buf.release()
         self._spare.clear()
+
+
+def system_figures(emitters, states, headers, befores) -> dict[str, EmitterStats]:
+    """{path: EmitterStats} of a system's emitters. A bound subemitter's channel is no
+    emitter of the project: it has no row, and the children it dropped (past BOUND_PER_STEP
+    a parent and step, or past its records) are the subemitter's `stalled`, children it was
+    due and did not emit, as a full pool's are."""
+    figures, channels = {}, []
+    for em, state, header, (totals, events) in zip(emitters, states, headers, befores):
+        if em.channel_of is None:
+            figures[em.path] = _figures(em.path, state, header, totals, events)
+        else:
+            channels.append((em.channel_of.path, (int(header["total_dropped"]) - int(events[1])) & 0xFFFFFFFF))
+    for path, dropped in channels:
+        if path in figures:
+            figures[path].stalled += dropped
+    return figures
+
+
+def _figures(path: str, state, header, before, event_before) -> EmitterStats:
+    """An emitter's figures for a frame: its totals after it less its totals before."""
+    return EmitterStats(
+        emitter=path,
+        alive=int(state["capacity"]) - int(state["free_count"]),
+        emitted=(int(state["total_emitted"]) - int(before["total_emitted"])) & 0xFFFFFFFF,
+        died=(int(state["total_died"]) - int(before["total_died"])) & 0xFFFFFFFF,
+        events_written=(int(header["total_written"]) - int(event_before[0])) & 0xFFFFFFFF,
+        events_dropped=(int(header["total_dropped"]) - int(event_before[1])) & 0xFFFFFFFF,
+        stalled=(int(state["total_stalled"]) - int(before["total_stalled"])) & 0xFFFFFFFF,
+        hits=(int(state["total_hits"]) - int(before["total_hits"])) & 0xFFFFFFFF,
+    )

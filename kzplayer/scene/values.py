@@ -1,11 +1,16 @@
-"""Property values as the simulation reads them, and where the file gives them.
+"""Property values as the scene plays them, and where the file gives them: the one value rule.
 
-One rule for a value (`PropertyReader.value`): the value after bindings and run-time
-overrides; where the node has none of its own, or has one that is no number (NaN, infinite,
-an int past 32 bits: validate's property.range error), `catalog.default_for` (a legacy
-material's preset, e.g. Emitter_Cone's 30 degrees, else the catalog default); then the
-catalog's clamp where the catalog asks the player to clamp, and the work limit
-(`work_max`: validate's property.work-limit warning says so).
+Two layers, one reader (`Values`):
+
+* `bound(item, name)`: the value after bindings and run-time overrides (`--set`), the
+  node's own or the catalog default; None where the item's type has no such property (the
+  renderer asks cameras for optional properties). Validate's rules read this layer: a
+  range check must see the value as written, not as clamped.
+* `value(item, name)`: as it plays. Where the node has no value of its own, or one that is
+  no number (NaN, infinite, an int past 32 bits: validate's property.range error),
+  `catalog.default_for` (a legacy material's preset, e.g. Emitter_Cone's 30 degrees, else
+  the catalog default); then the catalog's clamp where the catalog asks the player to
+  clamp, and the work limit (`work_max`: validate's property.work-limit warning says so).
 """
 from __future__ import annotations
 
@@ -14,14 +19,14 @@ from kzplayer.project.catalog import number_problem
 _READ_ERRORS = (AttributeError, KeyError, LookupError, TypeError, ValueError)
 
 
-class PropertyReader:
+class Values:
     def __init__(self, graph, catalog):
-        self.graph = graph
+        self.graph = graph          # None: no bindings resolved (validate on a broken project)
         self.catalog = catalog
         self._slot_properties = [p.name for p in catalog.properties.values() if p.slot]
 
     def value(self, item, name: str):
-        value = self._graph_value(item, name)
+        value = self.bound(item, name)
         spec = self.catalog.property(name)
         plain_default = spec.default if spec is not None else None
         if value is None or (value == plain_default and not self.authored(item, name)) \
@@ -36,22 +41,27 @@ class PropertyReader:
     def authored(self, item, name: str) -> bool:
         # Written in the file, bound, or set at run time (even to the catalog default):
         # only then does the node's own value beat a legacy material's preset.
+        if self.graph is None:
+            return name in getattr(item, "properties", {})
         return self.graph.is_set(item, name)
 
     def span(self, item, name: str):
         """Where the file gives the property its value: the binding that writes it, else the
         value text of its <Property>, else the item; None when the value was set at run time
         (--set): the file does not say it."""
-        for cb in self.graph.bindings:
+        for cb in (self.graph.bindings if self.graph is not None else ()):
             if cb.item is item and cb.name == name and getattr(cb.binding, "span", None):
                 return cb.binding.span
         prop = getattr(item, "properties", {}).get(name)
-        if self._graph_value(item, name) != (prop.value if prop is not None else item.get(name)):
+        if self.bound(item, name) != (prop.value if prop is not None else _get(item, name)):
             return None
         return getattr(prop, "value_span", None) or getattr(prop, "span", None) or getattr(item, "span", None)
 
-    def _graph_value(self, item, name: str):
+    def bound(self, item, name: str):
+        """The value after bindings and overrides (no presets, no clamps)."""
         try:
+            if self.graph is None:
+                return item.get(name)
             return self.graph.value(item, name)
         except _READ_ERRORS:
             prop = getattr(item, "properties", {}).get(name)
@@ -59,4 +69,11 @@ class PropertyReader:
 
     def _slot_materials(self, item) -> list:
         """The materials named in the item's slots (legacy names included: their presets)."""
-        return [self._graph_value(item, n) for n in self._slot_properties if self.authored(item, n)]
+        return [self.bound(item, n) for n in self._slot_properties if self.authored(item, n)]
+
+
+def _get(item, name: str):
+    try:
+        return item.get(name)
+    except _READ_ERRORS:
+        return None

@@ -14,12 +14,18 @@ uniform but the level of the ordering passes, and writes one 128-byte block per 
 from __future__ import annotations
 
 import moderngl
+import numpy as np
 
+from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.gpu import layout as L
+from kzplayer.gpu import mesh_data
 from kzplayer.gpu.generate import Generator, zero_bakes
 from kzplayer.gpu.program_spec import system_spec
-from kzplayer.gpu.params import FRAME_WORDS, frame_words, parameter_words, table_words
-from kzplayer.gpu.storage import EmitterBuffers, Layout, SystemStorage
+from kzplayer.gpu.gl import TexelBuffer, available
+from kzplayer.gpu.params import (EMITTER_WORDS, FRAME_WORDS, LOD_WORD, frame_words, lod_word, parameter_words,
+                                 table_words)
+from kzplayer.gpu.storage import Layout, SystemStorage
+from kzplayer.gpu.views import EmitterBuffers
 
 # The next pass reads what this one wrote as storage, as images, as indirect arguments and
 # as a uniform block (the schedule).
@@ -97,7 +103,6 @@ class SystemRunner:
         layout = Layout(pool_sizes, self.code.derived_words, host_events=self.host_events,
                         histories=[em.history for em in system.members])
         if self.code.history and not sim.texel_buffers and self.words_in_ssbo:
-            from kzplayer.diagnostics import Diagnostic, KzError, Severity
             raise KzError(Diagnostic(
                 "KZ804", "emitter.pool-limit", Severity.ERROR,
                 f"{system.item.path}: {len(system.emitters)} emitters, one of them drawing trails, are more than one "
@@ -105,7 +110,6 @@ class SystemRunner:
                 "storage binding of the parameters, which outgrow a uniform block); split them over several systems",
                 None), exit_code=1)
         if layout.schedule_words > 4 * sim.uniform_block_vec4s:
-            from kzplayer.diagnostics import Diagnostic, KzError, Severity
             raise KzError(Diagnostic(
                 "KZ804", "emitter.pool-limit", Severity.ERROR,
                 f"{system.item.path}: {len(system.members)} emitters are more than one ParticleSystem can hold "
@@ -118,7 +122,6 @@ class SystemRunner:
     def _upload_meshes(self) -> None:
         """The system's mesh data (collision meshes, mesh emitters) in one buffer read as a
         buffer texture (Particles/mesh_data.glsl); each node's block gets its first texel."""
-        from kzplayer.gpu import mesh_data
         blocks = [n.mesh_block for n in (*self.system.colliders, *self.system.members) if n.mesh_block is not None]
         texels = mesh_data.pack(blocks)
         data = texels.tobytes()
@@ -127,10 +130,8 @@ class SystemRunner:
         self._release_meshes()
         if not blocks:
             return
-        from kzplayer.gpu.gl import TexelBuffer, available
         limit = int(self.ctx.info.get("GL_MAX_TEXTURE_BUFFER_SIZE", 0) or 0)
         if not available(self.ctx) or len(texels) > limit:
-            from kzplayer.diagnostics import Diagnostic, KzError, Severity
             raise KzError(Diagnostic(
                 "KZ804", "emitter.pool-limit", Severity.ERROR,
                 f"{self.system.item.path}: its mesh colliders and emitters need {len(texels):,} texels of mesh "
@@ -152,7 +153,6 @@ class SystemRunner:
     def _reset_time_scales(self) -> None:
         """No material sets time scales any more: the step treats them as 1 without reading
         them, so the stored ones (what a TimeDilation left) become 1 too."""
-        import numpy as np
         for k in range(len(self.system.members)):
             cold = self.storage.read_cold(k)
             if len(cold) and np.any(cold["time_scale"] != 1.0):
@@ -184,7 +184,6 @@ class SystemRunner:
             old.release()
 
     def _resize_into(self, em, previous: EmitterBuffers, k: int) -> None:
-        import numpy as np
         state = previous.read_state()
         old_records = previous.read_records()
         slots = L.alive_slots(old_records, next_serial=int(state["total_emitted"]))
@@ -226,10 +225,8 @@ class SystemRunner:
     def write_lod(self, k: int) -> None:
         """Member k's emission LOD word of the table (Simulation.set_emission_lod; k counts
         the system's members: its emitters, then its channels)."""
-        from kzplayer.gpu.params import EMITTER_WORDS, LOD_WORD, lod_word
         if self.table is None:
             return
-        import numpy as np
         word = np.asarray([lod_word(self.system.members[k].lod)], np.uint32).tobytes()
         (self.params if self.words_in_ssbo else self.table).write(word, offset=(k * EMITTER_WORDS + LOD_WORD) * 4)
 

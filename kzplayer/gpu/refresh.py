@@ -1,0 +1,144 @@
+"""Bringing the GPU's holders up to date with the scene (kzplayer.scene): a holder per
+scene node (kzplayer.gpu.nodes), pools capped where the driver says, mesh blocks built,
+a custom material that does not compile left out, particles carried into a new space.
+`refresh(sim)` runs after the scene re-read its records (a build, a `set_value`)."""
+from __future__ import annotations
+
+import numpy as np
+
+from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.gpu import layout as L
+from kzplayer.gpu.history import history_length
+from kzplayer.gpu.limits import system_limit
+from kzplayer.gpu.nodes import Collider, Emitter, System
+
+
+def holders(sim) -> None:
+    """A System, Emitter and Collider holder per scene record, kept across refreshes (by
+    the scene node), in the scene's order (emitters in dependency order, then channels)."""
+    table = sim.holders
+    for node in sim.scene.systems:
+        system = table.get(id(node))
+        if system is None:
+            system = table[id(node)] = System(node)
+            system.colliders = [Collider(c) for c in node.colliders]
+        system.emitters = [_emitter(sim, em, system) for em in node.emitters]
+        system.channels = [_emitter(sim, ch, system) for ch in node.channels]
+    sim.emitters = [em for system in sim.systems for em in system.emitters]
+
+
+def _emitter(sim, node, system) -> Emitter:
+    holder = sim.holders.get(id(node))
+    if holder is None:
+        holder = sim.holders[id(node)] = Emitter(node, system, sim.holders)
+    return holder
+
+
+def refresh(sim) -> None:
+    """Re-read everything the GPU side derives from the scene's records."""
+    scene = sim.scene
+    holders(sim)
+    for system in sim.systems:
+        for em in system.emitters:
+            em.pool = _pool_size(sim, em.item, em.node.pool)
+            em.history = history_length(scene.catalog, scene.value(em.item, "ParticleEmitter.ParticleMaterial"),
+                                        lambda name, item=em.item: scene.value(item, name))
+        for ch in system.channels:       # its slots mirror the parent's; a record per child
+            ch.pool = max(ch.particle_source.pool, ch.channel_of.pool)
+        for col in system.colliders:
+            col.mesh_block = None
+            if col.material is not None and col.material.name == "Collider_Mesh":
+                col.mesh_block = sim.meshes.collider(col)
+                if col.mesh_block is None:   # refused (a warning says why): the collider is left out
+                    scene.leave_out(col.node, "material")
+        for em in system.emitters:
+            em.mesh_block = None
+            if em.emission is not None and em.emission.name == "Emitter_Mesh":
+                em.mesh_block = sim.meshes.emitter(em, system.simulation_to_world @ em.transform)
+                if em.mesh_block is None:
+                    scene.leave_out(em.node, "emission")
+    for runner in sim.runners:
+        sizes = _system_pools(sim, runner.system)
+        while True:
+            try:
+                runner.refresh(sizes)
+                break
+            except KzError as exc:    # a custom material that does not compile
+                if not (scene.leave_out_broken and _leave_out(scene, runner.system, exc)):
+                    raise
+
+
+def _pool_size(sim, item, asked: int) -> int:
+    """MaximumAmount, at most what the driver allows (`max_pool`; a warning says so)."""
+    if asked <= sim.max_pool:
+        return asked
+    sim.scene.warn(Diagnostic(
+        "KZ804", "emitter.pool-limit", Severity.WARNING,
+        f"{item.path}: ParticleEmitter.MaximumAmount = {asked:,} is more than this OpenGL driver "
+        f"allows one emitter (one compute dispatch and one storage buffer must hold the pool); "
+        f"the pool holds {sim.max_pool:,} particles",
+        sim.scene.values.span(item, "ParticleEmitter.MaximumAmount")))
+    return sim.max_pool
+
+
+def _system_pools(sim, system) -> list[int]:
+    """The emitters' pools in dependency order, the later ones cut where the system's
+    buffers would pass what one texel buffer (or storage block) and one dispatch hold."""
+    limit = system_limit(sim.ctx, sim.image_io)
+    sizes, total = [], 0
+    for em in system.members:
+        size = min(em.pool, max(limit - total, 0))
+        if size < em.pool:
+            sim.scene.warn(Diagnostic(
+                "KZ804", "emitter.pool-limit", Severity.WARNING,
+                f"{em.path}: the emitters of this ParticleSystem together need more than this OpenGL "
+                f"driver allows one system ({limit:,} particles: its buffers and one dispatch hold them "
+                f"all); this pool holds {size:,}",
+                sim.scene.values.span(em.item, "ParticleEmitter.MaximumAmount")))
+        sizes.append(size)
+        total += -(-size // L.WORKGROUP_SIZE) * L.WORKGROUP_SIZE
+    return sizes
+
+
+def _leave_out(scene, system, exc: KzError) -> bool:
+    """With leave_out_broken: the custom material a compile error points into leaves its
+    slot out (its diagnostics kept), so the system's kernel can be built without it.
+    False when no custom material of the system is to blame."""
+    files = {str(d.span.file) for d in exc.diagnostics if d.span is not None}
+    slots = [(em.node, name) for em in system.emitters for name in ("count", "emission", "self_affect", "events")]
+    slots += [(node, "material") for node in (*system.affectors, *(c.node for c in system.colliders))]
+    custom = [(owner, name) for owner, name in slots
+              if getattr(getattr(owner, name), "root", None) is not None]
+    blamed = [(o, n) for o, n in custom if {str(getattr(o, n).shader), getattr(o, n).display} & files]
+    if not blamed and len(custom) == 1:
+        blamed = custom            # an error in a file the one custom material includes
+    if not blamed:
+        return False
+    for d in exc.diagnostics:
+        scene.warn(d)
+    for owner, name in blamed:
+        scene.leave_out(owner, name)
+    return True
+
+
+def carry_into_space(em, m: np.ndarray) -> None:
+    """A new ParticleEmitter.Space (or ParticleSystem.LocalSpace) keeps the particles
+    where they are in the world: records and position history go through `m`, the old
+    particles' space -> the new one (a property change, not a frame: a readback is fine)."""
+    if em.buffers is None or not em.capacity:
+        return
+    storage, k = em.buffers.storage, em.buffers.index
+    records = storage.read_records(k)
+    live = (records["flags"] & L.FLAG_ALIVE) != 0
+    if not live.any():
+        return
+    r, t = m[:3, :3], m[:3, 3]
+    for name in ("position", "previous_position"):
+        records[name][live] = records[name][live] @ r.T + t
+    for name in ("velocity", "acceleration"):
+        records[name][live] = records[name][live] @ r.T
+    storage.write_records(k, records)
+    if em.buffers.history_length:
+        rings = storage.read_history(k)
+        rings["position"][live] = rings["position"][live] @ r.T + t
+        storage.write_history(k, rings)
