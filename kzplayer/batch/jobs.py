@@ -80,13 +80,14 @@ def run_validate(job, folder: Path) -> dict:
 
 def run_render(job, folder: Path) -> dict:
     """`kzplayer play --headless --output` on the variant: render.<format> and a thumbnail."""
-    from kzplayer.commands.play import frame_count, parse_size, reader, viewport_size
+    from kzplayer.commands.play import MAX_SIZE, frame_count, parse_size
+    from kzplayer.scene import Scene
     from kzplayer.render.offline import render_offline
     project, graph, findings = _prepare(job)
     fmt = job.option("format", "gif")
     fps = float(job.option("fps", 30.0))
     n_frames = frame_count(job.option("frames"), job.option("seconds"), fps)
-    size = parse_size(job.option("size")) if job.option("size") else viewport_size(project, reader(graph))
+    size = parse_size(job.option("size")) if job.option("size") else Scene(project, graph, records=False).viewport_size(MAX_SIZE)
     final = folder / f"render.{fmt}"
     with atomic(final) as tmp:
         result = render_offline(project, graph, size, n_frames=n_frames, fps=fps, seed=job.seed,
