@@ -3,8 +3,9 @@ import inside a function only with a comment saying why it is lazy or optional.
 
 Every module is parsed with `ast` (nothing is imported): module-level imports, imports inside
 functions, `from . import x`, `from .. import x`, `import a.b` and `from a import b` where `b`
-is a module. An `if TYPE_CHECKING:` block never runs, so its imports are not edges (they are
-annotations only). `importlib.import_module(...)` with a computed name is not an edge either
+is a module. An `if TYPE_CHECKING:` block (annotations only) and an `if __name__ ==
+"__main__":` block (a module run as a script) never run on import, so their imports are not
+edges. `importlib.import_module(...)` with a computed name is not an edge either
 (the validator's rule discovery, the package's lazy attributes).
 
 The stages, low to high (an import may point at its own stage or a lower one, never higher):
@@ -68,9 +69,16 @@ def module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+def _never_on_import(test: ast.expr) -> bool:
+    """`if TYPE_CHECKING:` (annotations only) and `if __name__ == "__main__":` (run as a
+    script): blocks that importing the module never runs."""
+    if isinstance(test, ast.Name) and test.id == "TYPE_CHECKING":
+        return True
+    if isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING":
+        return True
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name)
+            and test.left.id == "__name__" and len(test.comparators) == 1
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == "__main__")
 
 
 def _has_comment(lines: list[str], node: ast.stmt) -> bool:
@@ -102,7 +110,7 @@ def imports_of(path: Path, root: Path, modules: set[str]) -> list[Import]:
 
     def visit(node: ast.AST, lazy: bool) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _is_type_checking(child.test):
+            if isinstance(child, ast.If) and _never_on_import(child.test):
                 for other in child.orelse:
                     visit_stmt(other, lazy)
                 continue
@@ -274,12 +282,13 @@ def test_checker_finds_a_circle_through_relative_and_lazy_imports(tmp_path):
         "project/a.py": "from . import b\n",
         "project/b.py": "def f():\n    from kzplayer.project.c import x\n",
         "project/c.py": "import kzplayer.project.a\n",
-        "project/d.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from kzplayer.project.a import A\n",
+        "project/d.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from kzplayer.project.a import A\n"
+                        "if __name__ == '__main__':\n    from kzplayer.project.b import f\n",
     })
     imports = package_imports(root)
     assert cycles(graph_of(imports)) == [["kzplayer.project.a", "kzplayer.project.b",
                                           "kzplayer.project.c", "kzplayer.project.a"]]
-    # the TYPE_CHECKING import is no edge; the lazy one has no comment
+    # the TYPE_CHECKING and __main__ imports are no edges; the lazy one has no comment
     assert not any(i.source == "kzplayer.project.d" for i in imports)
     assert unexplained(imports) == [
         "kzplayer/project/b.py:2: kzplayer.project.b imports kzplayer.project.c inside a "

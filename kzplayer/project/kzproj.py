@@ -24,10 +24,10 @@ import colorsys
 import os
 
 from kzplayer.diagnostics import Diagnostic, Severity, Span
-from kzplayer.project.literals import format_literal
 from kzplayer.project.bindings_reader import mode_word
-from kzplayer.project.loader import read_source
+from kzplayer.project.literals import format_literal
 from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
+from kzplayer.project.source import read_source
 from kzplayer.values import Color4, EnumValue, ItemRef, ResourceRef, Srt2D, Srt3D, Vector
 
 _XSI_TYPE = "{http://www.w3.org/2001/XMLSchema-instance}type"
