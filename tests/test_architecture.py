@@ -82,10 +82,15 @@ def _never_on_import(test: ast.expr) -> bool:
 
 
 def _has_comment(lines: list[str], node: ast.stmt) -> bool:
-    """A comment (not only `noqa`) on the import's own lines or on the line just above."""
+    """A comment (not only `noqa`) on the import's own lines or on the line just above; for
+    a run of imports one under another, above the first of them."""
     candidates = lines[node.lineno - 1:node.end_lineno]
-    if node.lineno >= 2 and lines[node.lineno - 2].lstrip().startswith("#"):
-        candidates = [lines[node.lineno - 2], *candidates]
+    above = node.lineno - 2
+    while above >= 0 and lines[above].lstrip().startswith(("from ", "import ")):
+        candidates.append(lines[above])
+        above -= 1
+    if above >= 0 and lines[above].lstrip().startswith("#"):
+        candidates.append(lines[above])
     for text in candidates:
         if "#" in text:
             comment = text[text.index("#") + 1:].strip()
@@ -302,7 +307,8 @@ def test_checker_finds_an_upward_edge_and_accepts_an_explained_lazy_import(tmp_p
         "validate/formats.py": "from kzplayer.commands.report import fmt\n",
         "commands/__init__.py": "",
         "commands/report.py": "def fmt():\n    # optional: rich is only needed here\n"
-                              "    from kzplayer.validate import formats\n",
+                              "    from kzplayer.validate import formats\n"
+                              "    import kzplayer.commands\n",
     })
     imports = package_imports(root)
     assert upward(imports) == ["kzplayer/validate/formats.py:1: kzplayer.validate.formats "
