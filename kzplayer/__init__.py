@@ -16,6 +16,7 @@ from pathlib import Path
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
 from kzplayer.project.loader import load, load_project
 from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
+from kzplayer.resources import samples_dir
 from kzplayer.values import (BufferHandle, Color4, EnumValue, ItemRef, MaterialRef, Matrix, Srt2D,
                              Srt3D, Vector, type_name)
 
@@ -32,7 +33,6 @@ def __getattr__(name: str):
 
 def sample(name: str = "demo_fountain.kzm") -> Path:
     """The path of a built-in sample project (sample_projects/NAME), to copy and start from."""
-    from kzplayer.resources import samples_dir
     path = samples_dir() / name
     if not path.exists():
         known = ", ".join(sorted(p.name for p in samples_dir().glob("*.kzm")))

@@ -32,6 +32,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except KzError as exc:
+            # lazy, as each command below: `kzplayer --help` and `--version` load no stage
             from kzplayer.commands.report import print_diagnostics
             print_diagnostics(exc.diagnostics, stream=sys.stderr)
             ctx.exit(exc.exit_code)
@@ -86,6 +87,7 @@ def play(**opts) -> None:
     """Play PROJECT (a .kzm file, a .proj.kzm file, a project folder or a .kzproj); no
     PROJECT plays the built-in demo. A window where a display exists; --output, --stats and
     --dump render headless."""
+    # lazy: only the command that runs is imported (play alone needs GL)
     from kzplayer.commands.play import run
     run(**opts)
 
@@ -97,6 +99,7 @@ def play(**opts) -> None:
 def validate(projects, fmt, strict) -> None:
     """Check files, paths, bindings and materials. Exit code 0 clean, 1 errors (with
     --strict also warnings), 2 a file that cannot be read."""
+    # lazy: only the command that runs is imported
     from kzplayer.commands.validate import run
     sys.exit(run(projects, fmt=fmt, strict=strict))
 
@@ -113,6 +116,7 @@ def inspect(project, as_json, defaults, paths) -> None:
     """The item tree with the value, after bindings, of every property set in the files or
     written by a binding (marked "bound"); with --defaults also those left unset; with
     --paths each item by its full path, ready for `play --set 'PATH:Prop=VALUE'`."""
+    # lazy: only the command that runs is imported
     from kzplayer.commands.inspect import run
     run(project, as_json=as_json, defaults=defaults, paths=paths)
 
@@ -159,6 +163,7 @@ def convert(src, dst, force) -> None:
     """Convert between the single-file (DST ending in .kzm) and the folder layout (a new or
     empty folder). An existing DST file is replaced only with --force; the project's own
     files never. XML comments are not carried over (it says so)."""
+    # lazy: only the command that runs is imported
     from kzplayer.commands.convert import run
     run(src, dst, force=force)
 

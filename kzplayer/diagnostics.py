@@ -9,6 +9,8 @@ import difflib
 from dataclasses import dataclass, field
 from enum import Enum
 
+from kzplayer.codes import CODES
+
 
 class Severity(str, Enum):
     ERROR = "error"
@@ -61,7 +63,6 @@ class Diagnostic:
 
     def __post_init__(self) -> None:
         # The code always comes from the one table (kzplayer/codes.py), whatever a stage passed.
-        from kzplayer.codes import CODES
         code = CODES.get(self.rule)
         if code is not None and code != self.code:
             object.__setattr__(self, "code", code)

@@ -4,9 +4,11 @@ run from another folder with nothing of the repository on the path."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -14,13 +16,59 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
+# The data folders at the top of the repository and where they install inside the package.
+DATA_FOLDERS = {"kzm_schema": "kzplayer/_schema", "shaders": "kzplayer/_shaders",
+                "sample_projects": "kzplayer/_samples"}
+
+
+def _copy_of_repo(tmp_path_factory) -> Path:
     # Built from a copy: pip builds in the source tree, and a build/ left there by an earlier
     # build (with modules since removed) would be packaged too.
     source = tmp_path_factory.mktemp("source") / "kzplayer"
     shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
         ".git", "build", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache", "tests", "out"))
+    return source
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> tuple[Path, str]:
+    """(the wheel, the build's output with setuptools' messages: -v shows them)."""
+    source = _copy_of_repo(tmp_path_factory)
+    out = tmp_path_factory.mktemp("wheel")
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps",
+                        "--disable-pip-version-check", "-w", str(out), str(source)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    [built] = out.glob("kzplayer-*.whl")
+    return built, r.stdout + r.stderr
+
+
+def test_the_wheel_builds_without_a_setuptools_warning(wheel):
+    """The packages are found (setup.py), so setuptools has nothing to warn about: no
+    `Package 'kzplayer._samples.assets.meshes' is absent from the packages configuration`."""
+    _, log = wheel
+    warnings = [line.strip() for line in log.splitlines()
+                if re.search(r"\w*Warning: |absent from the `packages`", line)]
+    assert warnings == []
+
+
+def test_the_wheel_holds_every_data_file_and_every_module(wheel):
+    """Every file of kzm_schema/, shaders/ and sample_projects/ (meshes, textures, pictures,
+    the samples' shaders included) and every module of kzplayer/, as found on disk."""
+    built, _ = wheel
+    names = set(zipfile.ZipFile(built).namelist())
+    expected = {f"{target}/{f.relative_to(REPO / folder).as_posix()}"
+                for folder, target in DATA_FOLDERS.items()
+                for f in (REPO / folder).rglob("*") if f.is_file() and "__pycache__" not in f.parts}
+    expected |= {f.relative_to(REPO).as_posix() for f in (REPO / "kzplayer").rglob("*.py")
+                 if "__pycache__" not in f.parts}
+    assert {n for n in expected if n.endswith(".glb")} and {n for n in expected if n.endswith(".png")}
+    assert sorted(expected - names) == []
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    source = _copy_of_repo(tmp_path_factory)
     target = tmp_path_factory.mktemp("site")
     r = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet",
                         "--disable-pip-version-check", "--target", str(target), str(source)],

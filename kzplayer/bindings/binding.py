@@ -15,14 +15,19 @@
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
 from kzplayer.bindings.conversions import ConversionError, coerce, field_type, normalize_field, read_field
 from kzplayer.bindings.problems import problem
+# parse_program and fold_source_fields are importable from here too (binding.py held them).
+from kzplayer.bindings.programs import (fold_source_fields, parse_program,  # noqa: F401
+                                        single_reference, source_mismatch)
 from kzplayer.bindings.sources import (OUTPUTS, Input, Unresolved, check_property, find_item,
                                        node_label, node_type, resolve_reference, unresolved)
 from kzplayer.diagnostics import Diagnostic, Severity, a_or_an
+from kzplayer.expr import infer
+from kzplayer.expr.fields import field_names
+from kzplayer.expr.types import SAMPLES, sample
 
 ONE_WAY, TWO_WAY, TO_SOURCE = "ONE_WAY", "TWO_WAY", "TO_SOURCE"
 _MODES = {"ONEWAY": ONE_WAY, "TWOWAY": TWO_WAY, "TOSOURCE": TO_SOURCE}
@@ -186,8 +191,6 @@ UNDELIVERED = ("binding.push-target", "binding.target-undeclared")
 def _field_problem(cb: CompiledBinding, project) -> Diagnostic | None:
     """TargetPropertyAttribute names a field the target's type does not have (VECTOR_X of a
     float): the binding cannot run, whatever its expression gives."""
-    from kzplayer.expr.fields import field_names
-    from kzplayer.expr.types import SAMPLES
     kind = node_type(project, cb.target)
     if kind not in SAMPLES:
         return None
@@ -207,9 +210,6 @@ def _check(cb: CompiledBinding, project) -> list[Diagnostic]:
     variable or a result the target cannot take ("invalid result type") is reported (and
     stops the binding) even in a branch that the current values never take; engine-only
     functions are notes. Value errors are left to the run."""
-    from kzplayer.expr import infer
-    from kzplayer.expr.types import sample
-
     def ref_type(ref):
         src = cb.inputs.get(ref.key)
         if src is None:
@@ -231,63 +231,9 @@ def _check(cb: CompiledBinding, project) -> list[Diagnostic]:
 _RUNTIME = ("expr.division-by-zero", "expr.value")
 
 
-def parse_program(binding, which: str):
-    """The binding's `expression` or `raw_code` parsed, with positions exact in the file also
-    where the file spells characters as entities (`&lt;` is one character of the text)."""
-    from kzplayer.expr import parse
-    from kzplayer.project.model import text_positions
-    text = getattr(binding, which) or ""
-    span = getattr(binding, f"{which}_span") or binding.span
-    # the loader records where entities sit in both texts (`expression_anchors`, `raw_code_anchors`)
-    anchors = getattr(binding, f"{which}_anchors", ())
-    position = text_positions(text, span, anchors) if anchors and span else None
-    return parse(text, span=span, position=position)
-
-
 def _canonical(project, name: str) -> str:
     cat = project.catalog
     return cat.canonical(name) if cat is not None and name else name
-
-
-def fold_source_fields(program, sources):
-    """RawCode with `{N}.field` read as `{N}` where BindingSourceItem N already takes that field.
-
-    Kanzi Studio writes a field read right after a reference twice: in the text
-    (`{0}.translationY + 0.4`, as the SourceExpression has it) and as the source item's
-    PropertyAttribute (TRANSLATION_Y). The runtime reads the field once: the source gives the
-    component, and the `.translationY` in the text is that same read."""
-    from kzplayer.expr.ast import Field, Node, Program, Ref
-    fields = {}
-    for s in sources:
-        try:
-            f = normalize_field(s.field)
-        except ConversionError:
-            continue
-        if f and s.name.isdigit():
-            fields[int(s.name)] = f
-
-    def visit(node):
-        if isinstance(node, Field) and isinstance(node.value, Ref) and node.value.reference.kind == "index" \
-                and fields.get(node.value.reference.index) == _field_key(node.field):
-            return node.value
-        if isinstance(node, tuple):
-            return tuple(visit(n) for n in node)
-        if isinstance(node, Node) and dataclasses.is_dataclass(node):
-            changed = {f.name: visit(getattr(node, f.name)) for f in dataclasses.fields(node)
-                       if isinstance(getattr(node, f.name), (Node, tuple))}
-            return dataclasses.replace(node, **changed) if changed else node
-        return node
-    if not fields:
-        return program
-    return Program([visit(st) for st in program.statements], program.text, program.diagnostics, program.span)
-
-
-def single_reference(program):
-    """The reference when the program is exactly one reference (what two-way binding needs)."""
-    from kzplayer.expr.ast import Ref
-    if len(program.statements) == 1 and isinstance(program.statements[0], Ref):
-        return program.statements[0].reference
-    return None
 
 
 def _source_input(binding, ref, project, owner) -> Input:
@@ -306,102 +252,3 @@ def _source_input(binding, ref, project, owner) -> Input:
     except ConversionError as exc:
         raise Unresolved(problem("binding.type-mismatch", f"BindingSourceItem {src.name}: {exc}", src.span))
     return Input((item, _canonical(project, src.source)), fld, src.span)
-
-
-# -- SourceExpression versus RawCode + sources ----------------------------------------------
-
-def source_mismatch(cb: CompiledBinding, project, lost: dict) -> list[Diagnostic]:
-    """SourceExpression and RawCode + sources must compute the same thing from the same places.
-
-    A source item that names another item than the expression's path, or no item at all while
-    the expression's path still finds one, is `path.stale` (in the second case it replaces the
-    `path.unresolved` in `lost`); a source reading another property, or a different program,
-    is `binding.source-mismatch`."""
-    b = cb.binding
-    shown = cb.shown = parse_program(b, "expression")
-    if shown.diagnostics:
-        return []            # the expression's own errors are reported by the expression rules
-    def source_field(ref):          # as the BindingSourceItem says, whether or not its Item resolves
-        src = next((s for s in b.sources if s.name == str(ref.index)), None) if ref.kind == "index" else None
-        try:
-            return normalize_field(src.field) if src is not None else None
-        except ConversionError:
-            return None
-    if _shape(shown) != _shape(cb.program, source_field):
-        return [problem("binding.source-mismatch", f"SourceExpression {b.expression.strip()!r} and "
-                        f"RawCode {b.raw_code.strip()!r} are different programs",
-                        b.expression_span or b.span, related=(b.raw_code_span,),
-                        hint="Kanzi runs RawCode; edit the binding in one place so both agree")]
-    out = []
-    for shown_ref, raw_ref in zip(shown.references, cb.program.references):
-        try:
-            seen = (cb.inputs.get(shown_ref.key) if shown_ref.kind == "index"
-                    else resolve_reference(project, shown_ref, cb.owner))
-        except Unresolved:
-            continue          # the expression's own path leads nowhere: nothing to compare with
-        raw = cb.inputs.get(raw_ref.key)
-        if seen is None or (raw is not None and seen.node == raw.node):
-            continue
-        src = next((s for s in b.sources if s.name == str(raw_ref.index)), None)
-        if src is None:
-            continue          # `{N}` without a source item: reported as it is
-        meant = seen.node[0]
-        if meant is None:     # the expression reads the DataContext, the source item an item
-            out.append(problem(
-                "binding.source-mismatch",
-                f"SourceExpression {shown_ref.spelling} reads the data context, but RawCode "
-                f"{raw_ref.spelling} reads {raw.label if raw else repr(src.item)} through "
-                f"BindingSourceItem {src.name}", shown_ref.span or b.expression_span,
-                related=(src.span,), hint="Kanzi runs RawCode; edit the binding in one place so both agree"))
-            continue
-        # the item the source names: it may be found while its Source or field is wrong
-        named = raw.node[0] if raw is not None else find_item(project, src.item, cb.owner) or None
-        if named is not meant:
-            if raw is None and raw_ref.key not in lost:
-                continue
-            now = "leads to no item" if named is None else f"names {named.path}"
-            stale = problem(
-                "path.stale", f"BindingSourceItem {src.name}: Item {src.item!r} {now}, but the "
-                f"SourceExpression's {shown_ref.spelling} names {meant.path} (renamed or moved?)",
-                src.item_span or src.span, related=(shown_ref.span,),
-                hint=f"set BindingSourceItem.Item to {meant.path}")
-            if named is None:
-                lost[raw_ref.key] = stale      # cannot run: reported in place of path.unresolved
-            else:
-                out.append(stale)              # names another item (runs, if its Source is right)
-            continue
-        if raw is None:
-            continue          # the right item, but its Source or field is wrong: reported as it is
-        out.append(problem(
-            "binding.source-mismatch",
-            f"SourceExpression {shown_ref.spelling} reads {seen.label}, but RawCode {raw_ref.spelling} "
-            f"reads {raw.label} through BindingSourceItem {src.name}", shown_ref.span or b.expression_span,
-            related=(src.span,), hint=f"set BindingSourceItem.Source to {seen.node[1]}"))
-    return out
-
-
-def _shape(node, source_field=lambda ref: None):
-    """A program's structure with every reference replaced by a placeholder. A field read
-    after a reference (`{../Src/Node3D.RenderTransformation}.translationY`) and a `{N}` whose
-    BindingSourceItem takes that field are the same shape: both read one component."""
-    from kzplayer.expr.ast import Field, Node, Program, Ref
-    if isinstance(node, Program):
-        return tuple(_shape(s, source_field) for s in node.statements)
-    if isinstance(node, Field) and isinstance(node.value, Ref) and not source_field(node.value.reference):
-        return ("REF", _field_key(node.field))
-    if isinstance(node, Ref):
-        fld = source_field(node.reference)
-        return ("REF", fld) if fld else "REF"
-    if isinstance(node, Node) and dataclasses.is_dataclass(node):
-        return (type(node).__name__,) + tuple(
-            _shape(getattr(node, f.name), source_field) for f in dataclasses.fields(node) if f.compare)
-    if isinstance(node, tuple):
-        return tuple(_shape(n, source_field) for n in node)
-    return node
-
-
-def _field_key(name: str) -> str:
-    try:
-        return normalize_field(name) or name
-    except ConversionError:
-        return name.lower()

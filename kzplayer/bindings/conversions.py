@@ -9,7 +9,12 @@ from __future__ import annotations
 import math
 
 from kzplayer.diagnostics import a_or_an
-from kzplayer.values import type_name
+from kzplayer.expr.arithmetic import BadValue, TypeMismatch
+from kzplayer.expr.fields import field_type as of_value, get_field, set_field
+from kzplayer.expr.strings import format_value
+from kzplayer.expr.types import SAMPLES
+from kzplayer.project.catalog import number_problem
+from kzplayer.values import EnumValue, ItemRef, MaterialRef, type_name
 
 _NUMERIC = ("bool", "int", "float")
 
@@ -26,7 +31,6 @@ def coerce(value, target_type: str | None):
     None as target type means "not declared anywhere": the value goes in as it is."""
     out = _coerce(value, target_type)
     if target_type is not None:
-        from kzplayer.project.catalog import number_problem
         bad = number_problem(out)
         if bad:
             raise ConversionError(f"a property value {bad}")
@@ -50,7 +54,6 @@ def _coerce(value, target_type: str | None):
     # a number into a text property is written as text: Kanzi shows a bound number in a Text
     # Block (Gauges.kzproj binds the int Gauges.Speed to TextConcept.Text without string())
     if have in _NUMERIC and target_type == "string":
-        from kzplayer.expr.strings import format_value
         return format_value(value)
     # Kanzi's enums are integers underneath: an enum binds to an int property as its number,
     # and an int to an enum property (Kanzi Studio stores custom enums as their numbers)
@@ -60,7 +63,6 @@ def _coerce(value, target_type: str | None):
         return int(value)
     # enum words, item paths and material names are written as text in expressions
     if have == "string" and target_type in ("enum", "item", "material"):
-        from kzplayer.values import EnumValue, ItemRef, MaterialRef
         return {"enum": EnumValue, "item": ItemRef, "material": MaterialRef}[target_type](value)
     raise ConversionError(f"cannot bind {a_or_an(have)} to {a_or_an(target_type)} property: only like types bind")
 
@@ -95,8 +97,6 @@ def field_type(kind: str | None, field: str | None) -> str | None:
     ROTATION, its whole rotation (an srt3d); `kind` itself without a field."""
     if field is None:
         return kind
-    from kzplayer.expr.fields import field_type as of_value
-    from kzplayer.expr.types import SAMPLES
     return of_value(SAMPLES[kind], field.replace("_", "")) if kind in SAMPLES else "float"
 
 
@@ -104,8 +104,6 @@ def read_field(value, field: str | None):
     """The component `field` of `value` (the whole value when field is None)."""
     if field is None:
         return value
-    from kzplayer.expr.arithmetic import BadValue, TypeMismatch
-    from kzplayer.expr.fields import get_field
     try:
         return get_field(value, field.replace("_", ""))
     except (BadValue, TypeMismatch) as exc:
@@ -117,8 +115,6 @@ def write_field(value, field: str | None, component):
     field is None."""
     if field is None:
         return component
-    from kzplayer.expr.arithmetic import BadValue, TypeMismatch
-    from kzplayer.expr.fields import set_field
     if value is None:
         raise ConversionError(f"{field}: the property has no value to write one field of")
     try:

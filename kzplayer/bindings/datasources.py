@@ -11,7 +11,7 @@ stays an input without a value (`binding.data-context`).
 """
 from __future__ import annotations
 
-from kzplayer.project import prefabs
+from kzplayer.project import paths, prefabs
 from kzplayer.values import ItemRef
 
 CONTEXT = "DataContext.DataContext"
@@ -31,7 +31,7 @@ def context_of(project, item):
             if target is not None and target.type == "DataSource":
                 target = next((c for c in target.children if c.type == "DataObject"), None)
             return target
-        up = prefabs.runtime_parents(project, node)
+        up = paths.runtime_parents(project, node)
         node = up[0] if up else node.parent
     return None
 

@@ -14,10 +14,13 @@ from collections import defaultdict
 
 from kzplayer.bindings.binding import TWO_WAY, CompiledBinding, compile_binding
 from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
+from kzplayer.bindings.datasources import preview_value
 from kzplayer.bindings.problems import problem
-from kzplayer.bindings.sources import CONSUMERS, OUTPUTS, data_context_key, node_label, node_type, output_value
+from kzplayer.bindings.sources import (CONSUMERS, OUTPUTS, data_context_key, node_label, node_type,
+                                       output_value)
 from kzplayer.cycles import find_loops
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.expr import ExprError, evaluate
 
 
 def resolve(project, data_context: dict | None = None) -> "BindingGraph":
@@ -142,7 +145,6 @@ class BindingGraph:
     def _preview_data(self, given: set) -> None:
         """Start each `{DataContext.x}` the caller did not give from the project's own data
         objects, where it holds them (kzplayer.bindings.datasources)."""
-        from kzplayer.bindings.datasources import preview_value
         for b in self.bindings:
             for i in b.inputs.values():
                 key = i.node[1]
@@ -251,7 +253,6 @@ class BindingGraph:
         if any(n[0] is None and (data_context_key(n[1]) or n[1]) not in self._data for n in b.reads):
             return False     # waits for its DataContext input (reported by _missing_data)
         self.evaluations += 1
-        from kzplayer.expr import ExprError, evaluate
         try:
             result = evaluate(b.program, _Env(self, b))
         except ExprError as exc:
@@ -338,7 +339,6 @@ class _Env:
     def _read(self, node: tuple, field: str | None, what: str, span):
         """A node's value (one field of it); an empty property (a consumer buffer or a dynamic
         property declared without a value) has none to compute with."""
-        from kzplayer.expr import ExprError
         value = self.graph.value(*node)
         if value is None:
             raise ExprError(problem("expr.value", f"{what}: {node_label(node)} has no value", span,

@@ -25,7 +25,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kzplayer.values import ItemRef, Range
+from kzplayer.bindings.programs import fold_source_fields, parse_program
+from kzplayer.bindings.conversions import ConversionError, coerce
+from kzplayer.bindings.problems import problem
+from kzplayer.diagnostics import Severity
+from kzplayer.expr import ExprError, evaluate, infer
+from kzplayer.expr.types import normalize_type, sample
+from kzplayer.values import ItemRef, Range, type_name
 
 RENDER_PASS = "##RenderPass"
 # Light properties Kanzi computes from the light node's transformation (the node's own value
@@ -44,11 +50,6 @@ def check(project, material, binding, program) -> list:
     """Type diagnostics of a material type binding: the program checked with the types of its
     light lists and light properties, and its result against the uniform it fills (a range
     fills a uniform array element by element; one value fills one uniform)."""
-    from kzplayer.bindings.conversions import ConversionError, coerce
-    from kzplayer.bindings.problems import problem
-    from kzplayer.diagnostics import Severity
-    from kzplayer.expr import infer
-    from kzplayer.expr.types import normalize_type, sample
 
     def ref_type(ref):
         if light_list(binding, ref):
@@ -119,7 +120,6 @@ def light_property_type(project, material):
         spec = project.property_spec(name)
         if spec is not None:
             return spec.type
-        from kzplayer.values import type_name
         for light in lights:
             prop = light.properties.get(name)
             if prop is not None and prop.value is not None:
@@ -161,8 +161,6 @@ class LightUniform:
 def evaluate_light_uniforms(project) -> list[LightUniform]:
     """Every light uniform binding of every material type that reads nothing but light lists,
     evaluated against the lights of each scene that has lights."""
-    from kzplayer.bindings.binding import fold_source_fields, parse_program
-    from kzplayer.expr import ExprError, evaluate
     out = []
     scenes = scenes_with_lights(project)
     for material in (i for i in project.walk() if i.type.endswith("MaterialType")):

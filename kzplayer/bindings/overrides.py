@@ -14,6 +14,8 @@ import re
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.sources import DATA_CONTEXT, find_item, output_value, path_message
 from kzplayer.diagnostics import KzError
+from kzplayer.project.catalog import number_problem
+from kzplayer.project.literals import LiteralError, check_value, parse_literal
 
 # the property is the `Type.Name` right before the first `=`; the path is all before its ':'
 _FORM = re.compile(r"^(?P<path>.*?):\s*(?P<prop>[A-Za-z_]\w*(?:\.\w+)+)\s*=(?P<value>.*)$", re.S)
@@ -22,7 +24,6 @@ _DATA = re.compile(rf"^{DATA_CONTEXT}\.(?P<key>\w+(?:\.\w+)*)\s*=(?P<value>.*)$"
 
 def parse_override(text: str, project) -> tuple:
     """(item, property name, typed value) for one `--set` argument; raises KzError."""
-    from kzplayer.project.literals import LiteralError, check_value, parse_literal
     text = text.strip()
     data = _DATA.match(text)
     if data:
@@ -88,7 +89,6 @@ def _comma_hint(raw: str, type_name: str) -> str | None:
 
 def _number_ok(text: str, value):
     """`value`, unless it is a number no property holds (NaN, infinite, an int past 32 bits)."""
-    from kzplayer.project.catalog import number_problem
     bad = number_problem(value)
     if bad:
         raise _bad(text, f"the value {bad}")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from kzplayer.bindings.problems import problem
 from kzplayer.diagnostics import Diagnostic, Span
+from kzplayer.project.paths import resolve
 from kzplayer.values import BufferHandle, type_name
 
 EVENT_BUFFER, DATA_BUFFER = "ParticleEmitter.EventBuffer", "ParticleEmitter.ParticleDataBuffer"
@@ -85,7 +86,6 @@ class Unresolved(Exception):
 def find_item(project, path: str, owner):
     """The item `path` names (relative paths and aliases start at `owner`), or a falsy
     kzplayer.project.paths.PathError that says why not and names the nearest item."""
-    from kzplayer.project.paths import resolve
     return resolve(project, path, owner)
 
 

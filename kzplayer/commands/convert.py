@@ -10,10 +10,10 @@ import sys
 import click
 
 from kzplayer.commands.report import print_diagnostics
+from kzplayer.project.convert import convert, dropped_comments, left_out, target_layout
 
 
 def run(src: str, dst: str, force: bool = False) -> None:
-    from kzplayer.project.convert import convert, dropped_comments, left_out, target_layout
     project, files, assets = convert(src, dst, force=force)
     if project.diagnostics:
         print_diagnostics(project.diagnostics, stream=sys.stderr)

@@ -14,9 +14,11 @@ import sys
 
 import click
 
+from kzplayer.bindings import resolve
 from kzplayer.commands.report import print_diagnostics
 from kzplayer.diagnostics import Severity
 from kzplayer.project.literals import format_literal
+from kzplayer.project.loader import load
 from kzplayer.values import BufferHandle, Color4, Matrix, Srt2D, Srt3D, Vector
 
 
@@ -122,6 +124,7 @@ def render_text(project, graph, fancy: bool, defaults: bool = False, paths: bool
         click.echo("\n".join(out))
         return
     if fancy:
+        # rich only for a terminal: piped output and --json never load it
         from rich.console import Console
         from rich.markup import escape
         from rich.tree import Tree
@@ -148,9 +151,7 @@ def render_text(project, graph, fancy: bool, defaults: bool = False, paths: bool
 
 
 def run(project_path: str, as_json: bool = False, defaults: bool = False, paths: bool = False) -> None:
-    import kzplayer
-    from kzplayer.bindings import resolve
-    project = kzplayer.load(project_path)
+    project = load(project_path)
     graph = resolve(project)
     diags = list(project.diagnostics) + list(graph.diagnostics)
     if as_json:

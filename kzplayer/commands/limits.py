@@ -17,6 +17,8 @@ from pathlib import Path
 
 import click
 
+from kzplayer.render.budget import FRAME_BUDGET
+
 FPS_RANGE = (1.0, 1000.0)
 SEED_RANGE = (0, 2 ** 32 - 1)
 
@@ -38,7 +40,6 @@ def check_seed(seed: int | None) -> int | None:
 
 
 def check_frame_budget(seconds: float | None) -> float:
-    from kzplayer.render.budget import FRAME_BUDGET
     budget = FRAME_BUDGET if seconds is None else seconds
     if not (math.isfinite(budget) and budget > 0):
         raise click.BadParameter(f"{seconds!r}: the budget is a number of seconds above 0",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kzplayer.diagnostics import Diagnostic, Span
+from kzplayer.expr.limits import MAX_DEPTH, deep_recursion
 
 def _span():
     return field(default=None, compare=False, repr=False)
@@ -163,7 +164,6 @@ class Program:
     span: Span | None = None
 
     def __eq__(self, other: Any) -> bool:
-        from kzplayer.expr.limits import deep_recursion
         with deep_recursion():        # trees as deep as the limits allow compare too
             return isinstance(other, Program) and self.statements == other.statements
 
@@ -209,3 +209,18 @@ def walk(node):
         n = stack.pop()
         yield n
         stack.extend(reversed(children(n)))
+
+
+def too_deep(statements) -> tuple[object, int] | None:
+    """(the first node, in source order, that lies deeper than MAX_DEPTH levels below its
+    statement, and the tree's depth), or None. Iterative, so it is safe on any tree."""
+    found, deepest = None, 0
+    for statement in statements:
+        stack = [(statement, 1)]
+        while stack:
+            node, depth = stack.pop()
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH and found is None:
+                found = node
+            stack.extend((c, depth + 1) for c in reversed(children(node)))
+    return (found, deepest) if found is not None else None

@@ -310,4 +310,4 @@ for _name, _args, _result, _doc in (
 
 # The matrix, rotation and colour functions live in their own module; importing it here
 # registers them after the functions above, so ties in did-you-mean favour the common ones.
-from kzplayer.expr import transforms  # noqa: E402,F401
+from kzplayer.expr import matrix_functions  # noqa: E402,F401

@@ -65,18 +65,3 @@ def deep_recursion():
         if old < _FRAMES:
             sys.setrecursionlimit(old)
 
-
-def too_deep(statements) -> tuple[object, int] | None:
-    """(the first node, in source order, that lies deeper than MAX_DEPTH levels below its
-    statement, and the tree's depth), or None. Iterative, so it is safe on any tree."""
-    from kzplayer.expr.ast import children
-    found, deepest = None, 0
-    for statement in statements:
-        stack = [(statement, 1)]
-        while stack:
-            node, depth = stack.pop()
-            deepest = max(deepest, depth)
-            if depth > MAX_DEPTH and found is None:
-                found = node
-            stack.extend((c, depth + 1) for c in reversed(children(node)))
-    return (found, deepest) if found is not None else None

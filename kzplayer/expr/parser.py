@@ -26,7 +26,7 @@ from kzplayer.diagnostics import Diagnostic, Span
 from kzplayer.expr import ast
 from kzplayer.expr.errors import diagnostic
 from kzplayer.expr.lexer import tokenize
-from kzplayer.expr.limits import MAX_DEPTH, MAX_LENGTH, MAX_NESTING, deep_recursion, too_deep
+from kzplayer.expr.limits import MAX_DEPTH, MAX_LENGTH, MAX_NESTING, deep_recursion
 from kzplayer.expr.tokens import EOF, NAME, NEWLINE, NUMBER, REF, STRING, VIEW, Token, TokenStream
 
 
@@ -61,7 +61,7 @@ def parse(text: str, *, file: str | None = None, line: int = 1, column: int = 1,
     tokens, errors = tokenize(text, file=file, line=line, column=column, position=position)
     with deep_recursion():
         program = _Parser(tokens).parse_program()
-    if not errors and not program.diagnostics and (deep := too_deep(program.statements)):
+    if not errors and not program.diagnostics and (deep := ast.too_deep(program.statements)):
         node, depth = deep
         program.diagnostics.append(diagnostic(
             "expr.limit", f"this expression is {depth:,} levels deep; the limit is {MAX_DEPTH:,} "

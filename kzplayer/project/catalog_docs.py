@@ -6,11 +6,11 @@ tests/project/test_catalog.py checks that the page is current."""
 from __future__ import annotations
 
 from kzplayer.project.catalog import ORIGINS, SLOTS, Catalog, catalog
+from kzplayer.project.literal_format import format_literal
 
 
 def _literal(value, cat: Catalog, name: str) -> str:
     """A value as the .kzm literal that writes it (`Additive`, `(0, 1, 0)`, `2.5`)."""
-    from kzplayer.project.literals import format_literal
     spec = cat.property(name)
     return format_literal(value, spec.type if spec else None)
 

@@ -13,11 +13,16 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from lxml import etree
+
 from kzplayer.diagnostics import KzError
 from kzplayer.project.assets import KINDS, Asset, Assets, LeftOut, list_assets
-from kzplayer.project.loader import PROJECT_FILE_SUFFIX, _diag, load
+from kzplayer.project.layout import PROJECT_FILE_SUFFIX
+from kzplayer.project.loader import load
 from kzplayer.project.model import Project
-from kzplayer.project.writer import DESTINATION, UNWRITABLE
+from kzplayer.project.source import _diag
+from kzplayer.project.writer import (DESTINATION, UNWRITABLE, check_folder, folder_files, studio_only,
+                                     write_folder, write_single)
 
 
 def target_layout(dst: str) -> str:
@@ -81,7 +86,6 @@ def convert(src: str, dst: str, force: bool = False) -> Converted:
     if target_layout(dst) == "file" and os.path.exists(dst) and not force:
         raise KzError(_diag(DESTINATION, f"{dst} exists; convert does not overwrite a file unless told to",
                             hint="add --force to replace it, or choose another name"), exit_code=2)
-    from kzplayer.project.writer import check_folder, write_folder, write_single
     if target_layout(dst) == "folder":
         check_folder(folder)
     copies, pairs = asset_copies(assets, folder)
@@ -109,7 +113,6 @@ def own_files(project: Project, assets: Assets | None = None) -> set[str]:
 def dropped_comments(project: Project) -> int:
     """How many XML comments the files of the project hold: a converted project is written
     fresh, so they are not carried over (convert says so)."""
-    from lxml import etree
     docs = project.document
     sources = getattr(docs, "sources", None) or {}
     count = 0
@@ -151,7 +154,6 @@ def _no_clash(project: Project, dst: str, folder: str, pairs: list[tuple[str, st
     replace it: KzError (exit 2) before anything is written."""
     if not any(t.endswith(".kzm") for _, t in pairs):
         return
-    from kzplayer.project.writer import folder_files
     written = ({os.path.abspath(dst)} if target_layout(dst) == "file" else
                {os.path.abspath(os.path.join(folder, rel)) for rel in folder_files(project)})
     for source, target in pairs:
@@ -212,7 +214,6 @@ def _undo(staged: list[tuple[str, str]], made: list[str]) -> None:
 def left_out(project: Project) -> list[str]:
     """The Kanzi Studio editor properties a .kzm does not hold (writer.studio_only), by name:
     what converting an imported .kzproj leaves behind."""
-    from kzplayer.project.writer import studio_only
     return sorted({n for item in project.walk() for n in item.properties if studio_only(item, n)})
 
 

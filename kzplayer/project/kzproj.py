@@ -24,45 +24,16 @@ import colorsys
 import os
 
 from kzplayer.diagnostics import Diagnostic, Severity, Span
-from kzplayer.project.literals import format_literal
 from kzplayer.project.bindings_reader import mode_word
-from kzplayer.project.loader import read_source
+from kzplayer.project.literals import format_literal
+from kzplayer.project.kzproj_xml import (DATA_TYPES, PRIMITIVES, UNIFORM_TYPES, VALUE_FIELDS, XSI_NIL,
+                                         enum_options, find_child, item_path_of, local_name,
+                                         number_field, summary_of, text_of, xsi_type)
 from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
+from kzplayer.project.source import read_source
 from kzplayer.values import Color4, EnumValue, ItemRef, ResourceRef, Srt2D, Srt3D, Vector
 
-_XSI_TYPE = "{http://www.w3.org/2001/XMLSchema-instance}type"
-_XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
 _STRUCTURE = ("KZ004", "schema.invalid")
-# Kanzi Studio's dataTypeEnum of a custom property type -> catalog type name
-_DATA_TYPES = {"BOOLEAN": "bool", "INT": "int", "INT32": "int", "INTEGER": "int", "UINT": "int",
-               "UINT32": "int", "FLOAT": "float",
-               "STRING": "string", "COLOR": "color4", "VECTOR2D": "vector2", "VECTOR3D": "vector3",
-               "VECTOR4D": "vector4", "SRT2D": "srt2d", "SRT3D": "srt3d", "MATRIX2D": "matrix3",
-               "MATRIX3D": "matrix4", "PROJECT_ITEM_REFERENCE": "item", "ENUM": "enum"}
-# A material uniform's KzbDataTypeEnum -> catalog type (RESOURCE_ID: a texture, no value type)
-_UNIFORM_TYPES = {"BOOLEAN": "bool", "INT": "int", "FLOAT": "float", "VECTOR2D": "vector2",
-                  "VECTOR3D": "vector3", "VECTOR4D": "vector4", "COLOR": "color4",
-                  "MATRIX3x3": "matrix3", "MATRIX4x4": "matrix4"}
-_PRIMITIVES = {"string": str, "dateTime": str, "boolean": lambda t: t.strip() == "true",
-               "float": float, "double": float, "decimal": float,
-               "int": int, "long": int, "short": int, "unsignedInt": int, "unsignedByte": int}
-
-
-def _local(tag) -> str:
-    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
-
-
-def _xsi_type(el) -> str:
-    t = el.get(_XSI_TYPE) or ""
-    return t.rsplit(":", 1)[-1]
-
-
-def _find(el, name: str):
-    """The first child element with this local name (namespaces vary by nesting depth)."""
-    for c in el:
-        if _local(c.tag) == name:
-            return c
-    return None
 
 
 def load_kzproj(path: str | os.PathLike) -> tuple[Project | None, list[Diagnostic]]:
@@ -74,7 +45,7 @@ def load_kzproj(path: str | os.PathLike) -> tuple[Project | None, list[Diagnosti
         return None, diagnostics
     top = src.tree.getroot()
     importer = _Importer(src, diagnostics)
-    kind = _local(top.tag)
+    kind = local_name(top.tag)
     if top.tag in ("Project", "MaterialTypePersistenceContainer"):      # no Kanzi namespace
         diagnostics.append(Diagnostic(*_STRUCTURE, Severity.ERROR,
                                       f"not a Kanzi Studio file: <{top.tag}> without Kanzi Studio's "
@@ -103,24 +74,24 @@ class _Importer:
     # ---- files
     def project(self, top) -> Project:
         root = Item("Project", "", span=self.src.element_span(top), element=top)
-        name = _text(_find(top, "SerializedName")) or os.path.splitext(os.path.basename(self.src.path))[0]
-        project = Project(name=name, root=root, format_version=_text(_find(top, "FileFormatVersionString")) or "")
+        name = text_of(find_child(top, "SerializedName")) or os.path.splitext(os.path.basename(self.src.path))[0]
+        project = Project(name=name, root=root, format_version=text_of(find_child(top, "FileFormatVersionString")) or "")
         self.fill(root, top)
-        self.project_property_types(root, _find(top, "projectsPropertyTypeLibrary"))
+        self.project_property_types(root, find_child(top, "projectsPropertyTypeLibrary"))
         return project
 
     def project_property_types(self, root: Item, library_el) -> None:
         """The project's own property types (Gauges.Speed, ...) as a PropertyTypes library, so
         that bindings and checks know their types and ranges."""
-        holder = _find(library_el, "propertyTypes") if library_el is not None else None
+        holder = find_child(library_el, "propertyTypes") if library_el is not None else None
         if holder is None or not len(holder):
             return
         library = root.add_child(Item("PropertyTypes", "PropertyTypes",
                                       span=self.src.element_span(library_el), element=library_el))
         for entry in holder:
-            value = _find(entry, "Value") if isinstance(entry.tag, str) else None
+            value = find_child(entry, "Value") if isinstance(entry.tag, str) else None
             if value is not None:
-                prop_type = self.property_type(value, _text(_find(entry, "Key")))
+                prop_type = self.property_type(value, text_of(find_child(entry, "Key")))
                 if prop_type is not None:
                     library.add_child(prop_type)
 
@@ -128,14 +99,14 @@ class _Importer:
         """A .kzmat: one material type with its custom property types."""
         root = Item("Project", "", span=self.src.element_span(top), element=top)
         library = root.add_child(Item("Materials", "Materials", span=root.span, element=top))
-        mt_el = _find(top, "materialType")
-        name = _text(_find(mt_el, "SerializedName")) if mt_el is not None else None
+        mt_el = find_child(top, "materialType")
+        name = text_of(find_child(mt_el, "SerializedName")) if mt_el is not None else None
         name = name or os.path.splitext(os.path.basename(self.src.path))[0]
         # A Kanzi material type draws meshes: in kzplayer it can only render particles.
         material = library.add_child(Item("MaterialType", name, attributes={"slot": "Particle", "shader": ""},
                                           span=self.src.element_span(mt_el if mt_el is not None else top),
                                           element=mt_el))
-        types = _find(top, "customPropertyTypes")
+        types = find_child(top, "customPropertyTypes")
         for el in (types if types is not None else ()):
             if isinstance(el.tag, str):
                 prop_type = self.property_type(el)
@@ -143,30 +114,30 @@ class _Importer:
                     material.add_child(prop_type)
         if mt_el is not None:
             self.fill(material, mt_el)
-        return Project(name=name, root=root, format_version=_text(_find(top, "version")) or "")
+        return Project(name=name, root=root, format_version=text_of(find_child(top, "version")) or "")
 
     def property_type(self, el, name: str | None = None) -> Item | None:
         """A DynamicPropertyType as a PropertyType item (attributes as in a .kzm file)."""
-        name = name or _text(_find(el, "name"))
+        name = name or text_of(find_child(el, "name"))
         if not name:
             return None
-        type_name = _DATA_TYPES.get(_text(_find(el, "dataTypeEnum")) or "", "string")
-        default = _find(el, "defaultValue")
-        if type_name == "item" and default is not None and _text(_find(default, "ContentType")) == "TEXT":
+        type_name = DATA_TYPES.get(text_of(find_child(el, "dataTypeEnum")) or "", "string")
+        default = find_child(el, "defaultValue")
+        if type_name == "item" and default is not None and text_of(find_child(default, "ContentType")) == "TEXT":
             type_name = "string"      # a Text property type: its values are texts written in place
         attrs = {"type": type_name}
-        if default is not None and default.get(_XSI_NIL) != "true" and type_name != "enum":
+        if default is not None and default.get(XSI_NIL) != "true" and type_name != "enum":
             value, _ = self.value(default)
             if (value is not None and not isinstance(value, str)) or type_name == "string":
                 attrs["default"] = format_literal(value, type_name)
         for bound, attr in (("lowerBound", "min"), ("upperBound", "max")):
-            b = _find(el, bound)
-            if b is not None and len(b) == 0 and _text(b):
-                attrs[attr] = _text(b)
-        options = _enum_options(_find(el, "options"))
+            b = find_child(el, bound)
+            if b is not None and len(b) == 0 and text_of(b):
+                attrs[attr] = text_of(b)
+        options = enum_options(find_child(el, "options"))
         if type_name == "enum" and options:
             attrs["enum"] = " ".join(options)
-        display = _text(_find(el, "displayName"))
+        display = text_of(find_child(el, "displayName"))
         if display:
             attrs["doc"] = display
         return Item("PropertyType", name, attributes=attrs, span=self.src.element_span(el), element=el)
@@ -174,17 +145,17 @@ class _Importer:
     # ---- items
     def fill(self, item: Item, el) -> None:
         item.properties.update(self.properties_of(el))
-        children = _find(el, "children")
+        children = find_child(el, "children")
         for child in (children if children is not None else ()):
-            if _local(child.tag) != "ProjectItem":
+            if local_name(child.tag) != "ProjectItem":
                 continue
-            kind = _xsi_type(child)
+            kind = xsi_type(child)
             if kind == "BindingItem":
                 item.bindings.append(self.binding(item, child))
                 continue
             if kind == "ResourceDictionaryItem":
                 self.aliases(item, child)
-            sub = Item(kind or "ProjectItem", _text(_find(child, "SerializedName")) or "",
+            sub = Item(kind or "ProjectItem", text_of(find_child(child, "SerializedName")) or "",
                        span=self.src.element_span(child), element=child)
             item.add_child(sub)
             self.fill(sub, child)
@@ -193,19 +164,19 @@ class _Importer:
         """The NODE entries of a node's resource dictionary are its aliases: `{#RootPage/...}`
         in the node or below it names the entry's node (Kanzi's "Using aliases"; RESOURCE
         entries are resources that `acquire()` loads)."""
-        entries = _find(dictionary, "entries")
+        entries = find_child(dictionary, "entries")
         for entry in (entries if entries is not None else ()):
-            if not isinstance(entry.tag, str) or _text(_find(entry, "entryType")) != "NODE":
+            if not isinstance(entry.tag, str) or text_of(find_child(entry, "entryType")) != "NODE":
                 continue
-            name, ref = _text(_find(entry, "Key")), _find(entry, "resourceReference")
-            target = _item_path(ref) if ref is not None else None
+            name, ref = text_of(find_child(entry, "Key")), find_child(entry, "resourceReference")
+            target = item_path_of(ref) if ref is not None else None
             if name and target and name not in item.aliases:
                 item.aliases[name] = Alias(name, target, span=self.src.element_span(entry), element=entry)
 
     def properties_of(self, el) -> dict[str, Property]:
         """The `properties` dictionary of a ProjectItem, in file order."""
         out = {}
-        holder = _find(el, "properties")
+        holder = find_child(el, "properties")
         for entry in (holder if holder is not None else ()):
             prop = self.property(entry) if isinstance(entry.tag, str) else None
             if prop is not None:
@@ -213,9 +184,9 @@ class _Importer:
         return out
 
     def property(self, entry) -> Property | None:
-        key, holder = _find(entry, "Key"), _find(entry, "Value")
-        value_el = _find(holder, "value") if holder is not None else None
-        name = _text(key) or (_text(_find(holder, "propertyTypeReference")) if holder is not None else "")
+        key, holder = find_child(entry, "Key"), find_child(entry, "Value")
+        value_el = find_child(holder, "value") if holder is not None else None
+        name = text_of(key) or (text_of(find_child(holder, "propertyTypeReference")) if holder is not None else "")
         if not name:
             return None
         value, text = self.value(value_el) if value_el is not None else (None, "")
@@ -227,7 +198,7 @@ class _Importer:
         structured value (a material binding's uniform name, an item path)."""
         leaf = el
         for c in el.iter():
-            if isinstance(c.tag, str) and _local(c.tag) in _VALUE_FIELDS and (c.text or "").strip():
+            if isinstance(c.tag, str) and local_name(c.tag) in VALUE_FIELDS and (c.text or "").strip():
                 leaf = c
                 break
         if leaf is el and any(isinstance(c.tag, str) for c in el):
@@ -237,53 +208,53 @@ class _Importer:
 
     def value(self, el) -> tuple[object, str]:
         """(typed value, text) of a DataContract value element."""
-        if el is None or el.get(_XSI_NIL) == "true":
+        if el is None or el.get(XSI_NIL) == "true":
             return None, ""
-        kind = _xsi_type(el)
-        fields = {_local(c.tag): c for c in el if isinstance(c.tag, str)}
+        kind = xsi_type(el)
+        fields = {local_name(c.tag): c for c in el if isinstance(c.tag, str)}
         text = el.text or ""
         try:
-            if kind in _PRIMITIVES:
-                return _PRIMITIVES[kind](text), text
+            if kind in PRIMITIVES:
+                return PRIMITIVES[kind](text), text
             if kind == "HSLAColor":
-                h, s, l, a = (_num(fields, k) for k in ("hue", "saturation", "luminance", "alpha"))
+                h, s, l, a = (number_field(fields, k) for k in ("hue", "saturation", "luminance", "alpha"))
                 color = Color4(*colorsys.hls_to_rgb(h, l, s), a)
                 return color, format_literal(color)
             if kind in ("Vector2D", "Vector3D"):
                 names = ("X", "Y") if "X" in fields else ("_x", "_y", "_z")
-                vec = Vector(_num(fields, k) for k in names)
+                vec = Vector(number_field(fields, k) for k in names)
                 return vec, format_literal(vec)
             if kind == "SRTTransformation":
-                parts = [tuple(_num({_local(c.tag): c for c in fields[k]}, a) for a in ("_x", "_y", "_z"))
+                parts = [tuple(number_field({local_name(c.tag): c for c in fields[k]}, a) for a in ("_x", "_y", "_z"))
                          for k in ("scale", "rotation", "translation")]
                 srt = Srt3D(*parts)
                 return srt, format_literal(srt)
             if kind == "SRT2DTransformation":
-                xy = [tuple(_num({_local(c.tag): c for c in fields[k]}, a) for a in ("X", "Y"))
+                xy = [tuple(number_field({local_name(c.tag): c for c in fields[k]}, a) for a in ("X", "Y"))
                       for k in ("scale", "translation")]
-                srt2 = Srt2D(xy[0], _num(fields, "rotation"), xy[1])
+                srt2 = Srt2D(xy[0], number_field(fields, "rotation"), xy[1])
                 return srt2, format_literal(srt2)
         except (ValueError, KeyError):
             return text, text                      # keep what is written
         if kind == "ProjectItemReference":
-            content = _text(fields.get("ContentType"))
+            content = text_of(fields.get("ContentType"))
             if content == "TEXT":                 # a text written in place (a localisable text)
-                words = _text(fields.get("textContent")) or ""
+                words = text_of(fields.get("textContent")) or ""
                 return words, words
-            ref = _item_path(el)
+            ref = item_path_of(el)
             if content == "RESOURCE_REFERENCE" and ref:
                 return ResourceRef(ref), ref      # a resource ID, not an item path
             return (ItemRef(ref) if ref else None), ref or ""
         if kind == "PropertyTypeReference":
-            name = _text(fields.get("propertyTypeName"))
+            name = text_of(fields.get("propertyTypeName"))
             return (name or None), name or ""
         if kind == "ShaderVariableInfo":            # a material binding's target: the uniform
-            name = _text(fields.get("Name"))
+            name = text_of(fields.get("Name"))
             return name, name
         if not fields:                               # an enum word (BindingType, TextureFilterMode...)
             word = text.strip()
             return (EnumValue(word) if word else None), word
-        summary = _summary(el)
+        summary = summary_of(el)
         return summary, summary
 
     def binding(self, owner: Item, el) -> Binding:
@@ -302,13 +273,13 @@ class _Importer:
         field_word, _ = get("BindingItem.TargetPropertyAttribute", "WHOLE_PROPERTY")
         enabled, _ = get("BindingItem.IsBindingEnabled", True)
         sources = []
-        children = _find(el, "children")
+        children = find_child(el, "children")
         for child in (children if children is not None else ()):
-            if _local(child.tag) == "ProjectItem" and _xsi_type(child) == "BindingSourceItem":
+            if local_name(child.tag) == "ProjectItem" and xsi_type(child) == "BindingSourceItem":
                 sources.append(self.binding_source(child))
         self.uniform(owner, props.get("BindingItem.Target"))
         return Binding(
-            target=str(target), expression=str(expression), name=_text(_find(el, "SerializedName")),
+            target=str(target), expression=str(expression), name=text_of(find_child(el, "SerializedName")),
             # 3.9 files often hold a property-type reference here, not an item: no push target
             field=str(field_word), mode=mode_word(str(mode)),
             push_target=push.path if isinstance(push, ItemRef) else None,
@@ -323,16 +294,16 @@ class _Importer:
         """A material type binding targets a shader uniform: its type and array length go into
         the material type's `uniforms` attribute (`PointLightColor:color4[2] kzWorldMatrix:matrix4`),
         which tells what the binding fills (kzplayer.bindings.lights)."""
-        holder = _find(target.element, "Value") if target is not None else None
-        info = _find(holder, "value") if holder is not None else None
-        if info is None or _xsi_type(info) != "ShaderVariableInfo":
+        holder = find_child(target.element, "Value") if target is not None else None
+        info = find_child(holder, "value") if holder is not None else None
+        if info is None or xsi_type(info) != "ShaderVariableInfo":
             return
-        fields = {_local(c.tag): c for c in info if isinstance(c.tag, str)}
-        name = _text(fields.get("Name"))
-        kind = _UNIFORM_TYPES.get(_text(fields.get("KzbDataTypeEnum")) or "")
+        fields = {local_name(c.tag): c for c in info if isinstance(c.tag, str)}
+        name = text_of(fields.get("Name"))
+        kind = UNIFORM_TYPES.get(text_of(fields.get("KzbDataTypeEnum")) or "")
         if not name or kind is None:
             return
-        count = _text(fields.get("ArrayElementCount"))
+        count = text_of(fields.get("ArrayElementCount"))
         entry = f"{name}:{kind}" + (f"[{count}]" if count and count.isdigit() and count != "1" else "")
         have = owner.attributes.get("uniforms", "").split()
         if not any(e.split(":")[0] == name for e in have):
@@ -340,8 +311,8 @@ class _Importer:
 
     def text_anchors(self, prop: Property | None) -> tuple:
         """SourceFile.anchors of a string property's value (`{0} &lt; 25` in RawCode)."""
-        holder = _find(prop.element, "Value") if prop is not None else None
-        value_el = _find(holder, "value") if holder is not None else None
+        holder = find_child(prop.element, "Value") if prop is not None else None
+        value_el = find_child(holder, "value") if holder is not None else None
         if value_el is None or value_el.text is None:
             return ()
         return self.src.anchors(*self.src.text_range(value_el), value_el.text)
@@ -352,62 +323,9 @@ class _Importer:
         source = props.get("BindingSourceItem.Source")
         attribute = props.get("BindingSourceItem.PropertyAttribute")
         return BindingSource(
-            name=_text(_find(el, "SerializedName")) or "",
+            name=text_of(find_child(el, "SerializedName")) or "",
             item=str(item.value) if item is not None and item.value is not None else "",
             source=str(source.value) if source is not None and source.value is not None else "",
             field=str(attribute.value) if attribute is not None and attribute.value is not None else None,
             span=self.src.element_span(el), item_span=item.value_span if item is not None else None,
             element=el)
-
-
-# The field that names what a structured value stands for (ShaderVariableInfo's uniform,
-# ProjectItemReference's path, PropertyTypeReference's name).
-_VALUE_FIELDS = ("Name", "pathString", "propertyTypeName")
-
-
-def _enum_options(el) -> list[str]:
-    """A custom enum's words in the order of their integer values (Drive 0, Browse 1), when
-    those are 0, 1, 2...: the order the catalog's enum list gives them."""
-    if el is None:
-        return []
-    pairs = []
-    for entry in el:
-        if isinstance(entry.tag, str):
-            key, value = _text(_find(entry, "Key")), _text(_find(entry, "Value"))
-            if key and value and value.lstrip("-").isdigit() and " " not in key:
-                pairs.append((int(value), key))
-    pairs.sort()
-    return [w for _, w in pairs] if [v for v, _ in pairs] == list(range(len(pairs))) else []
-
-
-def _text(el) -> str | None:
-    if el is None or el.get(_XSI_NIL) == "true":
-        return None
-    return (el.text or "").strip()
-
-
-def _num(fields: dict, name: str) -> float:
-    return float(fields[name].text)
-
-
-def _item_path(el) -> str | None:
-    """The path a ProjectItemReference names, as kzplayer writes paths: absolute without the
-    trailing '/', relative ones (`relative://##RenderPass`) without their scheme."""
-    holder = next((c for c in el if _local(c.tag) == "referredItemPath"), None)
-    if holder is None or holder.get(_XSI_NIL) == "true":
-        return None
-    path = _text(next((c for c in holder if _local(c.tag) == "pathString"), None))
-    if not path:
-        return None
-    if path.startswith("relative://"):
-        path = path[len("relative://"):]
-    return path.rstrip("/") or None
-
-
-def _summary(el) -> str:
-    """A compact text of a structured value kzplayer has no type for."""
-    leaves = []
-    for c in el.iter():
-        if c is not el and isinstance(c.tag, str) and len(c) == 0 and (c.text or "").strip():
-            leaves.append(f"{_local(c.tag)}={c.text.strip()}")
-    return f"{_xsi_type(el)}({', '.join(leaves)})"

@@ -9,13 +9,14 @@ problem. `format_literal(value)` writes a value back so that parsing gives it ag
 """
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
 from kzplayer.diagnostics import a_or_an, closest
-from kzplayer.values import (BufferHandle, Color4, EnumValue, ItemRef, MaterialRef, Matrix,
-                             ResourceRef, Srt2D, Srt3D, Vector)
+from kzplayer.project.literal_format import format_literal  # noqa: F401  (its public home was here)
+from kzplayer.project.value_rules import coerce, number_problem
+from kzplayer.values import Color4, EnumValue, ItemRef, MaterialRef, Matrix, ResourceRef, Srt2D, Srt3D, Vector
+from kzplayer.values import type_name as _type_name
 
 
 class LiteralError(ValueError):
@@ -358,84 +359,11 @@ def _hex_color(text: str) -> Color4:
     return Color4([int(digits[i:i + 2], 16) / 255.0 for i in range(0, 8, 2)])
 
 
-# ---------------------------------------------------------------- writing
-
-
-def _num(x: float) -> str:
-    """A compound component: integral values without '.0' (they parse back to the same
-    float inside a vector), everything else through repr so it round-trips exactly."""
-    x = float(x)
-    if x.is_integer() and abs(x) < 1e15:
-        return str(int(x)) if x != 0 or math.copysign(1, x) > 0 else "-0.0"
-    return repr(x)
-
-
-def _quote(s: str) -> str:
-    out = []
-    for c in s:
-        if c in ('"', "\\"):
-            out.append("\\" + c)
-        elif c == "\n":
-            out.append("\\n")
-        elif c == "\t":
-            out.append("\\t")
-        elif c == "\r":
-            out.append("\\r")
-        elif ord(c) < 0x20 or 0xD800 <= ord(c) <= 0xDFFF or ord(c) in (0xFFFE, 0xFFFF):
-            out.append(f"\\u{ord(c):04x}")   # not allowed in XML text
-        else:
-            out.append(c)
-    return '"' + "".join(out) + '"'
-
-
-def format_literal(value, type_name: str | None = None) -> str:
-    """The literal text of a value; `parse_literal(format_literal(v, t), t)` gives `v` back.
-    With the declared type "float", integral floats are written without '.0' (`800`)."""
-    if type_name == "float" and isinstance(value, float) and not isinstance(value, bool):
-        return _num(value)
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, str):
-        return _quote(value)
-    if isinstance(value, Vector):
-        return "(" + ", ".join(_num(c) for c in value) + ")"
-    if isinstance(value, Color4):
-        return "Color4(" + ", ".join(_num(c) for c in value) + ")"
-    if isinstance(value, Srt3D):
-        return "Srt3D(" + ", ".join(_num(c) for c in (*value.scale, *value.rotation, *value.translation)) + ")"
-    if isinstance(value, Srt2D):
-        return "Srt2D(" + ", ".join(_num(c) for c in (*value.scale, value.rotation, *value.translation)) + ")"
-    if isinstance(value, Matrix):
-        return f"Matrix{value.size}(" + ", ".join(_num(c) for c in value.values) + ")"
-    if isinstance(value, EnumValue):
-        return value.word
-    if isinstance(value, ItemRef):
-        if type_name is None and ("/" not in value.path and value.path not in (".", "..")
-                                  or value.path.startswith('"')):
-            return f"Item({_quote(value.path)})"       # a path the untyped form would not read as one
-        return value.path
-    if isinstance(value, ResourceRef):
-        return f"Resource({_quote(value.id)})"
-    if isinstance(value, MaterialRef):
-        return value.name
-    if isinstance(value, BufferHandle):
-        return ""            # buffers come from bindings, never from a literal
-    raise TypeError(f"not a property value: {value!r}")
-
-
 def check_value(value, spec, name: str = ""):
     """A value for `item.set` and `--set`: converted to the property's declared type (`spec`
     from the catalog; None: any property value) and checked by the catalog's one rule for
     values (`PropertySpec.problem`: finite, 32-bit ints, enum words, range, work limit).
     Strings for non-string properties are read as literals. Raises ValueError."""
-    from kzplayer.project.catalog import number_problem
-    from kzplayer.values import type_name as _type_name
     if spec is None:
         if value is not None:
             _type_name(value)          # TypeError for things that are no property value
@@ -458,7 +386,6 @@ def check_value(value, spec, name: str = ""):
     except TypeError:
         have = None
     if have != want:
-        from kzplayer.project.catalog import coerce
         try:
             value = coerce(want, value)
         except OverflowError:         # float(10**400)

@@ -13,9 +13,12 @@ from __future__ import annotations
 import bisect
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from kzplayer.diagnostics import Diagnostic, Span
+from kzplayer.project.catalog import catalog
+from kzplayer.project.literals import check_value, format_literal
+from kzplayer.project.paths import resolve
 
 
 class SpanField:
@@ -264,7 +267,6 @@ class Item:
         `project.save()` writes the change, touching only this property's text. An unknown
         name is a ValueError too (a typo would otherwise be saved and ignored), unless the
         project declares it (a PropertyType) or the item already has it written."""
-        from kzplayer.project.literals import check_value, format_literal
         project = self.project
         spec = project.property_spec(name) if project else None
         cat = project.catalog if project else None
@@ -303,16 +305,9 @@ class Project:
 
     @property
     def catalog(self):
-        """The stock catalog plus this project's custom PropertyTypes and MaterialTypes;
-        None while kzplayer.project.catalog is not available."""
+        """The stock catalog plus this project's custom PropertyTypes and MaterialTypes."""
         if self._catalog is False:
-            try:
-                from kzplayer.project.catalog import catalog
-            except ImportError:
-                self._catalog = None
-            else:
-                self._catalog = catalog().with_custom(self.items("PropertyType"),
-                                                      self.items("MaterialType"))
+            self._catalog = catalog().with_custom(self.items("PropertyType"), self.items("MaterialType"))
         return self._catalog
 
     def property_spec(self, name: str):
@@ -322,7 +317,6 @@ class Project:
     def find(self, path: str, relative_to: Item | None = None) -> Item | None:
         """The item at ProjectItemPath `path` (see kzplayer.project.paths), or None.
         `kzplayer.project.paths.resolve` says why a path leads nowhere."""
-        from kzplayer.project.paths import resolve
         return resolve(self, path, relative_to) or None
 
     def items(self, type: str | None = None) -> list[Item]:
@@ -336,8 +330,7 @@ class Project:
     def save(self, path: str | None = None) -> list[str]:
         """Write the project back (path None: where it came from). Untouched parts of the
         files keep their bytes, comments included. Returns the files written."""
-        from kzplayer.project.saver import save_project
-        return save_project(self, path)
+        return _saver(self, path)
 
     @property
     def libraries(self) -> list[Item]:
@@ -348,3 +341,19 @@ class Project:
         walk = self.root.walk()
         next(walk)
         yield from walk
+
+
+# Saving is kzplayer/project/saver.py's: it reads what it wrote back through the loader,
+# which builds this model, so the model cannot import it. The project package plugs it in
+# (kzplayer/project/__init__.py), which runs before any of its modules can be used.
+def _no_saver(project: Project, path: str | None) -> list[str]:
+    raise RuntimeError("kzplayer.project.saver is not plugged in")
+
+
+_saver: Callable[[Project, str | None], list[str]] = _no_saver
+
+
+def plug_saver(save: Callable[[Project, str | None], list[str]]) -> None:
+    """Make `Project.save` call `save(project, path)` (kzplayer.project.saver.save_project)."""
+    global _saver
+    _saver = save

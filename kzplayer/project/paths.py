@@ -23,11 +23,13 @@ Item names may contain dots and spaces, never `/`.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kzplayer.diagnostics import closest
 from kzplayer.project import prefabs
+from kzplayer.values import ItemRef
 
 if TYPE_CHECKING:
     from kzplayer.project.model import Item, Project
@@ -127,7 +129,7 @@ def _walk(start: "Item", segs: list[str], path: str) -> "Item | PathError":
             continue
         if seg == "..":
             project = node.project
-            up = prefabs.runtime_parents(project, node) if project is not None else None
+            up = runtime_parents(project, node) if project is not None else None
             if up:                  # a prefab's root: its parent is where it is instantiated
                 return _first_found([_walk(parent, segs[k + 1:], path) for parent in up])
             if up is not None:
@@ -202,7 +204,7 @@ def _alias_from(project, path, name, rest, start, seen) -> "Item | PathError | N
                                        f"leads nowhere: {target.message}", target.nearest)
             return _walk(target, _segments(rest), path) if rest else target
         if prefabs.is_template(holder.parent):
-            tries = [t for parent in prefabs.instances(project, holder.parent)
+            tries = [t for parent in instances(project, holder.parent)
                      if (t := _alias_from(project, path, name, rest, parent, seen)) is not None]
             return _first_found(tries) if tries else None
         holder = holder.parent
@@ -227,3 +229,45 @@ def relative_path(frm: "Item", to: "Item") -> str:
         a = a.parent
     head = "/".join([".."] * up) if up else "."
     return "/".join([head, *reversed(down)])
+
+
+# -- prefab instances: where each template's root sits at runtime (kzplayer.project.prefabs)
+
+_KZB_URL = re.compile(r"kzb://[^/,{}]+/([^,{}]+)")
+
+
+def instances(project: "Project", template: "Item") -> list["Item"]:
+    """Where `template`'s root sits at runtime: the parent of each placeholder that names it,
+    and each activity host that lists it, in tree order (found once per project; adding an
+    item finds them again)."""
+    table = project._prefab_instances
+    if table is None:
+        table = project._prefab_instances = _instance_table(project)
+    return table.get(id(template), [])
+
+
+def _instance_table(project: "Project") -> dict[int, list["Item"]]:
+    table: dict[int, list] = {}
+
+    def add(path: str, where: "Item", parent: "Item | None") -> None:
+        target = resolve(project, path, where)
+        if target and parent is not None:
+            table.setdefault(id(target), []).append(parent)
+    for it in project.walk():
+        for name in prefabs.PLACEHOLDER_PROPERTIES:
+            prop = it.properties.get(name)
+            if prop is not None and isinstance(prop.value, ItemRef):
+                add(prop.value.path, it, it.parent)      # the placeholder becomes the root
+        for name, prop in it.properties.items():
+            if name.endswith(prefabs.ACTIVITY_CONTENT) and isinstance(prop.value, str):
+                for url in _KZB_URL.findall(prop.value):
+                    add(url.strip(), it, it)             # activities are the host's children
+    return table
+
+
+def runtime_parents(project: "Project", node: "Item") -> list["Item"] | None:
+    """Where `..` from a prefab root goes at runtime (see `instances`). None when `node` is no
+    prefab root."""
+    if not prefabs.is_template(node.parent):
+        return None
+    return instances(project, node.parent)

@@ -15,13 +15,13 @@
   `{{GaugeView,1,kzb://program_activities/Prefabs/GaugeView,0}}`) instantiates the activity
   prefabs it lists as its own children.
 * `##Template` is the root of the prefab a node is in ("Prefab root bindings").
+
+Where each template's root sits at runtime needs paths resolved (a placeholder names its
+template by path): `instances` and `runtime_parents` are in paths.py, which builds on this.
 """
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
-
-from kzplayer.values import ItemRef
 
 if TYPE_CHECKING:
     from kzplayer.project.model import Item, Project
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 PLACEHOLDER_PROPERTIES = ("Node2DPrefabPlaceholderTemplate", "Node3DPrefabPlaceholderTemplate")
 TEMPLATE_SUFFIX = "PrefabTemplate"
 ACTIVITY_CONTENT = "ActivityHostContent"        # the end of an activity host's content property
-_KZB_URL = re.compile(r"kzb://[^/,{}]+/([^,{}]+)")
 
 
 def attachment(project: "Project", item: "Item") -> "Item":
@@ -52,41 +51,3 @@ def prefab_root(item: "Item") -> "Item | None":
     while node.parent is not None and not is_template(node.parent):
         node = node.parent
     return node if node.parent is not None else None
-
-
-def instances(project: "Project", template: "Item") -> list["Item"]:
-    """Where `template`'s root sits at runtime: the parent of each placeholder that names it,
-    and each activity host that lists it, in tree order (found once per project; adding an
-    item finds them again)."""
-    table = project._prefab_instances
-    if table is None:
-        table = project._prefab_instances = _instance_table(project)
-    return table.get(id(template), [])
-
-
-def _instance_table(project: "Project") -> dict[int, list["Item"]]:
-    from kzplayer.project.paths import resolve
-    table: dict[int, list] = {}
-
-    def add(path: str, where: "Item", parent: "Item | None") -> None:
-        target = resolve(project, path, where)
-        if target and parent is not None:
-            table.setdefault(id(target), []).append(parent)
-    for it in project.walk():
-        for name in PLACEHOLDER_PROPERTIES:
-            prop = it.properties.get(name)
-            if prop is not None and isinstance(prop.value, ItemRef):
-                add(prop.value.path, it, it.parent)      # the placeholder becomes the root
-        for name, prop in it.properties.items():
-            if name.endswith(ACTIVITY_CONTENT) and isinstance(prop.value, str):
-                for url in _KZB_URL.findall(prop.value):
-                    add(url.strip(), it, it)             # activities are the host's children
-    return table
-
-
-def runtime_parents(project: "Project", node: "Item") -> list["Item"] | None:
-    """Where `..` from a prefab root goes at runtime (see `instances`). None when `node` is no
-    prefab root."""
-    if not is_template(node.parent):
-        return None
-    return instances(project, node.parent)

@@ -21,6 +21,7 @@ from functools import cache
 from lxml import etree
 
 from kzplayer.diagnostics import Diagnostic, Severity, Span, closest
+from kzplayer.project.source import read_source
 from kzplayer.resources import schema_dir
 
 CODE, RULE = "KZ004", "schema.invalid"        # the loader's code for structure problems
@@ -369,7 +370,6 @@ class _Locator:
         if not self.tried:
             self.tried = True
             try:
-                from kzplayer.project.loader import read_source
                 src = read_source(self.file, [])
             except Exception:          # the scan is a nicety; lxml's line still stands
                 src = None

@@ -13,9 +13,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 from kzplayer.diagnostics import KzError
 from kzplayer.project.literals import LiteralError, format_literal, parse_literal
-from kzplayer.project.loader import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX,
-                                     _diag, item_file_name)
+from kzplayer.project.layout import FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX, item_file_name
 from kzplayer.project.model import Binding, Item, Project, Property
+from kzplayer.project.source import _diag
 
 INDENT = "  "
 UNWRITABLE = ("KZ012", "file.unwritable")   # a save or convert that cannot write (nothing changed)

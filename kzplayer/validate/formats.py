@@ -6,6 +6,7 @@ import json
 
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.validate.engine import Result
+from kzplayer.validate.text import format_diagnostic
 
 
 def summary_counts(result: Result) -> dict[str, int]:
@@ -27,7 +28,6 @@ def summary_line(result: Result) -> str:
 
 
 def render_text(result: Result, *, color: bool = False) -> str:
-    from kzplayer.commands.report import format_diagnostic
     parts = [format_diagnostic(d, color=color) for d in result.diagnostics]
     parts.append(summary_line(result))
     return "\n".join(parts) + "\n"

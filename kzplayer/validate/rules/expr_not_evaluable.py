@@ -24,6 +24,7 @@ Passing (nothing to note):
 
     <Binding target="Particle.Size">{./Emission.Lifetime} * 0.1</Binding>
 """
+from kzplayer.bindings.lights import evaluate_light_uniforms
 from kzplayer.diagnostics import Severity
 from kzplayer.validate.context import on_material
 from kzplayer.validate.engine import Problem, from_pipeline
@@ -35,7 +36,6 @@ OWNS_PIPELINE = True      # material-binding notes are merged here, not shown on
 
 
 def check(context):
-    from kzplayer.bindings.lights import evaluate_light_uniforms
     on_materials = {id(b): b for owner, b in context.bindings if on_material(owner)}
     lit = evaluate_light_uniforms(context.project) if on_materials else []
     evaluated = {id(u.binding) for u in lit}

@@ -20,6 +20,7 @@ Passing:
     <Property name="Emission.OffDuration">0</Property>
 """
 from kzplayer.diagnostics import Severity
+from kzplayer.project.literals import format_literal
 from kzplayer.validate.context import slotted_materials, value_span
 from kzplayer.validate.engine import Problem
 
@@ -46,6 +47,5 @@ def check(context):
 def _settings(context, item, spec) -> list[tuple[str, str]]:
     """The preset values the node does not set itself (those it sets already win over the
     preset). Properties both materials read (a count's Rate) carry over and are not listed."""
-    from kzplayer.project.literals import format_literal
     return [(k, format_literal(v, getattr(context.catalog.property(k), "type", None)))
             for k, v in spec.preset.items() if k not in item.properties]

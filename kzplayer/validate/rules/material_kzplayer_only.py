@@ -31,6 +31,7 @@ Passing (a force Kanzi ships):
 """
 from kzplayer.diagnostics import Severity
 from kzplayer.project.catalog import ORIGINS
+from kzplayer.project.literals import format_literal
 from kzplayer.validate.context import on_material, slotted_materials, value_span
 from kzplayer.validate.engine import Problem
 
@@ -90,7 +91,6 @@ def _properties(context):
 def _preset_words(context, item, spec) -> str:
     """A stock variant of a Kanzi material (TurbulentWind is Wind with a preset): the preset
     values the node does not set itself, to write on it in Kanzi."""
-    from kzplayer.project.literals import format_literal
     unset = [(k, format_literal(v, getattr(context.catalog.property(k), "type", None)))
              for k, v in spec.preset.items() if k not in item.properties]
     return " with " + ", ".join(f"{k} = {v}" for k, v in unset) if unset else ""

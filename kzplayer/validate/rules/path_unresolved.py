@@ -23,6 +23,7 @@ Passing:
 
     <Binding target="Emission.Rate">{../Nozzle/Emission.Rate} * 2</Binding>
 """
+from kzplayer.bindings.sources import Unresolved, resolve_reference
 from kzplayer.diagnostics import Severity
 from kzplayer.validate.context import on_material
 from kzplayer.validate.engine import Problem, from_pipeline
@@ -35,7 +36,6 @@ SEVERITY = Severity.ERROR
 def check(context):
     yield from from_pipeline(context, RULE)   # found while resolving the bindings
     # The graph runs RawCode; the SourceExpression's own paths are checked here.
-    from kzplayer.bindings.sources import Unresolved, resolve_reference
     for owner, b in context.bindings:
         if b.raw_code is None or b.short or on_material(owner):
             continue            # a material's `./` is the node drawn with it: Kanzi's business

@@ -37,7 +37,9 @@ SEVERITY = Severity.ERROR
 
 
 def check(context):
-    from kzplayer.gpu import check_material_shaders
+    # Lazy on purpose: compiling needs OpenGL (moderngl and the GPU stage); validate loads
+    # them only when this rule runs, so every other rule works without GL.
+    from kzplayer.gpu.check import check_material_shaders
     from kzplayer.render.check import check_render_shaders
     try:
         # no custom shader: no context is made

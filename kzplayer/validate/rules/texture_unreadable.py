@@ -16,6 +16,8 @@ Passing:
     <Property name="Particle.Texture">textures/smoke.png</Property>
 """
 from kzplayer.diagnostics import Severity
+from kzplayer.meshes import MeshError, inside_project
+from kzplayer.render.textures import read_image
 from kzplayer.validate.context import value_span
 from kzplayer.validate.engine import Problem
 
@@ -26,8 +28,6 @@ PROPERTIES = ("Particle.Texture", "Model3D.Texture", "FanLight.Gradient")
 
 
 def check(context):
-    from kzplayer.meshes import MeshError, inside_project
-    from kzplayer.render.textures import read_image
     for item in context.items:
         for name in PROPERTIES:
             prop = item.properties.get(name)
