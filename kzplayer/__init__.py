@@ -22,7 +22,8 @@ from kzplayer.values import (BufferHandle, Color4, EnumValue, ItemRef, MaterialR
 
 # The stages, reachable from `import kzplayer` alone (kzplayer.validate.validate_paths, ...),
 # imported when first used so that `import kzplayer` stays light.
-_SUBPACKAGES = ("bindings", "commands", "expr", "gpu", "project", "render", "validate")
+_SUBPACKAGES = ("batch", "bindings", "commands", "effecttest", "expr", "gpu", "projdiff", "project", "render",
+                "scene", "validate")
 
 
 def __getattr__(name: str):

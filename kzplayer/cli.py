@@ -149,6 +149,7 @@ def batch(what, projects, sets, seed, frames, seconds, fps, size, fmt, lod, stri
     every variant of the --set sweep, or the jobs of MANIFEST.toml. Outputs under --out:
     KIND/NAME/VARIANT/, results.jsonl, index.html (the contact sheet). A rerun keeps the
     jobs whose outputs are complete. Exit 0 all ok, 1 a job not ok, 2 bad input, 130 interrupted."""
+    # lazy: only the command that runs is imported
     from kzplayer.commands.batch import run
     sys.exit(run(what, projects, sets=sets, seed=seed, frames=frames, seconds=seconds, fps=fps, size=size,
                  fmt=fmt, lod=lod, strict=strict, out=out, workers=workers, ray=ray, timeout=timeout,
@@ -180,6 +181,7 @@ def test(paths, fmt, junit, update, artifacts, verbose) -> None:
     """Run every *.kztest.toml spec under PATHS (default: the current folder), headless and
     deterministic (docs/testing.md). Exit code 0 all passed, 1 a check failed, 2 a bad spec
     or a name its project lacks."""
+    # lazy: only the command that runs is imported
     from kzplayer.commands.test import run
     sys.exit(run(paths, fmt=fmt, junit=junit, update=update, artifacts=artifacts, verbose=verbose))
 
@@ -197,6 +199,7 @@ def diff(old, new, fmt, render, render_output, size, seed) -> None:
     """A semantic diff of OLD and NEW (files, folders, or REV:PATH of a git revision, e.g.
     HEAD~1:effect.kzm): items added, removed, renamed or moved, properties and bindings
     changed, each with file:line in both. A reformatted file gives no changes."""
+    # lazy: only the command that runs is imported
     from kzplayer.commands.diff import run
     sys.exit(run(old, new, fmt=fmt, render=render, render_output=render_output, size=size, seed=seed))
 

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from kzplayer.project.files import Outside, inside, project_folder
+from kzplayer.project.paths import resolve
 
 SUFFIXES = (".glb", ".gltf", ".obj")
 MAX_BYTES = 64 << 20          # 64 MiB: more than any particle or scene mesh needs
@@ -108,7 +110,6 @@ def inside_project(project, relative: str) -> Path:
     """`relative` (a file named by the project) as a path inside the project folder;
     MeshError when it is absolute, leaves the folder (also through a link) or is no name a
     file can have: kzplayer.project.files.inside, the one rule for files a project names."""
-    from kzplayer.project.files import Outside, inside, project_folder
     text = str(relative).strip()
     if not text:
         raise MeshError("no file is named")
@@ -130,7 +131,6 @@ def mesh_item_file(project, item) -> Path:
 def find_mesh_item(project, ref, owner=None):
     """The Mesh item an item-typed property (Model3D.Mesh, ParticleEmitter.ParticleMesh)
     refers to; MeshError when it names none."""
-    from kzplayer.project.paths import resolve
     text = str(getattr(ref, "path", ref) or "").strip()
     if not text:
         raise MeshError("no Mesh item is named")

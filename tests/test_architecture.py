@@ -20,14 +20,23 @@ The stages, low to high (an import may point at its own stage or a lower one, ne
     6     gpu          kzplayer.gpu.*      (the simulation)
     7     render       kzplayer.render.*   (pictures)
     8     validate     kzplayer.validate.* (the checks)
-    9     commands     kzplayer.commands.* (each command's work)
-    10    cli          kzplayer.cli        (option parsing)
-    11    facade       kzplayer            (`import kzplayer`: load, sample, the stages)
+    9     workflows    kzplayer.effecttest.*, kzplayer.projdiff.* (`kzplayer test`, `diff`)
+    10    commands     kzplayer.commands.*, kzplayer.batch.* (each command's work; batches)
+    11    cli          kzplayer.cli        (option parsing)
+    12    facade       kzplayer            (`import kzplayer`: load, sample, the stages)
 
 validate sits above gpu and render because it checks what play will do with the same code:
 it compiles the simulation and rendering shaders (gpu.check, render.check) and reads
 textures as the renderer does (render.textures); nothing below it imports validate. The
 facade (kzplayer/__init__.py) imports down only; the package's own modules never import it.
+
+effecttest (the effect specs of `kzplayer test`) and projdiff (`kzplayer diff`) are workflows
+built on validate and render: they load, validate and render a project and compare what comes
+out; the commands wrap them in options and exit codes, so they sit between the two. batch
+ranks with commands: it orchestrates jobs that are `play` and `test` runs, and reads a job's
+frames and size with play's own option parsing (`commands.play.frame_count`, `parse_size`,
+`MAX_SIZE`: click parameters whose errors must read as play's do), so one rank holds both;
+commands.batch imports batch and batch imports commands.play, never a circle between modules.
 """
 from __future__ import annotations
 
@@ -43,8 +52,9 @@ SHARED = ("diagnostics", "codes", "values", "resources", "cycles", "transforms")
 RANKS: dict[str, int] = {**{f"kzplayer.{m}": 0 for m in SHARED},
                          "kzplayer.project": 1, "kzplayer.meshes": 2, "kzplayer.expr": 3,
                          "kzplayer.bindings": 4, "kzplayer.scene": 5, "kzplayer.gpu": 6,
-                         "kzplayer.render": 7, "kzplayer.validate": 8, "kzplayer.commands": 9,
-                         "kzplayer.cli": 10, "kzplayer": 11}
+                         "kzplayer.render": 7, "kzplayer.validate": 8, "kzplayer.effecttest": 9,
+                         "kzplayer.projdiff": 9, "kzplayer.commands": 10, "kzplayer.batch": 10,
+                         "kzplayer.cli": 11, "kzplayer": 12}
 # Arrows up the table that are by design, each with its reason.
 ALLOWED_UP: dict[tuple[str, str], str] = {}
 
@@ -312,7 +322,7 @@ def test_checker_finds_an_upward_edge_and_accepts_an_explained_lazy_import(tmp_p
     })
     imports = package_imports(root)
     assert upward(imports) == ["kzplayer/validate/formats.py:1: kzplayer.validate.formats "
-                               "(rank 8) imports kzplayer.commands.report (rank 9)"]
+                               "(rank 8) imports kzplayer.commands.report (rank 10)"]
     assert unexplained(imports) == []
     assert cycles(graph_of(imports)) == [["kzplayer.commands.report", "kzplayer.validate.formats",
                                           "kzplayer.commands.report"]]

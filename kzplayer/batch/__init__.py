@@ -17,12 +17,12 @@ from kzplayer.batch import plan as plan_module
 from kzplayer.batch.plan import Axis, Job, PlanError, Sweep, plan
 from kzplayer.batch.results import read_results
 from kzplayer.batch.runner import BatchResult, run
+from kzplayer.batch.jobs import tuple_property
+from kzplayer.batch.plan import parse_axis
 
 
 def sweep(sets=(), seeds=None) -> Sweep:
     """A Sweep from `--set` texts (each may list values: `=10,20`, `=10..40:10`)."""
-    from kzplayer.batch.jobs import tuple_property
-    from kzplayer.batch.plan import parse_axis
     return Sweep([parse_axis(t, tuple_property) for t in sets], list(seeds) if seeds else None)
 
 

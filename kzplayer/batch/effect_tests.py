@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
+from kzplayer.effecttest.runner import Options, run_spec
+from kzplayer.effecttest.spec import SUFFIX, read_spec
 
 
 @dataclass
@@ -52,7 +54,6 @@ def effect_tests(project, sets=(), seed=None, artifacts: Path | None = None) -> 
     """Run every spec of `project` under the variant (`sets`, `seed`). KzError (bad input)
     when the project has no spec, a spec of it is bad, or a check cannot be judged (a --set
     the project refuses)."""
-    from kzplayer.effecttest.runner import Options, run_spec
     specs = specs_of(project)
     if not specs:
         raise KzError(Diagnostic("KZ908", "cli.test-spec", Severity.ERROR,
@@ -101,7 +102,6 @@ def _case(spec, check, outcome) -> dict:
 
 def specs_of(project) -> list:
     """The specs beside `project` (or in it, a folder) whose `project` is it, in name order."""
-    from kzplayer.effecttest.spec import SUFFIX, read_spec
     path = Path(project)
     places = [path.parent] + ([path] if path.is_dir() else [])
     want = _identity(path)

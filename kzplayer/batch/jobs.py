@@ -14,6 +14,16 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from kzplayer.project.catalog import catalog
+from kzplayer.project.loader import load
+from kzplayer.bindings import parse_override, resolve
+from kzplayer.validate import validate_project
+from kzplayer.commands.play import MAX_SIZE, frame_count, parse_size
+from kzplayer.scene import Scene
+from kzplayer.render.offline import render_offline
+from kzplayer.batch.effect_tests import effect_tests
+from kzplayer.diagnostics import KzError
+from kzplayer.effecttest.run import context
 
 THUMB = 240                     # the contact sheet's thumbnail, pixels on its longer side
 FORMATS = ("gif", "mp4", "png")
@@ -25,7 +35,6 @@ def _context():
     """This worker's GL context: made on its first render job, kept for the next ones."""
     global _ctx
     if _ctx is None:            # the effect tests' own context: one per worker for every kind
-        from kzplayer.effecttest.run import context
         _ctx = context()
     return _ctx
 
@@ -33,7 +42,6 @@ def _context():
 def tuple_property(name: str) -> bool:
     """A stock property whose value is itself a comma list (vector, colour): the planner
     reads `1,0,0` on it as one value."""
-    from kzplayer.project.catalog import catalog
     try:
         spec = catalog().property(name)
     except (KeyError, LookupError):
@@ -44,10 +52,7 @@ def tuple_property(name: str) -> bool:
 def _prepare(job):
     """The project loaded, its bindings resolved and the job's --set values applied, and
     what `kzplayer validate` finds in it then (KzError for what stops loading)."""
-    import kzplayer
-    from kzplayer.bindings import parse_override, resolve
-    from kzplayer.validate import validate_project
-    project = kzplayer.load(job.project)
+    project = load(job.project)
     graph = resolve(project)
     for text in job.sets:
         item, name, value = parse_override(text, project)
@@ -80,9 +85,6 @@ def run_validate(job, folder: Path) -> dict:
 
 def run_render(job, folder: Path) -> dict:
     """`kzplayer play --headless --output` on the variant: render.<format> and a thumbnail."""
-    from kzplayer.commands.play import MAX_SIZE, frame_count, parse_size
-    from kzplayer.scene import Scene
-    from kzplayer.render.offline import render_offline
     project, graph, findings = _prepare(job)
     fmt = job.option("format", "gif")
     fps = float(job.option("fps", 30.0))
@@ -103,7 +105,6 @@ def run_test(job, folder: Path) -> dict:
     """The project's effect tests (`kzplayer test`) on the variant: tests.json with every
     check's case; failed when one fails. Pictures under a variant that changes values are
     skipped (their goldens belong to the spec's own values: docs/batch.md)."""
-    from kzplayer.batch.effect_tests import effect_tests
     report = effect_tests(job.project, job.sets, job.seed, folder / "artifacts")
     write_json(folder / "tests.json", report.as_json())
     outputs = ["tests.json", *(str(Path(a).relative_to(folder)) for a in report.artifacts)]
@@ -126,14 +127,12 @@ RUNNERS = {"validate": run_validate, "render": run_render, "test": run_test, "ca
 
 def error_text(exc) -> str:
     """A KzError's diagnostics as `file:line:col: message` lines, anything else as one line."""
-    from kzplayer.diagnostics import KzError
     if isinstance(exc, KzError):
         return "; ".join(f"{d.span}: {d.message}" if d.span else d.message for d in exc.diagnostics)
     return f"{type(exc).__name__}: {exc}"
 
 
 def is_bad_input(exc) -> bool:
-    from kzplayer.diagnostics import KzError
     return isinstance(exc, KzError)
 
 

@@ -20,6 +20,7 @@ import tomllib
 from pathlib import Path
 
 from kzplayer.batch.plan import PlanError, Sweep, parse_axis, plan
+from kzplayer.batch.jobs import tuple_property
 
 OPTIONS = ("frames", "seconds", "fps", "size", "format", "lod", "strict")
 LIMITS = ("seeds", "timeout", "memory")
@@ -29,7 +30,6 @@ TOP_KEYS = {"out", "workers", "retries", "defaults", "job"}
 
 def load_manifest(path: str) -> tuple[list, dict]:
     """(jobs, settings: out / workers / retries) from a manifest; PlanError says what is wrong."""
-    from kzplayer.batch.jobs import tuple_property
     p = Path(path)
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))

@@ -13,6 +13,7 @@ import os
 import time
 from collections import deque
 from multiprocessing.connection import wait
+from kzplayer.batch.worker import execute
 
 POLL = 0.25                     # seconds between checks of the deadlines
 
@@ -20,7 +21,6 @@ POLL = 0.25                     # seconds between checks of the deadlines
 def _worker_main(conn, out) -> None:
     """A worker's life: run the jobs it is sent until it is sent None."""
     import signal
-    from kzplayer.batch.worker import execute
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
     while True:
         try:

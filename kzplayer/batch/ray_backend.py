@@ -17,7 +17,12 @@ from pathlib import Path
 POLL = 0.25
 
 
+class BackendError(RuntimeError):
+    """A backend that cannot start (Ray missing, a cluster address that does not answer)."""
+
+
 def _run(job, out):
+    # lazy: this function runs in a Ray worker process, which imports the worker there
     from kzplayer.batch.worker import execute
     return execute(job, out)
 
@@ -31,16 +36,14 @@ class RayBackend:
         self.retries = retries
 
     def _start(self):
-        from kzplayer.batch.runner import BackendError
         try:
-            import ray
+            import ray      # optional: the `kzplayer[ray]` extra
         except ImportError:
             raise BackendError("the Ray backend needs Ray: pip install 'kzplayer[ray]'") from None
         if ray.is_initialized():
             return ray, False
-        import kzplayer
         if self.address == "auto":
-            here = str(Path(kzplayer.__file__).resolve().parent.parent)
+            here = str(Path(__file__).resolve().parents[2])      # the folder holding kzplayer/
             path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
             ray.init(num_cpus=self.workers or os.cpu_count() or 1, include_dashboard=False,
                      log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})

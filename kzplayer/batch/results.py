@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kzplayer.batch.jobs import atomic
+from kzplayer.batch.sheet import write_sheet
 
 RESULTS = "results.jsonl"
 SHEET = "index.html"
@@ -88,7 +89,6 @@ class Results:
                            encoding="utf-8")
         now = time.monotonic()
         if sheet or (sheet is None and now - self._sheet_at >= SHEET_EVERY):
-            from kzplayer.batch.sheet import write_sheet
             write_sheet(self, self.out / SHEET)
             self._sheet_at = now
 

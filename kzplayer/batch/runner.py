@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from kzplayer.batch.ray_backend import BackendError, RayBackend
 from kzplayer.batch.results import Results
+from kzplayer.batch.worker import completed
+from kzplayer.batch.pool import LocalPool
 
-
-class BackendError(RuntimeError):
-    """A backend that cannot start (Ray missing, a cluster address that does not answer)."""
+__all__ = ["BackendError", "BatchResult", "make_backend", "run"]   # BackendError lives with Ray
 
 
 @dataclass
@@ -34,10 +35,8 @@ def make_backend(backend="local", *, workers=None, retries=1, address="auto"):
     """"local" (the process pool), "ray" (at `address`: "auto" starts a local instance), or
     an object with execute(jobs, out) already."""
     if backend == "local":
-        from kzplayer.batch.pool import LocalPool
         return LocalPool(workers, retries)
     if backend == "ray":
-        from kzplayer.batch.ray_backend import RayBackend
         return RayBackend(address, workers, retries)
     if hasattr(backend, "execute"):
         return backend
@@ -47,7 +46,6 @@ def make_backend(backend="local", *, workers=None, retries=1, address="auto"):
 def run(jobs, out="batch-out", backend="local", *, workers=None, retries=1, address="auto",
         force=False, progress=None, title="kzplayer batch") -> BatchResult:
     """Run `jobs` (kzplayer.batch.plan.Job) with outputs under `out`; see kzplayer.batch."""
-    from kzplayer.batch.worker import completed
     out = Path(out).resolve()     # workers (Ray's too) may run in another folder
     jobs = list(jobs)
     results = Results(jobs, out, title)

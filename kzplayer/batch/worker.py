@@ -13,6 +13,7 @@ import resource
 import socket
 import time
 from pathlib import Path
+from kzplayer.batch import jobs as adapter
 
 DONE = ".done.json"           # in a job's folder: its key and result, written last
 COMPLETE = ("ok", "failed")   # results a rerun keeps; the others run again
@@ -25,7 +26,6 @@ def worker_name() -> str:
 def execute(job, out) -> dict:
     """Run `job`, its outputs under out/KIND/NAME/VARIANT; never raises for the job's own
     failures (a worker that dies is the backend's to see)."""
-    from kzplayer.batch import jobs as adapter
     folder = job.folder(Path(out))
     folder.mkdir(parents=True, exist_ok=True)
     started = time.time()

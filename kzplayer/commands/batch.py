@@ -5,6 +5,12 @@ manifest, 130 interrupted (a rerun goes on where it stopped)."""
 from __future__ import annotations
 
 import click
+from kzplayer import batch
+from kzplayer.batch.manifest import load_manifest, parse_memory
+from kzplayer.batch.progress import TerminalProgress
+from kzplayer.batch.runner import BackendError
+from kzplayer.commands import limits
+from kzplayer.commands.play import frame_count, parse_size
 
 DEFAULT_OUT = "batch-out"
 
@@ -12,10 +18,6 @@ DEFAULT_OUT = "batch-out"
 def run(what, projects, *, sets=(), seed=None, frames=None, seconds=None, fps=30.0, size=None, fmt="gif",
         lod=True, strict=False, out=None, workers=None, ray=None, timeout=None, memory=None, retries=None,
         force=False) -> int:
-    from kzplayer import batch
-    from kzplayer.batch.manifest import load_manifest, parse_memory
-    from kzplayer.batch.progress import TerminalProgress
-    from kzplayer.batch.runner import BackendError
     settings: dict = {}
     try:
         if what.endswith(".toml"):
@@ -54,8 +56,6 @@ def run(what, projects, *, sets=(), seed=None, frames=None, seconds=None, fps=30
 
 def _check_options(frames, seconds, fps, size, fmt) -> None:
     """What `play` would refuse, refused before any job runs (exit 2)."""
-    from kzplayer.commands import limits
-    from kzplayer.commands.play import frame_count, parse_size
     limits.check_fps(fps)
     frame_count(frames, seconds, fps)
     if size:

@@ -5,12 +5,16 @@ seconds side by side (before | after) through the effect tests' player adapter. 
 from __future__ import annotations
 
 import click
+from kzplayer.projdiff import diff_projects, open_side
+from kzplayer.projdiff import output
+from kzplayer.commands.play import parse_size
+from kzplayer.effecttest import run as adapter
+from kzplayer.effecttest.checks import frame_at
+from kzplayer.effecttest.pictures import write_png
 
 
 def run(old: str, new: str, fmt: str = "text", render: float | None = None, render_output: str = "diff.png",
         size: str = "320x180", seed: int = 1, fps: float = 30.0) -> int:
-    from kzplayer.projdiff import diff_projects, open_side
-    from kzplayer.projdiff import output
     a = open_side(old)
     try:
         b = open_side(new)
@@ -40,10 +44,6 @@ def run(old: str, new: str, fmt: str = "text", render: float | None = None, rend
 
 def _render(a, b, seconds: float, path: str, size: str, seed: int, fps: float) -> str:
     import numpy as np
-    from kzplayer.commands.play import parse_size
-    from kzplayer.effecttest import run as adapter
-    from kzplayer.effecttest.checks import frame_at
-    from kzplayer.effecttest.pictures import write_png
     if not (0 < seconds <= 600):
         raise click.BadParameter("a time in seconds, above 0 and at most 600", param_hint="--render")
     w, h = parse_size(size)

@@ -19,6 +19,18 @@ import click
 
 from kzplayer.diagnostics import KzError, Severity
 from kzplayer.scene import Scene
+from kzplayer.project.catalog import catalog
+from kzplayer.commands import limits
+from kzplayer.render.writers import check_output, output_kind
+from kzplayer.bindings import parse_override, resolve
+from kzplayer.bindings.binding import UNDELIVERED
+from kzplayer.resources import samples_dir
+from kzplayer.project.loader import load, load_project
+from kzplayer.validate import validate_project
+from kzplayer.commands.report import print_diagnostics
+from kzplayer.validate.context import spot
+from kzplayer.validate.engine import rule_by_slug
+from kzplayer.render.offline import render_offline
 
 DEFAULT_SECONDS = 5.0
 
@@ -26,7 +38,6 @@ DEFAULT_SECONDS = 5.0
 def _image_limit() -> int:
     """The most pixels an image has a side: the catalog's work limit of Node.Width, one
     number for --size, the Viewport2D's size and validate's property.work-limit."""
-    from kzplayer.project.catalog import catalog
     return int(catalog().property("Node.Width").work_max)
 
 
@@ -63,8 +74,6 @@ def frame_count(frames: int | None, seconds: float | None, fps: float) -> int:
 def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
         window=None, stats=None, dump=None, events=None, events_cap=None, overrides=(), frame_budget=None,
         lod=True) -> None:
-    from kzplayer.commands import limits
-    from kzplayer.render.writers import check_output, output_kind
 
     fps = limits.check_fps(fps)
     seed = limits.check_seed(seed)
@@ -93,9 +102,11 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
     limits.check_destination(dump, "--dump")
 
     if window is None:
+        # optional: the window needs glfw and a display, headless play never imports it
         from kzplayer.render.window import display_available
         window = not files_wanted and display_available()
     if window:
+        # optional: glfw, as above
         from kzplayer.render.window import play_in_window
         if frames is not None or seconds is not None:
             click.echo("note: a window plays until it is closed; --frames and --seconds apply to "
@@ -121,10 +132,6 @@ def load_for_play(project: str | None, overrides=()):
     it (one report for one mistake). A binding that Kanzi would not deliver (no PushTarget,
     an undeclared consumer: kzplayer.bindings.binding.undelivered) does not stop it: the
     graph leaves it out, as Kanzi does, and the run shows the effect so."""
-    from kzplayer.bindings import parse_override, resolve
-    from kzplayer.bindings.binding import UNDELIVERED
-    from kzplayer.resources import samples_dir
-
     path = project if project is not None else str(samples_dir() / DEMO)
     proj = _load(path)
     graph = resolve(proj)
@@ -147,7 +154,6 @@ def _load(path: str):
     never opened) does not stop play: the simulation leaves that material's slot out, the
     renderer draws its emitters with ParticlesDefault, and the error is shown with what
     validate finds ("playing anyway"). Every other load error raises as kzplayer.load does."""
-    from kzplayer.project.loader import load, load_project
     proj, diagnostics = load_project(path)
     if proj is None or any(d.severity == Severity.ERROR and not _refused_shader(proj, d) for d in diagnostics):
         return load(path)           # raises the project's errors, exit 1 (2: a file that cannot be read)
@@ -168,12 +174,10 @@ def _refused_shader(proj, d) -> bool:
 
 def validate_findings(proj, graph) -> list:
     """What `kzplayer validate` finds in the loaded project (notes left out)."""
-    from kzplayer.validate import validate_project
     return [d for d in validate_project(proj, proj.diagnostics, graph) if d.severity != Severity.NOTE]
 
 
 def print_diagnostics_stderr(diagnostics) -> None:
-    from kzplayer.commands.report import print_diagnostics
     if diagnostics:
         print_diagnostics(diagnostics, stream=sys.stderr)
 
@@ -202,8 +206,6 @@ def print_warnings(diagnostics) -> None:
     what validate said already (the same spot, or a rule it checks and reported) is not
     shown twice; what only the run sees (a pool the driver caps, a --set material in the
     wrong slot) is."""
-    from kzplayer.validate.context import spot
-    from kzplayer.validate.engine import rule_by_slug
     shown = {spot(d) for d in _SHOWN}
     reported = {d.rule for d in _SHOWN if hasattr(rule_by_slug(d.rule), "check")}
     rest = [d for d in diagnostics if d.severity != Severity.NOTE and spot(d) not in shown
@@ -217,7 +219,6 @@ def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, st
     asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs.
     Where "playing anyway" was said and the simulation meets what it cannot leave out (an
     event-source cycle), it says that it does not play after all."""
-    from kzplayer.render.offline import render_offline
     try:
         with _progress(n_frames, enabled=bool(output)) as advance:
             result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,

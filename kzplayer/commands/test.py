@@ -10,6 +10,10 @@ from pathlib import Path
 import click
 
 from kzplayer.effecttest.spec import SUFFIX
+from kzplayer.commands.report import wants_color
+from kzplayer.effecttest import Options, run_path
+from kzplayer.effecttest import report
+from kzplayer.effecttest import run as adapter
 
 
 def find_specs(paths) -> list[Path]:
@@ -32,10 +36,6 @@ def find_specs(paths) -> list[Path]:
 
 def run(paths=(), fmt: str = "text", junit: str | None = None, update: bool = False,
         artifacts: str = "kztest-artifacts", verbose: bool = False) -> int:
-    from kzplayer.commands.report import wants_color
-    from kzplayer.effecttest import Options, run_path
-    from kzplayer.effecttest import report
-    from kzplayer.effecttest import run as adapter
     specs = find_specs(paths)
     if not specs:
         click.echo(f"kzplayer test: no {SUFFIX} spec under {', '.join(paths) or '.'}", err=True)

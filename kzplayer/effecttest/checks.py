@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kzplayer.effecttest.spec import FIGURES
+from kzplayer.diagnostics import Severity
 
 
 class Bad(Exception):
@@ -238,7 +239,6 @@ def _collider_test(name, loaded, world_matrix, tol):
 
 
 def check_validate(check, findings) -> Outcome:
-    from kzplayer.diagnostics import Severity
     shown_ = [d for d in findings if d.severity != Severity.NOTE]
     errors = [d for d in shown_ if d.severity == Severity.ERROR]
     warnings = [d for d in shown_ if d.severity == Severity.WARNING]

@@ -8,6 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from kzplayer.effecttest.spec import read_spec
+from kzplayer.validate.text import format_diagnostic
+from kzplayer.effecttest.runner import Options, run_spec
 
 SUFFIX = ".kztest.toml"
 
@@ -40,7 +43,6 @@ class KzTestFile(pytest.File):
     _result = None
 
     def collect(self):
-        from kzplayer.effecttest.spec import read_spec
         self.spec = read_spec(self.path)
         if self.spec.problems:
             yield KzTestItem.from_parent(self, name="spec", check=None)
@@ -50,7 +52,6 @@ class KzTestFile(pytest.File):
 
     def result(self):
         if self._result is None:
-            from kzplayer.effecttest.runner import Options, run_spec
             options = Options(update=self.config.getoption("kztest_update"),
                               artifacts=Path(self.config.getoption("kztest_artifacts")))
             self._result = run_spec(self.spec, options)
@@ -63,7 +64,6 @@ class KzTestItem(pytest.Item):
         self.check = check
 
     def runtest(self):
-        from kzplayer.commands.report import format_diagnostic
         if self.check is None:
             raise KzTestFailure("\n".join(format_diagnostic(d) for d in self.parent.spec.problems))
         result = self.parent.result()

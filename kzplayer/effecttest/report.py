@@ -6,7 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from kzplayer.commands.report import format_diagnostic
+from kzplayer.validate.text import format_diagnostic
 
 
 def text(results, *, verbose: bool = False, color: bool = False) -> str:

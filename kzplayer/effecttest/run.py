@@ -14,6 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from kzplayer.project.loader import load as load_file
+from kzplayer.bindings import parse_override, resolve
+from kzplayer.validate import validate_paths
+from kzplayer.render.player import Player
+from kzplayer.render.probe import PROBE_SECONDS
+from kzplayer.transforms import world_matrix as matrix
+from kzplayer.gpu import create_context
 
 _CONTEXT = None
 
@@ -22,7 +29,6 @@ def context():
     """One headless GL context for the process (specs share it; a context costs ~1 s)."""
     global _CONTEXT
     if _CONTEXT is None:
-        from kzplayer.gpu import create_context
         _CONTEXT = create_context(headless=True)
     return _CONTEXT
 
@@ -50,9 +56,7 @@ class Loaded:
 def load(path, overrides=()) -> Loaded:
     """The project and its binding graph with every override applied; KzError (its
     diagnostics, exit code) for a project that cannot be loaded or an override that is wrong."""
-    import kzplayer
-    from kzplayer.bindings import parse_override, resolve
-    project = kzplayer.load(str(path))
+    project = load_file(str(path))
     graph = resolve(project)
     for text in overrides:
         item, name, value = parse_override(text, project)
@@ -62,7 +66,6 @@ def load(path, overrides=()) -> Loaded:
 
 def validate(path) -> list:
     """What `kzplayer validate PATH` finds (notes included), sorted."""
-    from kzplayer.validate import validate_paths
     return list(validate_paths([str(path)]).diagnostics)
 
 
@@ -91,8 +94,6 @@ def play(loaded: Loaded, *, seed: int, size, fps: float, frames: int, particles_
          events: bool = False) -> Recording:
     """Play `frames` output frames headless; read the particles (world space, as --dump) after
     each frame in `particles_at` and draw the picture after each frame in `images_at`."""
-    from kzplayer.render.player import Player
-    from kzplayer.render.probe import PROBE_SECONDS
     rec = Recording(fps=fps, frames=frames, emitters=[])
     player = Player(context(), loaded.project, loaded.graph, tuple(size), seed=seed,
                     warn=rec.warnings.extend, probe_seconds=min(frames / fps, PROBE_SECONDS))
@@ -118,8 +119,6 @@ def play(loaded: Loaded, *, seed: int, size, fps: float, frames: int, particles_
 
 def world_matrix(loaded: Loaded, item) -> np.ndarray:
     """A node's world matrix after bindings (a collider's frame, for bounds checks)."""
-    from kzplayer.transforms import world_matrix as matrix
-
     def value(node, name):
         try:
             return loaded.value(node, name)

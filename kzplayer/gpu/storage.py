@@ -26,6 +26,7 @@ import moderngl
 import numpy as np
 
 from kzplayer.gpu import layout as L
+from kzplayer.gpu.gl import TexelBuffer
 
 SLOTS_PER_RUN = L.WORKGROUP_SIZE * L.GROUPS_PER_RUN
 
@@ -121,7 +122,6 @@ class SystemStorage:
         self._initial_state()
         self.texels = None
         if texels:
-            from kzplayer.gpu.gl import TexelBuffer
             self.texels = [(L.IMAGE_HOT, TexelBuffer(self.hot, "rgba32ui")),
                            (L.IMAGE_COLD, TexelBuffer(self.cold, "rgba32ui")),
                            (L.IMAGE_TRACKS, TexelBuffer(self.tracks, "rgba32ui")),
@@ -132,7 +132,6 @@ class SystemStorage:
                            (L.IMAGE_HISTORY, TexelBuffer(self.history, "rgba32ui"))]
         elif history_image and layout.history_entries:
             # the history is an image whenever texel buffers exist (Particles/history.glsl)
-            from kzplayer.gpu.gl import TexelBuffer
             self.texels = [(L.IMAGE_HISTORY, TexelBuffer(self.history, "rgba32ui"))]
         self.history_image = self.texels is not None
         for buf, name in ((self.hot, "hot"), (self.cold, "cold"), (self.tracks, "tracks"), (self.events, "events"),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kzplayer.diagnostics import Span
+from kzplayer.project.literals import format_literal
 
 MATERIAL_TYPES = ("MaterialType", "Material")
 
@@ -246,7 +247,6 @@ def _text(v, type_name: str | None = None) -> str:
     if v is None:
         return "none"
     try:
-        from kzplayer.project.literals import format_literal
         return format_literal(v, type_name)
     except Exception:      # a value the literal writer does not know: its repr
         return str(v)

@@ -3,6 +3,7 @@ file's line, Markdown for a comment)."""
 from __future__ import annotations
 
 import json
+from kzplayer.effecttest.report import _data, _prop
 
 LABEL = {"added": "added", "removed": "removed", "renamed": "renamed", "moved": "moved",
          "reordered": "moved (order)", "property": "property", "binding": "binding", "bound": "bound value",
@@ -54,7 +55,6 @@ def as_json(changes, old, new) -> str:
 
 
 def github(changes, old, new) -> str:
-    from kzplayer.effecttest.report import _data, _prop
     lines = []
     for c in changes:
         span = c.new_at or c.old_at

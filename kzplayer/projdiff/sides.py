@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.project.loader import load
+from kzplayer.bindings import resolve
 
 _REVISION = re.compile(r"^(?P<rev>[^:\s]+):(?P<path>.+)$")
 
@@ -45,8 +47,6 @@ def _bad(message: str) -> KzError:
 
 def open_side(name: str) -> Side:
     """Load one side with its binding graph; KzError (exit 2) for what cannot be read."""
-    import kzplayer
-    from kzplayer.bindings import resolve
     tmp = None
     path = name
     m = _REVISION.match(name)
@@ -58,7 +58,7 @@ def open_side(name: str) -> Side:
     elif not Path(name).exists():
         raise _bad(f"{name}: no such file or folder (a git revision is REV:PATH, e.g. HEAD~1:effect.kzm)")
     try:
-        project = kzplayer.load(path)
+        project = load(path)
     except KzError:
         if tmp is not None:
             tmp.cleanup()

@@ -32,6 +32,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from kzplayer.project.files import Outside, inside, is_file, project_folder
+from kzplayer.resources import shader_dir
 
 SHADER_ATTRIBUTES = ("shader", "vertex", "fragment")     # of a MaterialType
 TEXTURE_PROPERTIES = ("Particle.Texture", "Model3D.Texture", "FanLight.Gradient")
@@ -153,7 +154,6 @@ class _Lister:
     def includes(self, shader: Path, name: str, depth: int) -> None:
         """The files `#include`d from the project (beside the shader first, as the
         preprocessor looks); what only the shader library has is the library's."""
-        from kzplayer.resources import shader_dir
         text = _text(shader)
         here = posixpath.dirname(name)
         library = shader_dir().resolve()

@@ -11,18 +11,17 @@ KzError propagates.
 from __future__ import annotations
 
 from kzplayer.diagnostics import Diagnostic, KzError
+from kzplayer.gpu import context as gl_context      # looked up per call: tests stand in a fake
+from kzplayer.render.materials import custom_render_materials, geometry_defines, left_out
+from kzplayer.render.shaders import RenderPrograms
 
 
 def check_render_shaders(project, ctx=None) -> list[Diagnostic]:
-    from kzplayer.gpu.context import create_context
-    from kzplayer.render.materials import custom_render_materials, geometry_defines, left_out
-    from kzplayer.render.shaders import RenderPrograms
-
     materials = custom_render_materials(project)
     if not materials:
         return []
     own = ctx is None
-    ctx = ctx or create_context(headless=True)
+    ctx = ctx or gl_context.create_context(headless=True)
     programs = RenderPrograms(ctx)
     found: list[Diagnostic] = []
     try:

@@ -19,6 +19,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from kzplayer.render.stats import _umask
 
 
 class EventLog:
@@ -47,7 +48,6 @@ class EventLog:
     def close(self) -> None:
         """Put the file in place (after the last frame's events are in)."""
         if self._fh is not None:
-            from kzplayer.render.stats import _umask
             self._fh.close()
             self._fh = None
             os.chmod(self._tmp, 0o666 & ~_umask())

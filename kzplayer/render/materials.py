@@ -23,6 +23,7 @@ from pathlib import Path
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, a_or_an
 from kzplayer.project.files import Outside, inside, is_file, project_folder
 from kzplayer.render.shaders import ShaderFile
+from kzplayer.render.representations import representation
 
 DEFAULT = "ParticlesDefault"
 # How a stock material colours its particles, for CastLight (render/cast_light.glsl)
@@ -124,7 +125,6 @@ def custom_render_materials(project) -> list[tuple[RenderMaterial, object]]:
 
 def geometry_defines(material: RenderMaterial, mesh: bool) -> dict:
     """KZ_MESH for a mesh, KZ_GEOMETRY_<NAME> for a representation (render/representations.py)."""
-    from kzplayer.render.representations import representation
     geometry = representation(material)
     if geometry is not None:
         return {f"KZ_GEOMETRY_{geometry.name.upper()}": 1}

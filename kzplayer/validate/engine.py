@@ -22,6 +22,7 @@ from kzplayer.diagnostics import Diagnostic, Severity, Span
 from kzplayer.validate.context import Context, internal_error, spot
 # what a rule yields; rules import it from here
 from kzplayer.validate.problem import Problem  # noqa: F401
+from kzplayer.project.loader import load_project
 
 # The loader's rule for a path that cannot be read (exit code 2).
 UNREADABLE = "file.unreadable"
@@ -146,7 +147,6 @@ def _validate_one(path: str) -> tuple[list[str], list[Diagnostic], bool]:
         why = "no such file or folder" if not os.path.exists(path) else "permission denied"
         return [], [Diagnostic(code_for(UNREADABLE), UNREADABLE, Severity.ERROR,
                                f"cannot read {path}: {why}", Span(path, 0, 0))], True
-    from kzplayer.project.loader import load_project
     try:
         project, loaded = load_project(path)
     except OSError as exc:   # the loader should not raise; an I/O error still is not a traceback

@@ -26,6 +26,7 @@ Passing:
 from kzplayer.diagnostics import Severity
 from kzplayer.validate.context import value_span
 from kzplayer.validate.engine import Problem
+from kzplayer.meshes import MeshError, find_mesh_item, load_mesh, mesh_item_file
 
 CODE = "KZ701"
 RULE = "mesh.unreadable"
@@ -35,7 +36,6 @@ DRAWERS = ("Model3D", "ParticleEmitter", "ParticleCollider")
 
 
 def check(context):
-    from kzplayer.meshes import MeshError, find_mesh_item, load_mesh, mesh_item_file
     project = context.project
     drawn = set()          # the Mesh items kzplayer draws (a Kanzi MeshNode's are Kanzi's data)
     for item in context.items:
