@@ -41,6 +41,7 @@ commands.batch imports batch and batch imports commands.play, never a circle bet
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -340,3 +341,65 @@ def test_checker_resolves_each_form_of_import(tmp_path, text, expected):
     root = _fake(tmp_path, {"__init__.py": "", "values.py": "", "project/__init__.py": "",
                             "project/model.py": "", "project/x.py": text})
     assert [i.target for i in package_imports(root) if i.source == "kzplayer.project.x"] == [expected]
+
+
+# -- docs/architecture.md names every module; no module over 400 lines ------------------------
+
+DOC = PACKAGE.parent / "docs" / "architecture.md"
+MAX_LINES = 400
+
+
+def unnamed_modules(doc: str, root: Path = PACKAGE) -> list[str]:
+    """The modules of `root` the doc does not name: `dir/name.py` (or `kzplayer/dir/name.py`)
+    anywhere, or `name.py` in a table row of `kzplayer/dir/`; a top-level module by `name.py`.
+    A package's __init__ is named by its row; the rules under validate/rules/ by
+    docs/validate.md (generated from them, kept current by tests/validate/test_docs.py)."""
+    rows = [line for line in doc.splitlines() if line.startswith("|")]
+    missing = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        folder, _, name = rel.rpartition("/")
+        if name == "__init__.py" or folder.startswith("validate/rules"):
+            continue
+        if not folder:
+            named = f"`{name}`" in doc or f"`kzplayer/{name}`" in doc
+        else:
+            named = (f"`{rel}`" in doc or f"`kzplayer/{rel}`" in doc
+                     or any(f"`kzplayer/{folder}/`" in row and f"`{name}`" in row for row in rows))
+        if not named:
+            missing.append(rel)
+    return missing
+
+
+def stale_names(doc: str, root: Path = PACKAGE) -> list[str]:
+    """`name.py` in a package's table row where that package has no such module."""
+    stale = []
+    for row in (line for line in doc.splitlines() if line.startswith("|")):
+        folders = re.findall(r"`kzplayer/([\w/]+)/`", row)
+        if len(folders) != 1:
+            continue
+        for name in re.findall(r"`(\w+\.py)`", row):
+            if not (root / folders[0] / name).exists() and not (root / name).exists():
+                stale.append(f"{folders[0]}/{name}")
+    return stale
+
+
+def test_the_architecture_doc_names_every_module():
+    doc = DOC.read_text(encoding="utf-8")
+    assert unnamed_modules(doc) == [], "modules docs/architecture.md does not name"
+    assert stale_names(doc) == [], "modules docs/architecture.md names that are gone"
+
+
+def test_the_doc_check_finds_an_unnamed_and_a_stale_module(tmp_path):
+    root = _fake(tmp_path, {"__init__.py": "", "codes.py": "", "gpu/__init__.py": "",
+                            "gpu/runner.py": "", "gpu/views.py": "", "validate/rules/x.py": ""})
+    doc = "`codes.py`\n| gpu | `kzplayer/gpu/` | `runner.py`, `frame.py` |\n"
+    assert unnamed_modules(doc, root) == ["gpu/views.py"]
+    assert stale_names(doc, root) == ["gpu/frame.py"]
+    assert unnamed_modules(doc + "see `gpu/views.py`", root) == []
+
+
+def test_no_module_over_400_lines():
+    over = [f"{p.relative_to(PACKAGE.parent)}: {n} lines" for p in sorted(PACKAGE.rglob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES]
+    assert over == [], f"modules over {MAX_LINES} lines"
