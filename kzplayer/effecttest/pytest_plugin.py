@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from kzplayer.effecttest.spec import read_spec
-from kzplayer.validate.text import format_diagnostic
-from kzplayer.effecttest.runner import Options, run_spec
+
+# The plugin is loaded into every pytest run where kzplayer is installed (entry point
+# pytest11): kzplayer's stages are imported lazily, only once a *.kztest.toml is collected.
 
 SUFFIX = ".kztest.toml"
 
@@ -43,6 +43,7 @@ class KzTestFile(pytest.File):
     _result = None
 
     def collect(self):
+        from kzplayer.effecttest.spec import read_spec      # lazy: see the top
         self.spec = read_spec(self.path)
         if self.spec.problems:
             yield KzTestItem.from_parent(self, name="spec", check=None)
@@ -52,6 +53,7 @@ class KzTestFile(pytest.File):
 
     def result(self):
         if self._result is None:
+            from kzplayer.effecttest.runner import Options, run_spec   # lazy: GL, see the top
             options = Options(update=self.config.getoption("kztest_update"),
                               artifacts=Path(self.config.getoption("kztest_artifacts")))
             self._result = run_spec(self.spec, options)
@@ -64,6 +66,7 @@ class KzTestItem(pytest.Item):
         self.check = check
 
     def runtest(self):
+        from kzplayer.validate.text import format_diagnostic    # lazy: see the top
         if self.check is None:
             raise KzTestFailure("\n".join(format_diagnostic(d) for d in self.parent.spec.problems))
         result = self.parent.result()
