@@ -328,7 +328,7 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         if log:
             log.abandon()
         if writer:
-            writer.close()
+            writer.abandon()         # only when the run stopped: close() put the file in place
         if player is not None:
             player.release()
         if own_ctx:
@@ -338,7 +338,7 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
 def save_dump(sim, path: str) -> None:
     """The --dump .npz (cli.md keys: `<emitter path>/position` and so on)."""
     arrays = sim.dump()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:   # np.savez(path) would append .npz to other names
-        np.savez(fh, **arrays)
+    from kzplayer.atomic import AtomicFile, guard
+    with guard(path, "--dump"), AtomicFile(path) as out:   # np.savez(path) would append .npz to other names
+        np.savez(out.file, **arrays)
 
