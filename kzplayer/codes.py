@@ -79,6 +79,7 @@ CODES: dict[str, str] = {
     "light.limit": "KZ703",
     "mesh.collider-budget": "KZ704",
     "mesh.filter-empty": "KZ705",
+    "property.singular-transform": "KZ313",
     # command line and machine
     "gpu.context": "KZ901",
     "play.window": "KZ902",

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from kzplayer.project.files import Outside, inside, project_folder
+from kzplayer.project.files import Outside, inside, project_folder, read_regular
 from kzplayer.project.paths import resolve
 
 SUFFIXES = (".glb", ".gltf", ".obj")
@@ -67,6 +67,9 @@ def load_mesh(path: str | Path) -> MeshData:
         st = path.stat()
     except OSError:
         raise MeshError(f"mesh file not found: {path}") from None
+    import stat as S
+    if not S.S_ISREG(st.st_mode):
+        raise MeshError(f"{path}: a {'folder' if S.S_ISDIR(st.st_mode) else 'pipe, device or socket'}, not a mesh file")
     if path.suffix.lower() not in SUFFIXES:
         raise MeshError(f"{path}: kzplayer reads meshes from .glb, .gltf and .obj files, not {path.suffix or 'this'}")
     if st.st_size > MAX_BYTES:
@@ -77,12 +80,40 @@ def load_mesh(path: str | Path) -> MeshData:
     return _CACHE[key]
 
 
+def _side_files(path: Path):
+    """trimesh's resolver for the files a mesh names (glTF buffers and images, an OBJ's .mtl
+    and maps): beside or below the mesh file, regular files only (a pipe is refused before it
+    is opened, never read), MAX_BYTES a file and all of them together."""
+    from trimesh.resolvers import FilePathResolver
+
+    class SideFiles(FilePathResolver):
+        budget = [MAX_BYTES]
+
+        def namespaced(self, namespace):
+            inner = SideFiles(os.path.join(self.parent, namespace))
+            inner.budget = self.budget
+            return inner
+
+        def get(self, name: str):
+            for candidate in (name.strip(), name.strip().lstrip("/"), os.path.split(name)[-1]):
+                try:
+                    found = self.absolute(candidate)
+                except ValueError:
+                    continue
+                if os.path.lexists(found):
+                    data = read_regular(found, self.budget[0], f"{candidate} (named by {path.name})")
+                    self.budget[0] -= len(data)
+                    return data
+            self.absolute(name)
+            raise FileNotFoundError(name)
+
+    return SideFiles(str(path))
+
+
 def _read(path: Path) -> MeshData:
     import trimesh
-    from trimesh.resolvers import FilePathResolver
     try:
-        loaded = trimesh.load(str(path), force="mesh", process=False,
-                              resolver=FilePathResolver(str(path)))
+        loaded = trimesh.load(str(path), force="mesh", process=False, resolver=_side_files(path))
     except Exception as exc:      # trimesh raises whatever its parsers raise on a bad file
         why = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
         raise MeshError(f"{path}: not a readable mesh ({why[:200]})") from None
@@ -92,7 +123,11 @@ def _read(path: Path) -> MeshData:
         raise MeshError(f"{path}: {len(loaded.faces):,} triangles is more than a mesh may have "
                         f"({MAX_TRIANGLES:,})")
     positions = np.ascontiguousarray(loaded.vertices, dtype=np.float32)
-    indices = np.ascontiguousarray(loaded.faces, dtype=np.uint32)
+    faces = np.asarray(loaded.faces)
+    if faces.ndim != 2 or faces.shape[1] != 3 or faces.min() < 0 or faces.max() >= len(positions):
+        raise MeshError(f"{path}: a triangle names a vertex the mesh does not have "
+                        f"(index {int(faces.max())}, {len(positions):,} vertices)")
+    indices = np.ascontiguousarray(faces, dtype=np.uint32)
     if not np.isfinite(positions).all():
         raise MeshError(f"{path}: the mesh has vertices at infinity or NaN")
     normals = np.asarray(loaded.vertex_normals, dtype=np.float32)

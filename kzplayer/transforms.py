@@ -3,6 +3,12 @@
 Kanzi's conventions: Euler angles in DEGREES applied X first, then Y, then Z
 (R = Rz @ Ry @ Rx); an Srt3D is the matrix T @ R @ S; column vectors (M @ p).
 Node transforms compose down the tree.
+
+A node transform that cannot be inverted (a scale of 0) or is not finite breaks every stage
+that maps into the node's space (a collider, a local-space ParticleSystem, Emitter_Mesh, a
+model's normals). `world_matrix` never hands one out: such a node holds its last usable
+transform of the run (identity before it had one), and validate reports it at the node
+(`property.singular-transform`, kzplayer/validate/rules/property_singular_transform.py).
 """
 from __future__ import annotations
 
@@ -48,6 +54,29 @@ def srt_matrix(srt: Srt3D | None) -> np.ndarray:
     return m
 
 
+def usable(m: np.ndarray) -> bool:
+    """Finite and invertible in practice: the 3x3 part's smallest singular value is above
+    1e-9 of its largest (a scale of 0, or of 1e-12 beside 1, is not)."""
+    if not np.isfinite(m).all():
+        return False
+    sv = np.linalg.svd(m[:3, :3], compute_uv=False)
+    return bool(sv[0] > 0 and sv[-1] > 1e-9 * sv[0] and sv[-1] > 1e-30)
+
+
+_held: dict[int, tuple[object, np.ndarray]] = {}     # id(node) -> (node, its last usable matrix)
+
+
+def node_matrix(node, srt) -> np.ndarray:
+    """One node's matrix, or the last usable one it had when this one is not usable."""
+    m = srt_matrix(srt)
+    if usable(m):
+        if len(_held) < 100_000:
+            _held[id(node)] = (node, m)
+        return m
+    held = _held.get(id(node))
+    return held[1] if held is not None and held[0] is node else np.eye(4)
+
+
 def world_matrix(item, value) -> np.ndarray:
     """The world matrix of a node: the product of the RenderTransformations from the root
     down to `item`. `value(item, name)` reads a property after bindings (None if absent)."""
@@ -60,5 +89,5 @@ def world_matrix(item, value) -> np.ndarray:
     for node in reversed(chain):
         srt = value(node, TRANSFORM)
         if isinstance(srt, Srt3D):
-            m = m @ srt_matrix(srt)
+            m = m @ node_matrix(node, srt)
     return m

@@ -11,7 +11,7 @@ edges. `importlib.import_module(...)` with a computed name is not an edge either
 The stages, low to high (an import may point at its own stage or a lower one, never higher):
 
     rank  stage        modules
-    0     shared       kzplayer.diagnostics, codes, values, resources, cycles, transforms
+    0     shared       kzplayer.diagnostics, codes, values, resources, cycles, transforms, atomic
     1     project      kzplayer.project.*  (files -> model; nothing here knows GL)
     2     meshes       kzplayer.meshes     (a project's mesh files as arrays; no GL)
     3     expr         kzplayer.expr.*     (the expression language)
@@ -49,7 +49,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "kzplayer"
 
-SHARED = ("diagnostics", "codes", "values", "resources", "cycles", "transforms")
+SHARED = ("diagnostics", "codes", "values", "resources", "cycles", "transforms", "atomic")
 RANKS: dict[str, int] = {**{f"kzplayer.{m}": 0 for m in SHARED},
                          "kzplayer.project": 1, "kzplayer.meshes": 2, "kzplayer.expr": 3,
                          "kzplayer.bindings": 4, "kzplayer.scene": 5, "kzplayer.gpu": 6,

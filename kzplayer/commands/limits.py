@@ -4,7 +4,9 @@ dropped steps) are kzplayer/render/budget.py.
 
 * `--fps` is a finite number from 1 to 1000; `--seed` an integer from 0 to 4294967295 (the
   32 bits the simulation's hash takes: no two seeds give the same run).
-* Every destination (`--output`, `--stats`, `--dump`) is tried for writing BEFORE anything
+* `--frames` (or `--seconds` x `--fps`) at most MAX_FRAMES output frames, `--events-cap` at
+  most MAX_EVENTS_CAP events per ParticleSystem and frame (its buffer is made up front).
+* Every destination (`--output`, `--stats`, `--events`, `--dump`) is tried for writing BEFORE anything
   is simulated: a run of minutes must not fail at the end.
 * `--frame-budget` is a number of seconds above 0.
 """
@@ -18,9 +20,26 @@ from pathlib import Path
 import click
 
 from kzplayer.render.budget import FRAME_BUDGET
+from kzplayer.atomic import check_target
 
 FPS_RANGE = (1.0, 1000.0)
 SEED_RANGE = (0, 2 ** 32 - 1)
+MAX_FRAMES = 1_000_000          # 4.6 hours at 60 fps (the soak runs 216,000)
+MAX_EVENTS_CAP = 1_000_000      # host event records per ParticleSystem and frame (its buffer is made up front)
+
+
+def check_frames(n_frames: int, option: str = "--frames") -> int:
+    if n_frames > MAX_FRAMES:
+        raise click.BadParameter(f"{n_frames:,} frames: a run is at most {MAX_FRAMES:,} output frames "
+                                 "(split a longer one)", param_hint=option)
+    return n_frames
+
+
+def check_events_cap(cap: int | None) -> int | None:
+    if cap is not None and not 1 <= cap <= MAX_EVENTS_CAP:
+        raise click.BadParameter(f"{cap:,}: the cap is a number of events from 1 to {MAX_EVENTS_CAP:,} "
+                                 "per ParticleSystem and frame", param_hint="--events-cap")
+    return cap
 
 
 def check_fps(fps: float) -> float:
@@ -58,6 +77,11 @@ def check_destination(path: str | None, option: str, folder: bool = False) -> No
     if not folder and target.is_dir():
         raise click.BadParameter(f"{path} is a folder, not a file", param_hint=option)
     try:
+        if folder:
+            if target.is_symlink():
+                raise OSError(40, "it is a symbolic link; kzplayer does not write through links")
+        else:
+            check_target(target)         # no link, no special file where the file goes
         where.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=where, prefix=".kzplayer-", suffix=".tmp") as probe:
             probe.write(b"\0" * 4096)

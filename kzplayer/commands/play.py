@@ -78,7 +78,8 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
     fps = limits.check_fps(fps)
     seed = limits.check_seed(seed)
     budget = limits.check_frame_budget(frame_budget)
-    n_frames = frame_count(frames, seconds, fps)
+    n_frames = limits.check_frames(frame_count(frames, seconds, fps), "--frames" if frames else "--seconds")
+    events_cap = limits.check_events_cap(events_cap)
     requested_size = parse_size(size) if size is not None else None
     _check_suffix(stats, (".csv", ".json"), "--stats")
     _check_suffix(dump, (".npz",), "--dump")
@@ -100,6 +101,7 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
     limits.check_destination(output, "--output", folder=bool(output) and output_kind(output) == "folder")
     limits.check_destination(stats, "--stats")
     limits.check_destination(dump, "--dump")
+    limits.check_destination(events, "--events")
 
     if window is None:
         # optional: the window needs glfw and a display, headless play never imports it

@@ -33,6 +33,7 @@ from urllib.parse import unquote
 
 from kzplayer.project.files import Outside, inside, is_file, project_folder
 from kzplayer.resources import shader_dir
+from kzplayer.project.files import read_regular
 
 SHADER_ATTRIBUTES = ("shader", "vertex", "fragment")     # of a MaterialType
 TEXTURE_PROPERTIES = ("Particle.Texture", "Model3D.Texture", "FanLight.Gradient")
@@ -228,10 +229,8 @@ def _kind_of(name: str) -> str:
 
 def _text(path: Path) -> str:
     try:
-        if path.stat().st_size > _MAX_SCAN:
-            return ""
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return read_regular(path, _MAX_SCAN).decode("utf-8", errors="replace")
+    except (OSError, ValueError):     # missing, a pipe or folder, too large: nothing to scan
         return ""
 
 
@@ -254,9 +253,7 @@ def _statements(text: str, keys) -> list[str]:
 def _gltf_json(path: Path):
     """The JSON of a .gltf, or of a .glb's first chunk; None when it is neither."""
     try:
-        if path.stat().st_size > _MAX_SCAN:
-            return None
-        data = path.read_bytes()
+        data = read_regular(path, _MAX_SCAN)
         if path.suffix.lower() == ".glb":
             if len(data) < 20 or data[:4] != b"glTF":
                 return None
@@ -265,5 +262,5 @@ def _gltf_json(path: Path):
                 return None
             data = data[20:20 + length]
         return json.loads(data.decode("utf-8"))
-    except (OSError, ValueError, struct.error):
+    except (OSError, ValueError, struct.error, RecursionError):     # RecursionError: deeply nested JSON
         return None

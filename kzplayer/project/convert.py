@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import filecmp
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -21,8 +19,9 @@ from kzplayer.project.layout import PROJECT_FILE_SUFFIX
 from kzplayer.project.loader import load
 from kzplayer.project.model import Project
 from kzplayer.project.source import _diag
-from kzplayer.project.writer import (DESTINATION, UNWRITABLE, check_folder, folder_files, studio_only,
-                                     write_folder, write_single)
+from kzplayer.project.writer import (DESTINATION, UNWRITABLE, check_folder, encode_text, folder_files,
+                                     single_file_text, studio_only)
+from kzplayer.atomic import Refused, check_target, write_all
 
 
 def target_layout(dst: str) -> str:
@@ -87,19 +86,46 @@ def convert(src: str, dst: str, force: bool = False) -> Converted:
         raise KzError(_diag(DESTINATION, f"{dst} exists; convert does not overwrite a file unless told to",
                             hint="add --force to replace it, or choose another name"), exit_code=2)
     if target_layout(dst) == "folder":
+        if os.path.islink(folder.rstrip("/\\") or folder):
+            raise KzError(_diag(DESTINATION, f"{dst} is a symbolic link; convert does not write through links",
+                                hint="convert to a real folder"), exit_code=2)
         check_folder(folder)
     copies, pairs = asset_copies(assets, folder)
     _no_clash(project, dst, folder, pairs)
-    staged, made = _stage(pairs)           # copied to temporary files first: a full disk writes nothing
+    texts = ({dst: single_file_text(project)} if target_layout(dst) == "file" else
+             {os.path.join(folder, rel): text for rel, text in folder_files(project).items()})
+    data = {path: encode_text(path, text) for path, text in texts.items()}
+    _write(data, dict((t, s) for s, t in pairs), folder)
+    return Converted(project, list(data) + [t for _, t in pairs], copies)
+
+
+def _write(data: dict[str, bytes], sources: dict[str, str], folder: str) -> None:
+    """Every file of the converted project and every asset copy, all or nothing, inside
+    `folder` and never through a link in it (kzplayer.atomic.write_all): temporary files first,
+    so a full disk or an interrupt writes nothing and leaves no temporary file; the folders
+    made for them are removed again."""
+    made: list[str] = []
+    path = folder
     try:
-        files = (write_single(project, dst) if target_layout(dst) == "file" else
-                 write_folder(project, folder, checked=True))
-        for temp, target in staged:
-            os.replace(temp, target)
-        staged = made = []
+        for path in [*data, *sources]:
+            check_target(path, folder)
+            _makedirs(os.path.dirname(os.path.abspath(path)), made)
+        write_all(data, root=folder, sources=sources)
+        made = []
+    except Refused as exc:
+        raise KzError(_diag(DESTINATION, f"cannot write {exc.filename or path}: {exc.strerror}"),
+                      exit_code=2) from None
+    except (OSError, UnicodeError) as exc:
+        where = getattr(exc, "filename", None) or path
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise KzError(_diag(UNWRITABLE, f"cannot write {where}: {why}; no file was changed"),
+                      exit_code=2) from None
     finally:
-        _undo(staged, made)
-    return Converted(project, files + [t for _, t in pairs], copies)
+        for made_folder in reversed(made):
+            try:
+                os.rmdir(made_folder)
+            except OSError:
+                pass
 
 
 def own_files(project: Project, assets: Assets | None = None) -> set[str]:
@@ -163,29 +189,6 @@ def _no_clash(project: Project, dst: str, folder: str, pairs: list[tuple[str, st
                                 hint="convert to another name, or rename that file"), exit_code=2)
 
 
-def _stage(pairs: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[str]]:
-    """Each source copied to a temporary file beside its destination: ((temporary,
-    destination), ...) and the folders made for them. KzError (file.unwritable, exit 2) when
-    one cannot be made; nothing is left behind then."""
-    staged: list[tuple[str, str]] = []
-    made: list[str] = []
-    source = target = ""
-    try:
-        for source, target in pairs:
-            _makedirs(os.path.dirname(target), made)
-            fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
-                                        dir=os.path.dirname(target))
-            staged.append((temp, target))
-            with os.fdopen(fd, "wb") as out, open(source, "rb") as inp:
-                shutil.copyfileobj(inp, out)
-            shutil.copymode(source, temp)
-    except OSError as exc:
-        _undo(staged, made)
-        raise KzError(_diag(UNWRITABLE, f"cannot copy {source} to {target}: {exc.strerror or exc}; "
-                                        "no file was changed"), exit_code=2) from None
-    return staged, made
-
-
 def _makedirs(folder: str, made: list[str]) -> None:
     """os.makedirs, noting each folder it makes (outermost first)."""
     missing = []
@@ -195,20 +198,6 @@ def _makedirs(folder: str, made: list[str]) -> None:
     for f in reversed(missing):
         os.mkdir(f)
         made.append(f)
-
-
-def _undo(staged: list[tuple[str, str]], made: list[str]) -> None:
-    """Remove temporary copies and the (then empty) folders made for them."""
-    for temp, _ in staged:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-    for folder in reversed(made):
-        try:
-            os.rmdir(folder)
-        except OSError:
-            pass
 
 
 def left_out(project: Project) -> list[str]:

@@ -77,3 +77,30 @@ def project_folder(project) -> Path:
         return Path(root)
     path = Path(getattr(project, "path", "") or ".")
     return path if path.is_dir() else path.parent
+
+
+def read_regular(path: str | os.PathLike, max_bytes: int, what: str = "the file") -> bytes:
+    """The bytes of a regular file of at most `max_bytes`. A pipe, a device, a socket or a
+    folder is refused BEFORE it is opened (stat), and opened without blocking (O_NONBLOCK),
+    so a pipe swapped in between cannot hang the read; its size is checked on the open file.
+    OSError (FileNotFoundError when missing) or ValueError, with a message for people."""
+    import stat as S
+    st = os.stat(path)
+    if not S.S_ISREG(st.st_mode):
+        kind = "a folder" if S.S_ISDIR(st.st_mode) else "a pipe, device or socket"
+        raise ValueError(f"{what} is {kind}, not a file")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not S.S_ISREG(st.st_mode):
+            raise ValueError(f"{what} is not a regular file")
+        if st.st_size > max_bytes:
+            raise ValueError(f"{what} is {st.st_size / 2**20:,.1f} MiB, more than the "
+                             f"{max_bytes / 2**20:,.0f} MiB it may be")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise ValueError(f"{what} grew past the {max_bytes / 2**20:,.0f} MiB it may be")
+        return data
+    finally:
+        os.close(fd)

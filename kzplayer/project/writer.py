@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
-import tempfile
 from xml.sax.saxutils import escape, quoteattr
 
 from kzplayer.diagnostics import KzError
@@ -16,6 +14,7 @@ from kzplayer.project.literals import LiteralError, format_literal, parse_litera
 from kzplayer.project.layout import FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX, item_file_name
 from kzplayer.project.model import Binding, Item, Project, Property
 from kzplayer.project.source import _diag
+from kzplayer.atomic import write_all
 
 INDENT = "  "
 UNWRITABLE = ("KZ012", "file.unwritable")   # a save or convert that cannot write (nothing changed)
@@ -170,47 +169,16 @@ def write_files(files: dict[str, str], encoding: str = "utf-8", newline: str | N
 
 
 def write_blobs(data: dict[str, bytes]) -> None:
-    """write_files for bytes already encoded: all or nothing."""
-    temps: list[tuple[str, str]] = []
+    """write_files for bytes already encoded: all or nothing (kzplayer.atomic.write_all; a
+    linked project file is saved where it lies)."""
     try:
-        for path, blob in data.items():
-            real = os.path.realpath(path)          # a linked file is written where it lies
-            folder = os.path.dirname(real)
-            os.makedirs(folder, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(real)}.", suffix=".tmp", dir=folder)
-            temps.append((temp, real))
-            with os.fdopen(fd, "wb") as f:
-                f.write(blob)
-                f.flush()
-                os.fsync(f.fileno())
-            _copy_mode(real, temp)
-        for temp, real in temps:
-            os.replace(temp, real)
-        temps = []
+        write_all(data, follow=True)
     except (OSError, UnicodeError) as e:        # UnicodeError: a name no file system holds
         where = getattr(e, "filename", None) or next(iter(data), "")
         why = getattr(e, "strerror", None) or ("a character no file name can hold"
                                                if isinstance(e, UnicodeError) else str(e))
         raise KzError(_diag(UNWRITABLE, f"cannot write {where}: {why}; no file was changed"),
                       exit_code=2) from None
-    finally:
-        for temp, _ in temps:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-
-
-def _copy_mode(old: str, temp: str) -> None:
-    """The new file keeps the old one's permissions; a new file gets the usual ones (mkstemp
-    makes it private to its owner)."""
-    try:
-        mode = stat.S_IMODE(os.stat(old).st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    os.chmod(temp, mode)
 
 
 def write_single(project: Project, path: str) -> list[str]:

@@ -16,19 +16,17 @@ under a temporary name and renamed when the run ends, so a run that fails leaves
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
-from kzplayer.render.stats import _umask
+
+from kzplayer.atomic import AtomicFile, guard
 
 
 class EventLog:
     def __init__(self, sim, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # beside the file, as the --stats file is (kzplayer/render/stats.py): renamed into place
-        fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        self._fh = open(fd, "w", encoding="utf-8")
+        with guard(self.path, "--events"):
+            self._out = AtomicFile(self.path, text=True)      # kzplayer.atomic: renamed into place
+        self._fh = self._out.file
         self.written = 0
         self.listener = sim.listen(None, self._batch, batch=True)
 
@@ -42,22 +40,21 @@ class EventLog:
         if batch.dropped:
             lines.append(json.dumps({"frame": batch.frame, "kind": "dropped", "count": int(batch.dropped)}))
         if lines:
-            self._fh.write("\n".join(lines) + "\n")
+            with guard(self.path, "--events"):
+                self._fh.write("\n".join(lines) + "\n")
             self.written += len(batch)
 
     def close(self) -> None:
         """Put the file in place (after the last frame's events are in)."""
         if self._fh is not None:
-            self._fh.close()
             self._fh = None
-            os.chmod(self._tmp, 0o666 & ~_umask())
-            os.replace(self._tmp, self.path)
+            with guard(self.path, "--events"):
+                self._out.commit()
 
     def abandon(self) -> None:
         if self._fh is not None:
-            self._fh.close()
             self._fh = None
-            Path(self._tmp).unlink(missing_ok=True)
+            self._out.abandon()
 
 
 def _v(a) -> list:

@@ -9,10 +9,10 @@ The window (render/window.py) is the other driver; both see the same frames.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
+from kzplayer.atomic import AtomicFile, guard
 from kzplayer.gpu.context import create_context
 from kzplayer.render.budget import FRAME_BUDGET
 from kzplayer.render.event_log import EventLog
@@ -94,7 +94,7 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         if log:
             log.abandon()
         if writer:
-            writer.close()
+            writer.abandon()         # only when the run stopped: close() put the file in place
         if player is not None:
             player.release()
         if own_ctx:
@@ -104,6 +104,5 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
 def save_dump(sim, path: str) -> None:
     """The --dump .npz (cli.md keys: `<emitter path>/position` and so on)."""
     arrays = sim.dump()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:   # np.savez(path) would append .npz to other names
-        np.savez(fh, **arrays)
+    with guard(path, "--dump"), AtomicFile(path) as out:   # np.savez(path) would append .npz to other names
+        np.savez(out.file, **arrays)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from kzplayer.atomic import AtomicFile, guard
 
 COLUMNS = ("frame", "time", "emitter", "alive", "emitted", "died", "events_written",
            "events_dropped", "stalled", "hits", "lod_rate", "lod_sides")
@@ -42,11 +43,11 @@ class StatsRecorder:
             self.open(path)
 
     def open(self, path: str | Path) -> None:
-        import tempfile
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, self._temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        self._fh = open(fd, "w", newline="", encoding="utf-8")
+        with guard(self.path, "--stats"):
+            self._out = AtomicFile(self.path, text=True)     # never through a link; no half file
+        self._temp = self._out.temp
+        self._fh = self._out.file
         self._json = self.path.suffix.lower() == ".json"
         if self._json:
             self._fh.write("[")
@@ -58,6 +59,10 @@ class StatsRecorder:
         self.add(frame, time, self.sim.stats)
 
     def add(self, frame: int, time: float, stats) -> None:
+        with guard(self.path, "--stats"):
+            self._add(frame, time, stats)
+
+    def _add(self, frame: int, time: float, stats) -> None:
         for path, figures in _per_emitter(stats):
             row = {"frame": frame, "time": round(time, 9), "emitter": path}
             row.update({k: int(figures.get(k, 0)) for k in COUNTS[:-1]})
@@ -71,33 +76,19 @@ class StatsRecorder:
 
     def close(self) -> None:
         """Finish the file and put it in place."""
-        import os
         if self._fh is None:
             return
-        if self._json:
-            self._fh.write("\n]\n" if self.rows_written else "]\n")
-        self._fh.close()
-        self._fh = None
-        os.chmod(self._temp, 0o666 & ~_umask())
-        os.replace(self._temp, self.path)
+        with guard(self.path, "--stats"):
+            if self._json:
+                self._fh.write("\n]\n" if self.rows_written else "]\n")
+            self._fh = None
+            self._out.commit()
 
     def abandon(self) -> None:
         """A run that stopped: no stats file (nor a temporary one) is left behind."""
-        import os
         if self._fh is not None:
-            self._fh.close()
             self._fh = None
-            try:
-                os.unlink(self._temp)
-            except OSError:
-                pass
-
-
-def _umask() -> int:
-    import os
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+            self._out.abandon()
 
 
 def _per_emitter(stats):

@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from kzplayer.atomic import AtomicFile, guard
+
 KINDS = {".png": "png", ".gif": "gif", ".mp4": "mp4"}
 
 
@@ -20,6 +22,8 @@ def output_kind(path: str | Path) -> str | None:
     ending in a slash), or None for an extension kzplayer cannot write."""
     text = str(path)
     p = Path(text)
+    if p.name.lower() in KINDS:          # `.png`: a name that is only an extension
+        return None
     if text.endswith(("/", "\\")) or p.is_dir() or p.suffix == "":
         return "folder"
     return KINDS.get(p.suffix.lower())
@@ -28,6 +32,9 @@ def output_kind(path: str | Path) -> str | None:
 def check_output(path: str | Path, size: tuple[int, int]) -> str | None:
     """A problem with writing `path` at `size`, as a message; None when it can be written."""
     kind = output_kind(path)
+    if kind is None and Path(str(path)).name.lower() in KINDS:
+        return (f"{Path(str(path)).name!r} is only an extension: name the file, e.g. "
+                f"frame{Path(str(path)).name.lower()}")
     if kind is None:
         return (f"cannot write {Path(path).suffix!r} files: use .png (last frame), .gif, .mp4 "
                 "or a folder (PNG sequence)")
@@ -52,6 +59,9 @@ class _Writer:
     def close(self) -> None:
         pass
 
+    def abandon(self) -> None:
+        """A run that stopped: nothing is put in place, no temporary file stays."""
+
     def __enter__(self):
         return self
 
@@ -72,9 +82,12 @@ class PngWriter(_Writer):
 
     def close(self):
         if self._last is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            Image.fromarray(self._last, "RGB").save(self.path)
+            with guard(self.path, "--output"), AtomicFile(self.path) as out:
+                Image.fromarray(self._last, "RGB").save(out.file, format="PNG")
             self._last = None
+
+    def abandon(self):
+        self._last = None
 
 
 class PngSequenceWriter(_Writer):
@@ -86,7 +99,8 @@ class PngSequenceWriter(_Writer):
 
     def write(self, frame):
         path = self.folder / f"frame_{self.frames_written:05d}.png"
-        Image.fromarray(frame, "RGB").save(path)
+        with guard(path, "--output"), AtomicFile(path, make_folders=False) as out:
+            Image.fromarray(frame, "RGB").save(out.file, format="PNG")
         self.frames_written += 1
 
 
@@ -120,15 +134,18 @@ class GifWriter(_Writer):
     def close(self):
         if not self._frames:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         end_cs = round(self.frames_written * 100.0 / self.fps)
         stops = [*self._times_cs[1:], max(end_cs, self._times_cs[-1] + self.MIN_DELAY_CS)]
         durations = [10 * (stop - start) for start, stop in zip(self._times_cs, stops)]
         first, rest = self._frames[0], self._frames[1:]
         # disposal=1 with optimize=False keeps every frame whole; Pillow would otherwise
         # merge identical consecutive frames (a still start) and change the frame count.
-        first.save(self.path, save_all=True, append_images=rest, duration=durations,
-                   loop=0, optimize=False, disposal=1)
+        with guard(self.path, "--output"), AtomicFile(self.path) as out:
+            first.save(out.file, format="GIF", save_all=True, append_images=rest, duration=durations,
+                       loop=0, optimize=False, disposal=1)
+        self._frames = []
+
+    def abandon(self):
         self._frames = []
 
 
@@ -139,22 +156,43 @@ class Mp4Writer(_Writer):
     def __init__(self, path: str | Path, fps: float, size: tuple[int, int], quality: int = 18):
         import imageio_ffmpeg    # lazy: only an MP4 needs the encoder (it finds its ffmpeg on import)
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with guard(self.path, "--output"):
+            self._out = AtomicFile(self.path)      # ffmpeg writes the temporary file by its name
+        self._out.file.close()
         self._gen = imageio_ffmpeg.write_frames(
-            str(self.path), size, fps=fps, codec="libx264", pix_fmt_in="rgb24",
+            self._out.temp, size, fps=fps, codec="libx264", pix_fmt_in="rgb24",
             pix_fmt_out="yuv420p", macro_block_size=2, quality=None,
             output_params=["-crf", str(quality), "-preset", "medium", "-movflags", "+faststart"],
             ffmpeg_log_level="error")
         self._gen.send(None)
 
     def write(self, frame):
-        self._gen.send(np.ascontiguousarray(frame))
+        with guard(self.path, "--output"):
+            try:
+                self._gen.send(np.ascontiguousarray(frame))
+            except OSError:
+                raise
+            except Exception as exc:       # imageio-ffmpeg: the encoder stopped (a full disk)
+                raise OSError(str(exc).splitlines()[0] if str(exc) else "the encoder stopped") from None
         self.frames_written += 1
 
     def close(self):
         if self._gen is not None:
-            self._gen.close()
-            self._gen = None
+            with guard(self.path, "--output"):
+                try:
+                    self._gen.close()
+                except Exception as exc:
+                    raise OSError(str(exc).splitlines()[0] if str(exc) else "the encoder stopped") from None
+                self._gen = None
+                self._out.commit()
+
+    def abandon(self):
+        if self._gen is not None:
+            try:
+                self._gen.close()
+            finally:
+                self._gen = None
+                self._out.abandon()
 
 
 def open_writer(path: str | Path, fps: float, size: tuple[int, int]) -> _Writer:
