@@ -62,7 +62,7 @@ def frame_count(frames: int | None, seconds: float | None, fps: float) -> int:
 
 def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
         window=None, stats=None, dump=None, events=None, events_cap=None, overrides=(), frame_budget=None,
-        lod=True) -> None:
+        lod=True, watch=False) -> None:
     from kzplayer.commands import limits
     from kzplayer.render.writers import check_output, output_kind
 
@@ -80,6 +80,9 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
     if window and files_wanted:
         raise click.UsageError("--window plays interactively; --output, --stats, --events and --dump are "
                                "written by a --headless run")
+    if watch:
+        from kzplayer.commands.watch import check_watch
+        check_watch(project, output, window, stats, dump, events)
     if output and requested_size and (problem := check_output(output, requested_size)):
         raise click.BadParameter(problem, param_hint="--output")
 
@@ -92,6 +95,11 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
     limits.check_destination(stats, "--stats")
     limits.check_destination(dump, "--dump")
 
+    if watch:
+        from kzplayer.commands.watch import play_watch
+        play_watch(project, overrides, (width, height), n_frames=n_frames, fps=fps, seed=seed,
+                   output=output, frame_budget=budget, lod=lod)
+        return
     if window is None:
         from kzplayer.render.window import display_available
         window = not files_wanted and display_available()
