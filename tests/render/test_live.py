@@ -203,3 +203,32 @@ def test_watch_needs_a_headless_png_or_gif(project, args, says):
     assert "Traceback" not in result.output
     if says:
         assert says in result.output
+
+
+def test_a_binding_edit_rebuilds_at_the_same_time_and_keeps_the_clock(ctx, project):
+    made = []
+
+    def make(p, g):
+        made.append(Player(ctx, p, g, (48, 27), seed=2))
+        return made[-1]
+
+    session = LiveSession(str(project), load=load_live, make_player=make)
+    session.start()
+    try:
+        session.player.clock.speed = 0.5
+        for _ in range(30):
+            session.player.step(1 / 60)
+        at = session.player.time
+        text = project.read_text()
+        project.write_text(text.replace("{./Emission.Rate} *", "{./Emission.Rate} * 0.5 *"))
+        outcome = session.reload()
+        assert outcome.kind == "rebuilt" and "bindings" in outcome.reason
+        assert len(made) == 2 and session.player is made[1] and made[0].sim is None    # the old one released
+        assert session.player.time == pytest.approx(at) and session.player.clock.speed == 0.5
+        # the new pool is the new binding's: 400 x 0.5 x (1.6 + 0.2)
+        assert session.player.sim.emitters[0].capacity >= 360
+        assert session.player.sim.scene.value(session.player.sim.emitters[0].item,
+                                              "ParticleEmitter.MaximumAmount") == pytest.approx(360)
+        assert len(session.player.sim.read_particles(session.player.sim.emitters[0])) > 0
+    finally:
+        session.release()
