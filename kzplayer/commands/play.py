@@ -86,7 +86,11 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
     if output and requested_size and (problem := check_output(output, requested_size)):
         raise click.BadParameter(problem, param_hint="--output")
 
-    proj, graph = load_for_play(project, overrides)
+    if watch:
+        from kzplayer.commands.watch import load_live
+        proj, graph = load_live(project, overrides)
+    else:
+        proj, graph = load_for_play(project, overrides)
     width, height = requested_size or Scene(proj, graph, records=False).viewport_size(MAX_SIZE)
     if output and (problem := check_output(output, (width, height))):
         raise click.BadParameter(problem, param_hint="--output")
@@ -95,7 +99,12 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
     limits.check_destination(stats, "--stats")
     limits.check_destination(dump, "--dump")
 
-    if watch:
+    if watch and window is None and not output:
+        from kzplayer.render.window import display_available
+        window = display_available()
+        if not window:
+            raise click.UsageError("--watch: no display here for a window; give --headless --output FILE.png or .gif")
+    if watch and not window:
         from kzplayer.commands.watch import play_watch
         play_watch(project, overrides, (width, height), n_frames=n_frames, fps=fps, seed=seed,
                    output=output, frame_budget=budget, lod=lod)
@@ -108,8 +117,12 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         if frames is not None or seconds is not None:
             click.echo("note: a window plays until it is closed; --frames and --seconds apply to "
                        "a --headless run", err=True)
+        live = None
+        if watch:
+            from kzplayer.commands.watch import window_watch
+            live = window_watch(project, overrides)
         play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings,
-                       frame_budget=budget, lod=lod)
+                       frame_budget=budget, lod=lod, watch=live)
         return
     click.echo(play_offline(proj, graph, (width, height), n_frames=n_frames, fps=fps, seed=seed,
                             output=output, stats=stats, dump=dump, events=events, events_cap=events_cap,

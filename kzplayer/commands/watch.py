@@ -1,9 +1,9 @@
-"""`kzplayer play FILE --watch --output FILE.png|.gif`: the live preview's command line
-(the watching and applying is kzplayer.render.live; docs/play.md "Live preview").
-
-The effect plays on headless; the output is written once at the start and rewritten
-atomically after each save that changes something: a .png is the frame at that moment, a
-.gif the next --seconds (or --frames) of the effect from that moment. One line per save
+"""`kzplayer play FILE --watch [--headless --output FILE.png|.gif]`: the live preview's
+command line (the watching and applying is kzplayer.render.live; docs/play.md "Live
+preview"). In the window (render/window.py) each save applies between frames. Headless,
+the output is written once at the start and rewritten atomically after each save that
+changes something: a .png is the frame at that moment, a .gif the next --seconds (or
+--frames) of the effect from that moment. One line per save
 says what happened on stderr; a broken save prints its diagnostics and keeps the last good
 state. Ctrl+C ends it (exit 0).
 """
@@ -18,21 +18,32 @@ from kzplayer.diagnostics import KzError, Severity
 
 
 def check_watch(project, output, window, stats, dump, events) -> None:
-    """--watch needs a project file and a .png or .gif --output, headless (exit 2 otherwise)."""
+    """--watch needs a project, and then either the window or --output FILE.png|.gif (exit 2
+    otherwise); a window is not given --output (run() says so)."""
     if project is None:
         raise click.UsageError("--watch watches a project: give its file or folder")
-    if window:
-        raise click.UsageError("--watch plays headless in this version: give --headless --output FILE.png or .gif")
     if stats or dump or events:
         raise click.UsageError("--watch writes --output only (not --stats, --dump or --events)")
-    if not output or not str(output).lower().endswith((".png", ".gif")):
+    if output and not str(output).lower().endswith((".png", ".gif")):
         raise click.UsageError("--watch rewrites an image after each save: give --output FILE.png or FILE.gif")
+    if window is False and not output:
+        raise click.UsageError("--watch --headless rewrites an image after each save: give --output FILE.png or FILE.gif")
+
+
+def window_watch(path, overrides):
+    """The `watch` of render.window.play_in_window: (path, load, report, said)."""
+    from kzplayer.commands.play import print_diagnostics_stderr
+
+    def said(outcome):
+        click.echo(f"kzplayer: {time.strftime('%H:%M:%S')} {describe(outcome)}", err=True)
+    return (path, lambda p: load_live(p, overrides), print_diagnostics_stderr, said)
 
 
 def load_live(path: str, overrides=()):
     """(project, graph) for the live session; KzError for a save that does not play: the
     loader's errors, a binding that cannot compute, and every error `validate` finds (an
-    unknown material), so that a broken save keeps the last good state playing."""
+    unknown material), so that a broken save keeps the last good state playing. The first
+    load of a --watch run is this one too: what a later save may not do, the first may not."""
     from kzplayer.bindings import parse_override, resolve
     from kzplayer.commands.play import _load, print_diagnostics_stderr, validate_findings
     proj = _load(path)

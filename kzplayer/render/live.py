@@ -25,6 +25,7 @@ the Player advances by the wall time in between, and `on_frame` hears each outco
 from __future__ import annotations
 
 import os
+import queue
 import threading
 import time
 from dataclasses import dataclass, field
@@ -132,8 +133,10 @@ class LiveSession:
         self.good = None          # the last good load (what the next save is diffed against)
         self._running = None      # the project the Player plays: {path: item}
 
-    def start(self):
-        project, graph = self._load(self.path)
+    def start(self, project=None, graph=None):
+        """The first Player: of `project` and `graph` when the caller loaded them already."""
+        if project is None:
+            project, graph = self._load(self.path)
         self._adopt(project, graph)
         return self.player
 
@@ -223,3 +226,44 @@ def watch_loop(session: LiveSession, *, on_change: Callable[[Outcome], None],
                 folders = new
                 return watch_loop(session, on_change=on_change, stop=stop, frame_ms=frame_ms,
                                   debounce_ms=debounce_ms, on_turn=on_turn)
+
+
+class Watcher:
+    """The watcher on a thread of its own, for a loop that is not the watcher's (the window):
+    it queues the relevant saves; `poll()`, called from the loop's thread (the GL one),
+    reloads the session when there was one and returns the Outcome (else None)."""
+
+    def __init__(self, session: LiveSession, debounce_ms: int = 30):
+        import watchfiles   # lazy: only --watch needs it
+        self.session = session
+        self.stop = threading.Event()
+        self._saves: queue.Queue = queue.Queue()
+        self._watchfiles = watchfiles
+        self.ready = threading.Event()      # set once the watcher runs
+        self._thread = threading.Thread(target=self._run, args=(debounce_ms,), daemon=True)
+        self._thread.start()
+
+    def _run(self, debounce_ms: int) -> None:
+        folders = watched_folders(self.session.good, self.session.path)
+        for changes in self._watchfiles.watch(*folders, stop_event=self.stop, debounce=debounce_ms, step=5,
+                                              rust_timeout=50, yield_on_timeout=True, raise_interrupt=False):
+            self.ready.set()
+            hits = [f for _, f in changes if relevant(self.session.good, self.session.path, f)]
+            if hits:
+                self._saves.put(hits)
+
+    def pending(self) -> bool:
+        return not self._saves.empty()
+
+    def poll(self) -> Outcome | None:
+        hits = []
+        while not self._saves.empty():
+            hits.extend(self._saves.get_nowait())
+        if not hits:
+            return None
+        return self.session.reload(shader_changed=any(Path(f).suffix.lower() in SHADER_SUFFIXES for f in hits))
+
+    def close(self) -> None:
+        self.stop.set()
+        self._thread.join(timeout=5)
+

@@ -232,3 +232,38 @@ def test_a_binding_edit_rebuilds_at_the_same_time_and_keeps_the_clock(ctx, proje
         assert len(session.player.sim.read_particles(session.player.sim.emitters[0])) > 0
     finally:
         session.release()
+
+
+def test_the_window_loop_applies_a_save_and_says_a_broken_one_in_its_title(ctx, project):
+    from types import SimpleNamespace
+
+    from kzplayer.render.live import Watcher
+    from kzplayer.render.window import Keys, _loop
+    from tests.render.test_window import FakeGlfw
+
+    session = LiveSession(str(project), load=load_live, make_player=lambda p, g: Player(ctx, p, g, (64, 36), seed=4))
+    session.start()
+    watcher = Watcher(session)
+    screen = ctx.simple_framebuffer((64, 36))
+    heard = []
+    text = project.read_text()
+    try:
+        assert watcher.ready.wait(WAIT)
+        for content, kind in ((strength(text, 12), "applied"), (text[:1500], "broken")):
+            project.write_text(content)
+            deadline = time.monotonic() + WAIT
+            while not watcher.pending() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert watcher.pending()
+            fake = FakeGlfw(Keys(), 3)
+            _loop(fake, None, SimpleNamespace(screen=screen), Keys(), session.player, 60.0,
+                  live=(watcher, heard.append))
+            assert heard[-1].kind == kind
+            assert fake.swaps == 3
+        assert "does not play" in fake.titles[-1]
+        item = session.player.sim.emitters[0].item
+        assert session.player.sim.scene.value(item, "Emission.InitialVelocityStrength") == 12
+    finally:
+        watcher.close()
+        session.release()
+        screen.release()
