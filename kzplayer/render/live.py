@@ -20,7 +20,9 @@ What a save does (diff_projects, GL-free):
   next good save is diffed against that last good state.
 
 `watch_loop` is the headless driver: watchfiles (a real file watcher) yields the changes,
-the Player advances by the wall time in between, and `on_frame` hears each outcome.
+the Player advances by the wall time in between, and `on_change` hears each outcome.
+`Watcher` runs watchfiles on a thread of its own for the window's loop (render/window.py),
+which polls it between frames: all GL work stays on the loop's thread.
 """
 from __future__ import annotations
 

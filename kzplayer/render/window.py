@@ -6,7 +6,8 @@ The simulation advances by the wall-clock time between frames (capped at 0.1 s s
 stall, a drag of the window, does not explode an effect), cut into
 ParticleSystem.Framerate steps by kzplayer.gpu. The frame loop is the Player's
 (render/player.py), as offline (render/offline.py); this module only adds the window and
-its keys, which it hands to the Player's clock, step() and restart().
+its keys, which it hands to the Player's clock, step() and restart(). With `play --watch`,
+a render/live.py Watcher's saves are applied between frames.
 """
 from __future__ import annotations
 
