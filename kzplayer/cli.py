@@ -79,6 +79,8 @@ def main() -> None:
 @click.option("--events", help="Births, deaths and hits of every emitter to a .jsonl file (one JSON object a line).")
 @click.option("--events-cap", type=click.IntRange(min=1), help="Events --events keeps per ParticleSystem and frame (default 10000; the rest are counted as dropped).")
 @click.option("--set", "overrides", multiple=True, metavar="'ITEM-PATH:Prop=VALUE'", help="Override a property (repeatable).")
+@click.option("--watch", is_flag=True,
+              help="Live preview: play on, headless, and apply each save of the project's files (needs --output .png or .gif).")
 @click.option("--lod/--no-lod", default=True, show_default=True,
               help="Level of detail: emission rates (Emission.LodNear/LodFar) and fan-light and ribbon sides by distance.")
 @click.option("--frame-budget", type=float, metavar="SECONDS",

@@ -6,7 +6,8 @@ The simulation advances by the wall-clock time between frames (capped at 0.1 s s
 stall, a drag of the window, does not explode an effect), cut into
 ParticleSystem.Framerate steps by kzplayer.gpu. The frame loop is the Player's
 (render/player.py), as offline (render/offline.py); this module only adds the window and
-its keys, which it hands to the Player's clock, step() and restart().
+its keys, which it hands to the Player's clock, step() and restart(). With `play --watch`,
+a render/live.py Watcher's saves are applied between frames.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import time
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.gpu.context import create_context
 from kzplayer.render.player import Player, no_warnings
+from kzplayer.render.live import LiveSession, Watcher
 
 # glfw is imported lazily, in the functions that open or drive a window: a headless render
 # (the usual case on a server) then never loads the glfw library.
@@ -52,9 +54,11 @@ def _no_window(reason: str) -> KzError:
 
 
 def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=None,
-                   frame_budget=None, lod: bool = True) -> None:
+                   frame_budget=None, lod: bool = True, watch=None) -> None:
     """Open a window of `size`, play until it is closed (the frame loop is the Player's: a
-    broken material leaves its slot out, a frame past `frame_budget` seconds stops it)."""
+    broken material leaves its slot out, a frame past `frame_budget` seconds stops it).
+    `watch=(path, load, report, said)`: the live preview (render/live.py): each save is
+    applied or rebuilt between frames; said(outcome) hears it."""
     import glfw    # lazy: see the top of the module
 
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -72,14 +76,27 @@ def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=N
         glfw.make_context_current(win)
         glfw.swap_interval(1)
         ctx = create_context(headless=False, window=win)
-        player = Player(ctx, project, graph, size, seed=seed, warn=warn or no_warnings,
-                        frame_budget=frame_budget, lod=lod)
+        def make_player(p, g):
+            return Player(ctx, p, g, size, seed=seed, warn=warn or no_warnings, frame_budget=frame_budget, lod=lod)
+        live = None
+        if watch is not None:
+            path, load, report, said = watch
+            session = LiveSession(path, load=load, make_player=make_player, report=report)
+            session.start(project, graph)
+            live = (Watcher(session), said)
+            player = session.player
+        else:
+            player = make_player(project, graph)
         keys = Keys()
         glfw.set_key_callback(win, keys.on_key)
         try:
-            _loop(glfw, win, ctx, keys, player, fps)
+            _loop(glfw, win, ctx, keys, player, fps, live=live)
         finally:
-            player.release()
+            if live is not None:
+                live[0].close()
+                live[0].session.release()
+            else:
+                player.release()
     finally:
         glfw.terminate()
 
@@ -108,16 +125,23 @@ class Keys:
             self.quit = True
 
 
-def _loop(glfw, win, ctx, keys, player, fps, now=time.perf_counter):
+def _loop(glfw, win, ctx, keys, player, fps, now=time.perf_counter, live=None):
     """The window's turns of the Player's loop until it closes: keys to the Player's clock
     (pause, single steps, restart), the wall time since the last turn to advance(), then a
-    draw at the window's size. `now` is the wall clock (tests give one of their own)."""
+    draw at the window's size. `now` is the wall clock (tests give one of their own).
+    `live=(Watcher, said)`: a save since the last turn is applied first (a rebuild brings a
+    new Player); said(outcome) hears it."""
     last = now()
-    title_paused = None
+    shown, note = None, ""           # the window's title, and what the last save said
     while not glfw.window_should_close(win) and not keys.quit:
         glfw.poll_events()
         t = now()
         elapsed, last = min(t - last, MAX_FRAME_DT), t
+        if live is not None and (outcome := live[0].poll()) is not None:
+            player = live[0].session.player
+            live[1](outcome)
+            note = (" - the last save does not play (see the terminal): the last good state plays"
+                    if outcome.kind == "broken" else "")
         if keys.restart:
             player.restart()
             keys.restart = False
@@ -133,7 +157,8 @@ def _loop(glfw, win, ctx, keys, player, fps, now=time.perf_counter):
             player.draw((width, height))
             player.show(ctx.screen)
             glfw.swap_buffers(win)
-        if keys.paused != title_paused:
-            title_paused = keys.paused
-            glfw.set_window_title(win, f"kzplayer - {player.project.name}" + (
-                " (paused: Space resumes, Right steps)" if keys.paused else ""))
+        title = f"kzplayer - {player.project.name}" + (
+            " (paused: Space resumes, Right steps)" if keys.paused else "") + note
+        if title != shown:
+            shown = title
+            glfw.set_window_title(win, title)

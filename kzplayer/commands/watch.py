@@ -1,0 +1,127 @@
+"""`kzplayer play FILE --watch [--headless --output FILE.png|.gif]`: the live preview's
+command line (the watching and applying is kzplayer.render.live; docs/play.md "Live
+preview"). In the window (render/window.py) each save applies between frames. Headless,
+the output is written once at the start and rewritten atomically after each save that
+changes something: a .png is the frame at that moment, a .gif the next --seconds (or
+--frames) of the effect from that moment. One line per save
+says what happened on stderr; a broken save prints its diagnostics and keeps the last good
+state. Ctrl+C ends it (exit 0).
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import click
+
+from kzplayer.bindings import parse_override, resolve
+from kzplayer.commands.loading import _load, print_diagnostics_stderr, print_warnings, validate_findings
+from kzplayer.diagnostics import KzError, Severity
+from kzplayer.gpu.context import create_context
+from kzplayer.render.budget import FRAME_BUDGET
+from kzplayer.render.live import LiveSession, watch_loop, write_atomically
+from kzplayer.render.player import Player
+from kzplayer.render.writers import open_writer
+
+
+def check_watch(project, output, window, stats, dump, events) -> None:
+    """--watch needs a project, and then either the window or --output FILE.png|.gif (exit 2
+    otherwise); a window is not given --output (run() says so)."""
+    if project is None:
+        raise click.UsageError("--watch watches a project: give its file or folder")
+    if stats or dump or events:
+        raise click.UsageError("--watch writes --output only (not --stats, --dump or --events)")
+    if output and not str(output).lower().endswith((".png", ".gif")):
+        raise click.UsageError("--watch rewrites an image after each save: give --output FILE.png or FILE.gif")
+    if window is False and not output:
+        raise click.UsageError("--watch --headless rewrites an image after each save: give --output FILE.png or FILE.gif")
+
+
+def window_watch(path, overrides):
+    """The `watch` of render.window.play_in_window: (path, load, report, said)."""
+
+    def said(outcome):
+        click.echo(f"kzplayer: {time.strftime('%H:%M:%S')} {describe(outcome)}", err=True)
+    return (path, lambda p: load_live(p, overrides), print_diagnostics_stderr, said)
+
+
+def load_live(path: str, overrides=()):
+    """(project, graph) for the live session; KzError for a save that does not play: the
+    loader's errors, a binding that cannot compute, and every error `validate` finds (an
+    unknown material), so that a broken save keeps the last good state playing. The first
+    load of a --watch run is this one too: what a later save may not do, the first may not."""
+    proj = _load(path)
+    graph = resolve(proj)
+    findings = validate_findings(proj, graph)
+    errors = [d for d in findings if d.severity == Severity.ERROR]
+    if errors:
+        raise KzError(errors, exit_code=1)
+    print_diagnostics_stderr(findings)
+    for text in overrides:
+        item, name, new_value = parse_override(text, proj)
+        graph.set_value(item, name, new_value)
+    return proj, graph
+
+
+def describe(outcome) -> str:
+    took = f"{outcome.seconds * 1000:.0f} ms"
+    if outcome.kind == "applied":
+        names = sorted({f"{e.path.rsplit('/', 1)[-1]}.{e.name.rsplit('.', 1)[-1]}" for e in outcome.edits})
+        return f"applied {len(outcome.edits)} value(s) live ({', '.join(names[:4])}) in {took}"
+    if outcome.kind == "rebuilt":
+        return f"rebuilt ({outcome.reason}) and re-run to the same time in {took}"
+    if outcome.kind == "broken":
+        return "the save does not play (above); the last good state plays on"
+    return "nothing that plays changed"
+
+
+def play_watch(path, overrides, size, *, n_frames, fps, seed, output, frame_budget=None, lod=True,
+               stop: threading.Event | None = None, ctx=None, on_change=None) -> None:
+    """Play `path` live until Ctrl+C (or `stop`, for tests, with their `ctx`); `on_change(outcome)`
+    hears each save after its output was written."""
+
+    own_ctx = ctx is None
+    ctx = ctx or create_context(headless=True)
+
+    def make_player(project, graph):
+        player = Player(ctx, project, graph, size, seed=seed, warn=print_warnings,
+                        frame_budget=FRAME_BUDGET if frame_budget is None else frame_budget, lod=lod)
+        player.prepare()
+        return player
+
+    def write(player) -> None:
+        def to(tmp):
+            with open_writer(tmp, fps, size) as writer:
+                if str(output).lower().endswith(".gif"):
+                    for _ in range(n_frames):
+                        player.step(1.0 / fps)
+                        player.draw()
+                        writer.write(player.image())
+                else:
+                    player.draw()
+                    writer.write(player.image())
+        write_atomically(output, to)
+
+    session = LiveSession(path, load=lambda p: load_live(p, overrides), make_player=make_player,
+                          report=print_diagnostics_stderr)
+    try:
+        session.start()
+        write(session.player)
+        click.echo(f"kzplayer: watching {path} (Ctrl+C ends); wrote {output}", err=True)
+
+        def changed(outcome):
+            if outcome.kind in ("applied", "rebuilt"):
+                write(session.player)
+            click.echo(f"kzplayer: {time.strftime('%H:%M:%S')} {describe(outcome)}"
+                       + (f"; wrote {output}" if outcome.kind in ("applied", "rebuilt") else ""), err=True)
+            if on_change is not None:
+                on_change(outcome)
+
+        try:
+            watch_loop(session, on_change=changed, stop=stop)
+        except KeyboardInterrupt:
+            pass
+    finally:
+        session.release()
+        if own_ctx:
+            ctx.release()
