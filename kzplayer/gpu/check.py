@@ -7,7 +7,7 @@ Each custom MaterialType of a slot the simulation runs is compiled into the prog
 system with it in that slot generates (kzplayer.gpu.generate), exactly as the player
 will; the driver's errors come back as `shader.compile` Diagnostics at the line and
 column of the material's own file (or of a file it includes), the file named by its
-absolute path. A missing shader file is not reported here (the loader's
+absolute path. A missing shader file is not reported here (validate's
 `material.unknown`). Needs an OpenGL 4.3 context: pass one, or one is made and released;
 where none can be had, create_context's KzError propagates.
 """

@@ -35,11 +35,16 @@ from pathlib import Path
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
 from kzplayer.gpu.glsl import map_column
 from kzplayer.project.assets import INCLUDE as _INCLUDE       # one reading of the line (convert's too)
-from kzplayer.project.files import Outside, inside, is_file
+from kzplayer.project.files import Outside, inside, is_file, read_regular
 from kzplayer.resources import shader_dir
 
 MAX_DEPTH = 32
-LINE_STRIDE = 100000         # files up to 99,999 lines
+MAX_SHADER_BYTES = 1 << 20           # one shader file: 1 MiB (10 MB compiled for minutes)
+MAX_PROGRAM_BYTES = 4 << 20          # one program after its includes
+# a file of MAX_SHADER_BYTES holds at most MAX_SHADER_BYTES + 1 lines, so the stride always
+# exceeds a file's line count; K*LINE_STRIDE+N must stay a 32-bit int for the driver
+LINE_STRIDE = 2_000_000
+MAX_FILES = (2**31 - 1) // LINE_STRIDE - 1
 GLSL_VERSION = "#version 430"
 
 VERSION_LINE = re.compile(r"^\s*#\s*version\b")
@@ -76,7 +81,20 @@ class Source:
 
 
 def line_directive(line: int, file_id: int) -> str:
+    if not 0 <= line < LINE_STRIDE:
+        raise shader_error(f"a shader file of more than {LINE_STRIDE - 1:,} lines", None)
+    if file_id > MAX_FILES:
+        raise shader_error(f"a program of more than {MAX_FILES:,} files", None)
     return f"#line {file_id * LINE_STRIDE + line} {file_id}"
+
+
+def check_program_size(text: str, where: Span) -> None:
+    """A program after its includes is at most MAX_PROGRAM_BYTES (the compile time grows
+    with it); `where`: the material or file it is reported at."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_PROGRAM_BYTES:
+        raise shader_error(f"the program is {size / 2**20:,.1f} MiB after its includes, more than "
+                           f"the {MAX_PROGRAM_BYTES / 2**20:,.0f} MiB a program may be", where)
 
 
 def preprocess(path: str | Path, defines: dict[str, object] | None = None,
@@ -121,7 +139,9 @@ class _Preprocessor:
         self.lines[fid] = main_lines
         self.out.append(line_directive(first + 1, fid))
         self._lines(main_lines[first:], main, fid, [main], start=first + 1)
-        return Source("\n".join(self.out) + "\n", dict(self.files), self.lines)
+        text = "\n".join(self.out) + "\n"
+        check_program_size(text, Span(self.files[fid], 1, 1))
+        return Source(text, dict(self.files), self.lines)
 
     def _file_id(self, path: Path, name: str) -> int:
         if path not in self.ids:
@@ -184,9 +204,14 @@ def library_name(path: Path) -> str:
 
 
 def read_shader(path: Path, where: Span | None) -> str:
+    """A shader file's text: a regular file (a pipe, device or folder refused before it is
+    opened) of at most MAX_SHADER_BYTES, read bounded (kzplayer.project.files.read_regular)."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        return read_regular(path, MAX_SHADER_BYTES, "the file").decode("utf-8")
+    except ValueError as exc:      # UnicodeDecodeError is one too
+        reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else str(exc)
+        raise shader_error(f"cannot read shader {path}: {reason}", where, fallback_file=str(path)) from None
+    except OSError as exc:
         raise shader_error(f"cannot read shader {path}: {exc.__class__.__name__}", where,
                      fallback_file=str(path)) from None
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from kzplayer.diagnostics import Span
 from kzplayer.gpu import glsl
-from kzplayer.gpu.preprocessor import (GLSL_VERSION, MAX_DEPTH, VERSION_LINE, Source, find_include, glsl_literal,
-                                       library_name, line_directive, read_shader, shader_error)
+from kzplayer.gpu.preprocessor import (GLSL_VERSION, MAX_DEPTH, VERSION_LINE, Source, check_program_size,
+                                       find_include, glsl_literal, library_name, line_directive, read_shader, shader_error)
 from kzplayer.project.assets import INCLUDE as _INCLUDE
 from kzplayer.resources import shader_dir
 
@@ -163,7 +163,11 @@ class ProgramBuilder:
     def source(self) -> Source:
         head = [self.version] + [f"#define {k} {glsl_literal(v)}".rstrip() for k, v in self.defines.items()]
         body = [line for name in self.SECTIONS for line in self.out[name]]
-        return Source("\n".join(head + body) + "\n", dict(self.files), dict(self.lines),
+        text = "\n".join(head + body) + "\n"
+        # reported at the file that holds most of it (a material's, as a rule)
+        biggest = max(self.lines, key=lambda k: sum(map(len, self.lines[k])), default=None)
+        check_program_size(text, Span(self.files.get(biggest, "<program>"), 1, 1))
+        return Source(text, dict(self.files), dict(self.lines),
                       {k: v for k, v in self.colmaps.items() if v})
 
     # -- internals -----------------------------------------------------------------------

@@ -191,8 +191,8 @@ class Player:
     def camera(self, aspect: float | None = None, seconds: float | None = None):
         """(Camera, how it was chosen) for the image's aspect ratio (the window's may change)."""
         if self._seen is None and find_camera_item(self.project) is None:
-            self._seen = probe_positions(self.ctx, self.project, self.graph, self.seed,
-                                         self.probe_seconds if seconds is None else seconds)
+            self._seen = probe_positions(self.ctx, self.scene, seed=self.seed,
+                                         seconds=self.probe_seconds if seconds is None else seconds)
             if self._seen is None:
                 self._seen = False
         aspect = aspect or self.size[0] / self.size[1]

@@ -17,10 +17,13 @@ PROBE_SECONDS = 4.0
 PROBE_SAMPLES = 16
 
 
-def probe_positions(ctx, project, graph, seed, seconds: float) -> np.ndarray | None:
-    """Two corners (lo, hi) of the box the particles occupy, or None when none were alive."""
+def probe_positions(ctx, scene, graph=None, seed=None, seconds: float = PROBE_SECONDS) -> np.ndarray | None:
+    """Two corners (lo, hi) of the box the particles occupy, or None when none were alive.
+    `scene`: the player's own (kzplayer.scene.Scene; or a project and its graph), played
+    with what the player leaves out left out (a custom material that does not compile or
+    whose shader is missing), so a project without a Camera plays as one with."""
     seconds = max(min(seconds, PROBE_SECONDS), 1e-3)
-    sim = Simulation(ctx, project, graph, seed=seed)
+    sim = Simulation(ctx, scene, graph, seed=seed, leave_out_broken=True)
     found = []
     try:
         dt = seconds / PROBE_SAMPLES

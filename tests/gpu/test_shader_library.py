@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kzplayer.diagnostics import KzError, Span
-from kzplayer.gpu.preprocessor import preprocess
+from kzplayer.gpu.preprocessor import LINE_STRIDE, preprocess
 from kzplayer.gpu.shader_errors import compile_compute, parse_log
 from kzplayer.project.model import Item
 
@@ -56,9 +56,9 @@ def test_library_includes_resolve_from_anywhere(tmp_path):
 
 @pytest.mark.parametrize("log, file, line, column, message", [
     ("0:12(3): error: `foo' undeclared", "<prelude>", 12, 3, "`foo' undeclared"),           # Mesa
-    ("0:100012(3): error: `foo' undeclared", "swirl.glsl", 12, 3, "`foo' undeclared"),      # Mesa, K lost
+    (f"0:{LINE_STRIDE + 12}(3): error: `foo' undeclared", "swirl.glsl", 12, 3, "`foo' undeclared"),      # Mesa, K lost
     ('1(12) : error C1008: undefined variable "foo"', "swirl.glsl", 12, 1, 'undefined variable "foo"'),  # NVIDIA
-    ("ERROR: 1:100012: 'foo' : undeclared identifier", "swirl.glsl", 12, 1, "'foo' : undeclared identifier"),  # AMD
+    (f"ERROR: 1:{LINE_STRIDE + 12}: 'foo' : undeclared identifier", "swirl.glsl", 12, 1, "'foo' : undeclared identifier"),  # AMD
 ])
 def test_vendor_logs_map_to_files_and_lines(log, file, line, column, message):
     from kzplayer.gpu.preprocessor import Source

@@ -4,12 +4,12 @@
 #define FAST 1
 #line 2 0
 // main
-#line 100001 1
+#line 2000001 1
 
 float a() { return 1.0; }
-#line 200001 2
+#line 4000001 2
 float b() { return 2.0; }
-#line 100004 1
+#line 2000004 1
 #line 4 0
 // "lib/b.glsl" is already included
 void main() {}
