@@ -37,6 +37,7 @@ class Result:
     history_memory: int = 0           # of which position histories
     start: float | None = None        # play --start: the effect time of the first frame
     speed: float = 1.0                # play --speed
+    diagnostics: list = field(default_factory=list)    # kzplayer.render(): the warnings play prints
 
 
 def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None, output=None, stats=None,
