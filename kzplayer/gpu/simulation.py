@@ -17,7 +17,9 @@ frame or more later (kzplayer.gpu.stats_ring); the pools are read when asked
 Bounds (docs/player.md, "Limits"): a frame runs at most `max_steps` steps per system (steps
 beyond are dropped and counted in `dropped_steps`, as game engines drop them); with
 `timings` set to a dict, the steps of each system that runs custom materials are timed into
-it (play's per-frame wall-clock budget names them); with `leave_out_broken`, a material
+it (play's per-frame wall-clock budget names them); with `gpu_timers` set to a
+kzplayer.gpu.timers.GpuTimers, each system's steps of a frame are timed by a GL timer
+query ("sim", system path) of that frame; with `leave_out_broken`, a material
 that cannot be resolved or compiled leaves its slot out with a diagnostic instead of
 raising.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+from contextlib import nullcontext
 
 import moderngl
 import numpy as np
@@ -76,6 +79,7 @@ class Simulation:
         self.max_steps = MAX_STEPS_PER_FRAME
         self.dropped_steps: dict[str, int] = {}   # system path -> steps dropped over the budget
         self.timings: dict[str, float] | None = None   # custom materials' systems -> seconds, when asked
+        self.gpu_timers = None        # a gpu.timers.GpuTimers: each system's steps of a frame timed on the GPU
         self.walk_full_pool = walk == "pool"
         self.events_cap = max(int(events_cap), 1)   # host event records per system and frame
         self.host_events = HostEvents()
@@ -127,9 +131,11 @@ class Simulation:
             if timed:
                 self.ctx.finish()
                 start = time.perf_counter()
-            for _ in range(run):
-                runner.step()
-                system.steps += 1
+            with (self.gpu_timers.measure(("sim", system.item.path), self.frames)
+                  if self.gpu_timers is not None and run else nullcontext()):
+                for _ in range(run):
+                    runner.step()
+                    system.steps += 1
             if timed:
                 self.ctx.finish()
                 self.timings[timed] = self.timings.get(timed, 0.0) + time.perf_counter() - start

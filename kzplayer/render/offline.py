@@ -43,7 +43,7 @@ class Result:
 def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None, output=None, stats=None,
                    dump=None, events=None, events_cap=None, ctx=None, warn=no_warnings, progress=None,
                    frame_budget=None, lod: bool = True, start: float | None = None, speed: float = 1.0,
-                   hud: bool = False) -> Result:
+                   hud: bool = False, gpu_timers: bool = False) -> Result:
     """Simulate n_frames output frames headless, writing what was asked. `ctx` lets tests
     share their context (otherwise a standalone one is made and released); `progress()` is
     called once per frame (a progress bar); `frame_budget`: seconds a frame may take
@@ -51,7 +51,8 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
     `start` (play --start): the first output frame is the effect at `start` seconds, reached
     by re-running it from 0 without drawing (Player.seek): the same particles as the frame
     at that time of a run from 0. `speed` (0.1 to 1): each output frame moves the effect on
-    by speed / fps seconds (slow motion)."""
+    by speed / fps seconds (slow motion). `gpu_timers`: each system's simulation and draw
+    time measured with GL timer queries, in the --stats rows (sim_gpu_ms, draw_gpu_ms)."""
     own_ctx = ctx is None
     ctx = ctx or create_context(headless=True)
     player = writer = recorder = log = None
@@ -59,7 +60,7 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         player = Player(ctx, project, graph, size, seed=seed, warn=warn,
                         probe_seconds=min(n_frames / fps, PROBE_SECONDS),
                         frame_budget=FRAME_BUDGET if frame_budget is None else frame_budget,
-                        events_cap=events_cap, lod=lod)
+                        events_cap=events_cap, lod=lod, gpu_timers=gpu_timers or hud)
         camera = how = None
         if output:
             camera, how = player.camera(size[0] / size[1])
@@ -76,7 +77,7 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
             player.seek(before, step)
             player.flush_stats()
             first, base, skipped = start - before, start - step, player.sim.frames
-        recorder = StatsRecorder(player.sim, stats) if stats else None
+        recorder = StatsRecorder(player.sim, stats, gpu_times=gpu_timers) if stats else None
         if events:
             log = EventLog(player.sim, events)
         every = bool(output) and needs_every_frame(output)

@@ -29,6 +29,7 @@ particles go, so the camera never moves during a render.
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -37,6 +38,7 @@ import numpy as np
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import Simulation
 from kzplayer.gpu.host_events import DEFAULT_CAP
+from kzplayer.gpu.timers import GpuTimers, available as timers_available
 from kzplayer.render.budget import FrameWatch, dropped_steps
 from kzplayer.render.camera import choose_camera, find_camera_item
 from kzplayer.render.frame import FrameBuilder
@@ -87,7 +89,8 @@ class Player:
 
     def __init__(self, ctx, project, graph, size: tuple[int, int], *, seed: int | None = None,
                  warn: Callable[[list[Diagnostic]], None] = no_warnings, probe_seconds: float = PROBE_SECONDS,
-                 frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True):
+                 frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True,
+                 gpu_timers: bool = False):
         self.ctx = ctx
         self.project = project
         self.graph = graph
@@ -97,6 +100,10 @@ class Player:
         self.probe_seconds = probe_seconds
         self.events_cap = events_cap
         self.clock = Clock()
+        # GL timer queries per system and frame (gpu/timers.py): in the figures, never waited for
+        self.timers = GpuTimers(ctx) if gpu_timers and timers_available() else None
+        self._waiting: deque = deque()    # (frame, figures) whose GPU times are not in yet
+        self.latest: dict = {}            # the last figures handed out, {path: EmitterStats} (the HUD's)
         # one running scene for the simulation and the frames (a restart keeps it)
         self.scene = Scene(project, graph, seed=seed, leave_out_broken=True)
         self.sim = self._simulation()
@@ -118,8 +125,15 @@ class Player:
         self._say(self.sim.diagnostics)
 
     def _simulation(self):
-        return Simulation(self.ctx, self.scene, seed=self.seed, leave_out_broken=True,
-                          events_cap=self.events_cap or DEFAULT_CAP)
+        sim = Simulation(self.ctx, self.scene, seed=self.seed, leave_out_broken=True,
+                         events_cap=self.events_cap or DEFAULT_CAP)
+        sim.gpu_timers = self.timers
+        self._system_of = {em.path: runner.system.item.path for runner in sim.runners for em in runner.system.members}
+        return sim
+
+    def _timed(self, em):
+        """The timer query of an emitter's draw work in this frame (renderer hook)."""
+        return self.timers.measure(("draw", self._system_of.get(em.key, em.key)), self.sim.frames - 1)
 
     def listen(self, emitter, callback, **kwargs):
         """The simulation's host events (Simulation.listen), kept across a restart."""
@@ -173,7 +187,7 @@ class Player:
 
     def flush_stats(self) -> None:
         """The figures of the frames not handed out yet (the end of a run)."""
-        self._figures(self.sim.take_stats(flush=True))
+        self._figures(self.sim.take_stats(flush=True), flush=True)
 
     def _plan_lod(self) -> tuple[dict, dict]:
         """({path: emission factor}, {path: sides}) for the current view; empty when no
@@ -187,12 +201,24 @@ class Player:
             camera, _ = self.camera()
         return self.lod.plan(self.sim, self.frames.value, camera, self.size)
 
-    def _figures(self, done) -> None:
-        for frame, figures in done:
+    def _figures(self, done, flush: bool = False) -> None:
+        """Hand out each frame's figures, in order, once its GPU times are in (a frame whose
+        queries are still running waits for a later turn, unless `flush`)."""
+        self._waiting.extend(done)
+        while self._waiting:
+            frame, figures = self._waiting[0]
+            times = {} if self.timers is None else self.timers.take(frame, wait=flush)
+            if times is None:
+                break
+            self._waiting.popleft()
             rates, sides = self._lod_frames.pop(frame, ({}, {}))
-            figures = {path: replace(f, lod_rate=rates.get(path, 1.0), lod_sides=sides.get(path, 0))
+            system = self._system_of
+            figures = {path: replace(f, lod_rate=rates.get(path, 1.0), lod_sides=sides.get(path, 0),
+                                     sim_gpu_ms=times.get(("sim", system.get(path)), 0.0),
+                                     draw_gpu_ms=times.get(("draw", system.get(path)), 0.0))
                        for path, f in figures.items()}
             self.stalled.add(figures)
+            self.latest = figures
             if self.on_stats is not None:
                 self.on_stats(frame, figures)
 
@@ -205,6 +231,9 @@ class Player:
             self.sim.listen(emitter, callback, **kwargs)
         self.time = 0.0
         self._lod_frames.clear()
+        self._waiting.clear()
+        if self.timers is not None:
+            self.timers.clear()
 
     # -- the picture -------------------------------------------------------------------------
 
@@ -222,6 +251,8 @@ class Player:
     def _renderer(self, size: tuple[int, int]) -> Renderer:
         if self.renderer is None:
             self.renderer = Renderer(self.ctx, size)
+            if self.timers is not None:
+                self.renderer.particles.timed = self._timed
         self.renderer.resize(size)
         return self.renderer
 
@@ -286,6 +317,8 @@ class Player:
         if self.sim is not None:
             self.sim.release()
             self.sim = None
+        if self.timers is not None:
+            self.timers.release()
 
 
 def _texture_problems(renderer) -> list[Diagnostic]:
