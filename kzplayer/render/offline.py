@@ -16,6 +16,7 @@ from kzplayer.atomic import AtomicFile, guard
 from kzplayer.gpu.context import create_context
 from kzplayer.render.budget import FRAME_BUDGET
 from kzplayer.render.event_log import EventLog
+from kzplayer.render.hud import burn_in
 from kzplayer.render.player import Player, no_warnings
 from kzplayer.render.probe import PROBE_SECONDS
 from kzplayer.render.stats import StatsRecorder
@@ -52,7 +53,8 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
     by re-running it from 0 without drawing (Player.seek): the same particles as the frame
     at that time of a run from 0. `speed` (0.1 to 1): each output frame moves the effect on
     by speed / fps seconds (slow motion). `gpu_timers`: each system's simulation and draw
-    time measured with GL timer queries, in the --stats rows (sim_gpu_ms, draw_gpu_ms)."""
+    time measured with GL timer queries, in the --stats rows (sim_gpu_ms, draw_gpu_ms).
+    `hud`: the debug view drawn over every frame written (render/hud.py)."""
     own_ctx = ctx is None
     ctx = ctx or create_context(headless=True)
     player = writer = recorder = log = None
@@ -91,6 +93,8 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
                 player.advance(dt)
             if writer and (every or frame == n_frames - 1):
                 player.draw(camera=camera)
+                if hud:
+                    burn_in(player)             # the debug view, written with the frame
                 writer.write(player.image())
             if progress:
                 progress()

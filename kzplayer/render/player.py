@@ -104,6 +104,9 @@ class Player:
         self.timers = GpuTimers(ctx) if gpu_timers and timers_available() else None
         self._waiting: deque = deque()    # (frame, figures) whose GPU times are not in yet
         self.latest: dict = {}            # the last figures handed out, {path: EmitterStats} (the HUD's)
+        self.latest_frame = None          # the frame they are of
+        self.gpu_ms: dict = {}            # ("sim" | "draw", system path) -> its last measured GPU ms
+        self.overlay = None               # the debug view's text drawer (render/hud.py), made when first drawn
         # one running scene for the simulation and the frames (a restart keeps it)
         self.scene = Scene(project, graph, seed=seed, leave_out_broken=True)
         self.sim = self._simulation()
@@ -211,6 +214,7 @@ class Player:
             if times is None:
                 break
             self._waiting.popleft()
+            self.gpu_ms.update(times)
             rates, sides = self._lod_frames.pop(frame, ({}, {}))
             system = self._system_of
             figures = {path: replace(f, lod_rate=rates.get(path, 1.0), lod_sides=sides.get(path, 0),
@@ -218,7 +222,7 @@ class Player:
                                      draw_gpu_ms=times.get(("draw", system.get(path)), 0.0))
                        for path, f in figures.items()}
             self.stalled.add(figures)
-            self.latest = figures
+            self.latest, self.latest_frame = figures, frame
             if self.on_stats is not None:
                 self.on_stats(frame, figures)
 
@@ -311,6 +315,9 @@ class Player:
             self.warn(new)
 
     def release(self) -> None:
+        if self.overlay is not None:
+            self.overlay.release()
+            self.overlay = None
         if self.renderer is not None:
             self.renderer.release()
             self.renderer = None

@@ -114,7 +114,7 @@ class Player:
         self.ctx = ctx or create_context(headless=True)
         try:
             self._loop = FrameLoop(self.ctx, self.project, self.graph, self.size, seed=seed,
-                                   warn=self.diagnostics.extend, lod=lod)
+                                   warn=self.diagnostics.extend, lod=lod, gpu_timers=hud)
             self._camera, self.camera_choice = self._loop.camera(self.size[0] / self.size[1])
             self._loop.prepare(self._camera)
         except BaseException:

@@ -19,6 +19,7 @@ import time
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.gpu.context import create_context
+from kzplayer.render.hud import burn_in, burn_problems
 from kzplayer.render.player import Player, no_warnings
 from kzplayer.render.live import LiveSession, Watcher
 
@@ -82,7 +83,8 @@ def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=N
         glfw.swap_interval(1)
         ctx = create_context(headless=False, window=win)
         def make_player(p, g):
-            return Player(ctx, p, g, size, seed=seed, warn=warn or no_warnings, frame_budget=frame_budget, lod=lod)
+            return Player(ctx, p, g, size, seed=seed, warn=warn or no_warnings, frame_budget=frame_budget, lod=lod,
+                          gpu_timers=True)
         live = None
         if watch is not None:
             path, load, report, said = watch
@@ -183,7 +185,8 @@ def _loop(glfw, win, ctx, keys, player, fps, now=time.perf_counter, live=None):
     while not glfw.window_should_close(win) and not keys.quit:
         glfw.poll_events()
         t = now()
-        elapsed, last = min(t - last, MAX_FRAME_DT), t
+        wall, last = t - last, t
+        elapsed = min(wall, MAX_FRAME_DT)
         if live is not None and (outcome := live[0].poll()) is not None:
             player = live[0].session.player
             live[1](outcome)
@@ -196,6 +199,12 @@ def _loop(glfw, win, ctx, keys, player, fps, now=time.perf_counter, live=None):
             # the camera follows the window's shape; the view itself is the project's
             ctx.screen.viewport = (0, 0, width, height)
             player.draw((width, height))
+            # the debug view (H) and a broken save's problems (LiveSession.problems) over it
+            problems = list(getattr(live[0].session, "problems", None) or ()) if live is not None else []
+            if keys.hud:
+                burn_in(player, frame_ms=wall * 1e3, problems=problems)
+            else:
+                burn_problems(player, problems)
             player.show(ctx.screen)
             glfw.swap_buffers(win)
         slow = f" ({player.clock.speed:g}x)" if player.clock.speed < 1 else ""
