@@ -54,12 +54,14 @@ class Simulation:
     leave_out_broken=False)`, which builds the Scene (`seed` overrides every Emission.Seed).
     `io="storage"` makes every program read and write particles through storage blocks
     instead of texel-buffer images (the same bits; for drivers without texel buffers, and
-    the tests that compare the two). `walk="pool"` makes the step kernel walk every slot of
+    the tests that compare the two). `programs` shares a ComputePrograms (programs by
+    source text) with other simulations of one context. `walk="pool"` makes the step kernel walk every slot of
     every pool, skipping dead ones, instead of the live lists (the pipeline before v2's
     way, kept to test that both give the same particles)."""
 
     def __init__(self, ctx: moderngl.Context, scene, graph=None, seed: int | None = None, io: str | None = None,
-                 walk: str = "live", leave_out_broken: bool = False, events_cap: int = DEFAULT_CAP):
+                 walk: str = "live", leave_out_broken: bool = False, events_cap: int = DEFAULT_CAP,
+                 programs: ComputePrograms | None = None):
         if not isinstance(scene, Scene):         # a project: its scene, read here
             scene = Scene(scene, graph, seed=seed, leave_out_broken=leave_out_broken)
         self.ctx = ctx
@@ -72,7 +74,10 @@ class Simulation:
         block = int(ctx.info.get("GL_MAX_UNIFORM_BLOCK_SIZE", 16384) or 16384)
         self.uniform_block_vec4s = min(block, 65536) // 16
         self.table_vec4s = self.uniform_block_vec4s
-        self.programs = ComputePrograms(ctx)
+        # `programs`: compiled programs shared with the caller, who releases them (the
+        # Player's restart and seek make a new Simulation without compiling again)
+        self._own_programs = programs is None
+        self.programs = programs if programs is not None else ComputePrograms(ctx)
         self.holders: dict = {}                  # id(scene node) -> its GPU holder (gpu.refresh)
         self.emitters: list[Emitter] = []
         self.frames = 0
@@ -324,7 +329,8 @@ class Simulation:
         for runner in self.runners:
             runner.release()
         self._ring.release()
-        self.programs.release()
+        if self._own_programs:
+            self.programs.release()
 
     # -- building ---------------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ import numpy as np
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import Simulation
 from kzplayer.gpu.host_events import DEFAULT_CAP
+from kzplayer.gpu.materials import ComputePrograms
 from kzplayer.gpu.timers import GpuTimers, available as timers_available
 from kzplayer.render.budget import FrameWatch, dropped_steps
 from kzplayer.render.camera import choose_camera, find_camera_item
@@ -107,6 +108,8 @@ class Player:
         self.latest_frame = None          # the frame they are of
         self.gpu_ms: dict = {}            # ("sim" | "draw", system path) -> its last measured GPU ms
         self.overlay = None               # the debug view's text drawer (render/hud.py), made when first drawn
+        # compiled simulation programs, kept across restarts and seeks (by source text)
+        self._programs = ComputePrograms(ctx)
         # one running scene for the simulation and the frames (a restart keeps it)
         self.scene = Scene(project, graph, seed=seed, leave_out_broken=True)
         self.sim = self._simulation()
@@ -129,7 +132,7 @@ class Player:
 
     def _simulation(self):
         sim = Simulation(self.ctx, self.scene, seed=self.seed, leave_out_broken=True,
-                         events_cap=self.events_cap or DEFAULT_CAP)
+                         events_cap=self.events_cap or DEFAULT_CAP, programs=self._programs)
         sim.gpu_timers = self.timers
         self._system_of = {em.path: runner.system.item.path for runner in sim.runners for em in runner.system.members}
         return sim
@@ -326,6 +329,7 @@ class Player:
             self.sim = None
         if self.timers is not None:
             self.timers.release()
+        self._programs.release()
 
 
 def _texture_problems(renderer) -> list[Diagnostic]:
