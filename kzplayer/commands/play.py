@@ -135,6 +135,8 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         if not window:
             raise click.UsageError("--watch: no display here for a window; give --headless --output FILE.png or .gif")
     if watch and not window:
+        if hud:
+            raise click.UsageError("--hud with --watch is drawn in the window; a headless watch does not burn it in")
         play_watch(project, overrides, (width, height), n_frames=n_frames, fps=fps, seed=seed,
                    output=output, frame_budget=budget, lod=lod)
         return

@@ -12,7 +12,12 @@ and the offline writer (render/offline.py).
     player.finish()                     # what the whole run found (full pools, dropped steps), said
     player.release()
 
-`player.clock` holds what the live preview sets: `paused`, `speed` (0.25: slow motion).
+`player.clock` holds what the live preview sets: `paused`, `speed` (0.25: slow motion,
+0.1 to 1). `gpu_timers=True` times each system's simulation and drawing with GL timer
+queries (gpu/timers.py): the figures handed to `on_stats` carry `sim_gpu_ms` and
+`draw_gpu_ms`, each frame's handed out once its times are in (never waited for but at the
+end); `latest` / `gpu_ms` keep the last ones for the debug view (render/hud.py). A restart
+or seek reuses the compiled simulation programs.
 
 `warn(diagnostics)` hears every problem found on the way, once: the simulation's (a stock
 material not run yet, a pool capped, a broken material left out), the drawing's (a mesh that
