@@ -64,11 +64,12 @@ def _fps(fps: float) -> float:
 
 
 def render(project_or_path, output, *, size=None, seconds=None, frames=None, fps=60.0, seed=None, set=(),
-           start=None, speed=1.0, stats=None, dump=None, lod=True, hud=False, ctx=None) -> Result:
+           start=None, speed=1.0, stats=None, dump=None, lod=True, hud=False, gpu_timers=False, ctx=None) -> Result:
     """Render headless to `output` (.png: the last frame, .gif, .mp4, or a folder of PNG
     frames): the bytes `kzplayer play PROJECT --headless --output OUTPUT` writes with the
     same options (`set`: play's --set texts, `size`: (W, H)). `seconds` (default 5) or
-    `frames`; `start`, `speed` and `hud` as play's --start, --speed and --hud. Returns the
+    `frames`; `start`, `speed`, `hud`, `stats`, `dump` and `gpu_timers` as play's --start,
+    --speed, --hud, --stats, --dump and --gpu-timers. Returns the
     run's Result (frames, alive at the end, what was written); its `diagnostics` are the
     warnings play prints. `ctx` shares a moderngl context (else one is made and released)."""
     if frames is not None and seconds is not None:
@@ -92,7 +93,7 @@ def render(project_or_path, output, *, size=None, seconds=None, frames=None, fps
     result = render_offline(project, graph, size, n_frames=int(frames), fps=fps, seed=seed, output=str(output),
                             stats=None if stats is None else str(stats), dump=None if dump is None else str(dump),
                             ctx=ctx, warn=said.extend, lod=lod, start=None if start is None else float(start),
-                            speed=speed, hud=hud)
+                            speed=speed, hud=hud, gpu_timers=gpu_timers)
     result.diagnostics = said
     return result
 
