@@ -1,8 +1,8 @@
 """The interactive window of `kzplayer play` (glfw), used only where a display exists.
 
 Keys (docs/play.md, "Keys"): Space pauses and resumes; Right (or `.`) steps one frame,
-Left (or `,`) one frame back, PageUp / PageDown seek 1 s on or back (a seek re-runs the
-effect from 0: Player.seek); Up / Down (or `]` / `[`) speed up and slow down (0.1x-1x);
+Left (or `,`) one frame back, PageUp / PageDown seek 1 s on or back, 0-9 seek to that
+second (a seek re-runs the effect from 0: Player.seek); Up / Down (or `]` / `[`) speed up and slow down (0.1x-1x);
 R or Home restarts from the first frame with the same seed; H or F1 toggles the debug view
 (render/hud.py); Esc or Q closes.
 The simulation advances by the wall-clock time between frames (capped at 0.1 s so a
@@ -122,6 +122,7 @@ class Keys:
         self.seek_by = 0.0                # seconds to seek by (Left: one frame back; PageUp/Down)
         self.frames_back = 0              # frames to step back (Left), a seek
         self.speed = 0                    # +1 per Up (faster), -1 per Down (slower)
+        self.seek_to = None               # seconds to seek to (the digit keys 0-9)
         self.restart = False
         self.hud = hud
         self.quit = False
@@ -151,6 +152,8 @@ class Keys:
             self.restart = True
         elif key in (glfw.KEY_H, glfw.KEY_F1) and once:
             self.hud = not self.hud
+        elif glfw.KEY_0 <= key <= glfw.KEY_9 and once:
+            self.seek_to, self.seek_by, self.frames_back = float(key - glfw.KEY_0), 0.0, 0
         elif key in (glfw.KEY_ESCAPE, glfw.KEY_Q):
             self.quit = True
 
@@ -165,10 +168,11 @@ class Keys:
             player.clock.faster() if self.speed > 0 else player.clock.slower()
         self.speed = 0
         player.clock.paused = self.paused
-        if self.frames_back or self.seek_by:
-            target = max(player.time - self.frames_back * dt + self.seek_by, 0.0)
+        if self.frames_back or self.seek_by or self.seek_to is not None:
+            base = player.time if self.seek_to is None else self.seek_to
+            target = max(base - self.frames_back * dt + self.seek_by, 0.0)
             player.seek(round(target / dt) * dt, dt)
-            self.frames_back, self.seek_by = 0, 0.0
+            self.frames_back, self.seek_by, self.seek_to = 0, 0.0, None
         while self.pending_steps:
             player.step(dt)
             self.pending_steps -= 1

@@ -174,6 +174,9 @@ def test_the_keys_step_back_seek_slow_down_and_toggle_the_debug_view(ctx):
         press(keys, glfw.KEY_PAGE_DOWN)             # past 0: clamped to the start
         keys.apply(player, 30)
         assert player.sim.frames == 0 and player.time == 0.0
+        press(keys, glfw.KEY_3)                     # a digit: that second, from wherever it is
+        keys.apply(player, 30)
+        assert player.sim.frames == 90 and abs(player.time - 3.0) < 1e-9
         press(keys, glfw.KEY_HOME)
         assert keys.restart
     finally:
