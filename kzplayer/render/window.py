@@ -2,9 +2,10 @@
 
 Keys (docs/play.md, "Keys"): Space pauses and resumes; Right (or `.`) steps one frame,
 Left (or `,`) one frame back, PageUp / PageDown seek 1 s on or back, 0-9 seek to that
-second (a seek re-runs the effect from 0: Player.seek); Up / Down (or `]` / `[`) speed up and slow down (0.1x-1x);
-R or Home restarts from the first frame with the same seed; H or F1 toggles the debug view
-(render/hud.py); Esc or Q closes.
+second (a seek re-runs the effect from 0: Player.seek); Up / Down (or `]` / `[`) speed up
+and slow down (0.1x-1x); R or Home restarts from the first frame with the same seed; H or
+F1 toggles the debug view (render/hud.py), which is also where a --watch session's problems
+are drawn; Esc or Q closes.
 The simulation advances by the wall-clock time between frames (capped at 0.1 s so a
 stall, a drag of the window, does not explode an effect), cut into
 ParticleSystem.Framerate steps by kzplayer.gpu. The frame loop is the Player's
