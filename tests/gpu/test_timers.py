@@ -109,3 +109,50 @@ def test_play_gpu_timers_adds_the_columns_to_stats(gl_ctx, tmp_path, monkeypatch
         rows = list(csv.DictReader(fh))
     assert list(rows[0])[-2:] == ["sim_gpu_ms", "draw_gpu_ms"] and len(rows) == 5
     assert all(float(r["sim_gpu_ms"]) > 0 and float(r["draw_gpu_ms"]) > 0 for r in rows)
+
+
+class SlowTimers:
+    """Timers whose results come in only when the test says (a busy GPU): take() answers
+    None for a frame not released yet, unless asked to wait."""
+
+    def __init__(self):
+        self.released, self.waited = set(), []
+
+    def measure(self, key, frame):
+        from contextlib import nullcontext
+        return nullcontext()
+
+    def take(self, frame, wait=False):
+        if wait:
+            self.waited.append(frame)
+        return {("sim", "x"): 1.0} if frame in self.released or wait else None
+
+    def clear(self):
+        pass
+
+    def release(self):
+        pass
+
+
+def test_figures_wait_for_their_gpu_times_in_order_and_never_stall_the_loop(ctx):
+    project = kzplayer.load(str(samples_dir() / "demo_fountain.kzm"))
+    player = Player(ctx, project, resolve(project), (32, 18), seed=1)
+    slow = SlowTimers()
+    player.timers = slow
+    seen = []
+    player.on_stats = lambda frame, figures: seen.append(frame)
+    try:
+        for _ in range(6):
+            player.advance(1 / 60)
+        assert seen == [] and slow.waited == []          # frames 0-3 are in, their times are not
+        slow.released = {1, 2}
+        player.advance(1 / 60)
+        assert seen == []                                # frame 0 holds the later ones back: in order
+        slow.released = {0, 1, 2}
+        player.advance(1 / 60)
+        assert seen == [0, 1, 2]
+        player.flush_stats()                             # the end of a run waits for the rest
+        assert seen == list(range(8)) and slow.waited == list(range(3, 8))
+    finally:
+        player.timers = None
+        player.release()
