@@ -7,6 +7,10 @@
     nozzle.get("Emission.Rate")                    # typed, catalog default where unset
     nozzle.set("Emission.Rate", 800)
     project.save()                                 # only that value's text changes
+    kzplayer.render("effect.kzm", "take.mp4", seconds=3, seed=7)   # what `kzplayer play` writes
+    with kzplayer.Player("effect.kzm", size=(320, 180)) as player:   # frames as numpy arrays
+        player.seek(1.5)
+        image = player.frame()
 """
 from __future__ import annotations
 
@@ -27,8 +31,10 @@ _SUBPACKAGES = ("batch", "bindings", "commands", "effecttest", "expr", "gpu", "p
 
 
 def __getattr__(name: str):
-    if name in _SUBPACKAGES:
+    if name in _SUBPACKAGES:                 # kzplayer.render is also callable: render/__init__.py
         return importlib.import_module(f"kzplayer.{name}")
+    if name == "Player":                     # the scripts' player (render/scripting.py), loaded on first use
+        return importlib.import_module("kzplayer.render.scripting").Player
     raise AttributeError(f"module 'kzplayer' has no attribute {name!r}")
 
 
@@ -41,6 +47,6 @@ def sample(name: str = "demo_fountain.kzm") -> Path:
     return path
 
 
-__all__ = ["load", "load_project", "sample", "validate", "bindings", "expr", "Project", "Item", "Property", "Binding", "BindingSource",
+__all__ = ["load", "load_project", "sample", "render", "Player", "validate", "bindings", "expr", "Project", "Item", "Property", "Binding", "BindingSource",
            "Alias", "Diagnostic", "KzError", "Severity", "Span", "Vector", "Color4", "Srt3D",
            "Srt2D", "Matrix", "EnumValue", "ItemRef", "MaterialRef", "BufferHandle", "type_name"]

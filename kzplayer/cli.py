@@ -85,6 +85,14 @@ def main() -> None:
               help="Level of detail: emission rates (Emission.LodNear/LodFar) and fan-light and ribbon sides by distance.")
 @click.option("--frame-budget", type=float, metavar="SECONDS",
               help="Stop when one output frame takes longer (default 10 s): an endless shader loop.")
+@click.option("--start", type=float, metavar="SECONDS",
+              help="Begin at this effect time: the first output frame is the one at T (re-run from 0, not drawn).")
+@click.option("--speed", type=float, metavar="FACTOR",
+              help="Slow motion, 0.1 to 1 (default 1): effect seconds per second of output.")
+@click.option("--gpu-timers", is_flag=True,
+              help="Time each ParticleSystem's simulation and drawing with GL timer queries: --stats gains sim_gpu_ms, draw_gpu_ms.")
+@click.option("--hud", is_flag=True,
+              help="Show the debug view (alive, emitted, GPU times...); headless: burnt into the output.")
 def play(**opts) -> None:
     """Play PROJECT (a .kzm file, a .proj.kzm file, a project folder or a .kzproj); no
     PROJECT plays the built-in demo. A window where a display exists; --output, --stats and

@@ -13,7 +13,13 @@ def test_readme_api_example_runs_verbatim_from_an_empty_folder_and_leaves_the_sa
     block = re.search(r"## As a library.*?```python\n(.*?)```", text, re.S).group(1)
     samples = {p: p.read_bytes() for p in (REPO / "sample_projects").glob("*.kzm")}
     monkeypatch.chdir(tmp_path)
-    exec(compile(block, "README.md", "exec"), {})            # exactly as written, nothing prepared
+    names = {}
+    exec(compile(block, "README.md", "exec"), names)         # exactly as written, nothing prepared
+    from PIL import Image
+    with Image.open(tmp_path / "take2.gif") as gif:           # kzplayer.render wrote the GIF, in-process
+        assert gif.size == (320, 180) and gif.n_frames > 1
+    assert names["image"].shape == (180, 320, 3) and names["image"].max() > 0     # Player.frame at 0.5 s
+    assert names["thumb"].shape == (54, 96, 3)
     assert {p: p.read_bytes() for p in samples} == samples     # the built-in demo is untouched
     saved = kzplayer.load("my_effect.kzm")
     nozzle = saved.find("Screens/Screen/RootNode/Viewport 2D/Scene/Particle System/Nozzle")

@@ -23,6 +23,7 @@ from kzplayer.project.catalog import catalog
 from kzplayer.commands import limits
 from kzplayer.render.writers import check_output, output_kind
 from kzplayer.render.offline import render_offline
+from kzplayer.render.player import check_speed as player_speed
 from kzplayer.commands.watch import check_watch, load_live, play_watch, window_watch
 from kzplayer.commands.loading import _SHOWN, load_for_play, print_warnings
 
@@ -63,11 +64,34 @@ def frame_count(frames: int | None, seconds: float | None, fps: float) -> int:
     return max(1, round((DEFAULT_SECONDS if seconds is None else seconds) * fps))
 
 
+def check_start(start: float | None, fps: float) -> float | None:
+    """--start: a finite time from 0, at most as many frames to re-run as a run may have."""
+    if start is None:
+        return None
+    if not (0 <= start <= limits.MAX_FRAMES / fps):         # NaN and infinity too
+        raise click.BadParameter(f"{start!r}: the start is a time in seconds from 0 to {limits.MAX_FRAMES / fps:g} "
+                                 f"({limits.MAX_FRAMES:,} frames at {fps:g} fps are re-run to reach it)",
+                                 param_hint="--start")
+    return float(start)
+
+
+def check_speed(speed: float | None) -> float:
+    """--speed: slow motion, 0.1 to 1 (render/player.py, Clock)."""
+    if speed is None:
+        return 1.0
+    try:
+        return player_speed(speed)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--speed") from None
+
+
 def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
         window=None, stats=None, dump=None, events=None, events_cap=None, overrides=(), frame_budget=None,
-        lod=True, watch=False) -> None:
+        lod=True, watch=False, start=None, speed=None, hud=False, gpu_timers=False) -> None:
 
     fps = limits.check_fps(fps)
+    start = check_start(start, fps)
+    speed = check_speed(speed)
     seed = limits.check_seed(seed)
     budget = limits.check_frame_budget(frame_budget)
     n_frames = limits.check_frames(frame_count(frames, seconds, fps), "--frames" if frames else "--seconds")
@@ -84,6 +108,10 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
                                "written by a --headless run")
     if watch:
         check_watch(project, output, window, stats, dump, events)
+        if start is not None or speed != 1.0:
+            raise click.UsageError("--start and --speed apply to a plain play; with --watch use the window's keys")
+    if start is not None and events:
+        raise click.UsageError("--events records a run from its first frame: give --start or --events, not both")
     if output and requested_size and (problem := check_output(output, requested_size)):
         raise click.BadParameter(problem, param_hint="--output")
 
@@ -107,6 +135,8 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         if not window:
             raise click.UsageError("--watch: no display here for a window; give --headless --output FILE.png or .gif")
     if watch and not window:
+        if hud:
+            raise click.UsageError("--hud with --watch is drawn in the window; a headless watch does not burn it in")
         play_watch(project, overrides, (width, height), n_frames=n_frames, fps=fps, seed=seed,
                    output=output, frame_budget=budget, lod=lod)
         return
@@ -124,11 +154,12 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         if watch:
             live = window_watch(project, overrides)
         play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings,
-                       frame_budget=budget, lod=lod, watch=live)
+                       frame_budget=budget, lod=lod, watch=live, start=start, speed=speed, hud=hud)
         return
     click.echo(play_offline(proj, graph, (width, height), n_frames=n_frames, fps=fps, seed=seed,
                             output=output, stats=stats, dump=dump, events=events, events_cap=events_cap,
-                            frame_budget=budget, lod=lod))
+                            frame_budget=budget, lod=lod, start=start, speed=speed, hud=hud,
+                            gpu_timers=gpu_timers))
 
 
 def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
@@ -138,7 +169,8 @@ def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> N
 
 
 def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,
-                 events=None, events_cap=None, ctx=None, frame_budget=None, lod=True) -> str:
+                 events=None, events_cap=None, ctx=None, frame_budget=None, lod=True, start=None, speed=1.0,
+                 hud=False, gpu_timers=False) -> str:
     """Render n_frames headless (kzplayer.render.offline.render_offline), writing what was
     asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs.
     Where "playing anyway" was said and the simulation meets what it cannot leave out (an
@@ -147,7 +179,8 @@ def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, st
         with _progress(n_frames, enabled=bool(output)) as advance:
             result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,
                                     stats=stats, dump=dump, events=events, events_cap=events_cap, ctx=ctx,
-                                    warn=print_warnings, progress=advance, frame_budget=frame_budget, lod=lod)
+                                    warn=print_warnings, progress=advance, frame_budget=frame_budget, lod=lod,
+                                    start=start, speed=speed, hud=hud, gpu_timers=gpu_timers)
     except KzError as exc:
         if (any(d.severity == Severity.ERROR for d in _SHOWN)
                 and not any(d.rule == "play.frame-budget" for d in exc.diagnostics)):
@@ -160,7 +193,9 @@ def summary(proj, r) -> str:
     """`Fountain: 300 frames (5.00 s at 60 fps); 1 emitter; 645 particles alive at the end; ...`"""
     emitters = (f"{r.emitters} emitter{'s' if r.emitters != 1 else ''}" if r.emitters else
                 "0 emitters (nothing to play: the project has no ParticleEmitter under a ParticleSystem)")
-    parts = [f"{proj.name}: {r.frames} frames ({r.seconds:.2f} s at {r.fps:g} fps)", emitters,
+    timeline = "".join([f" from {r.start:.2f} s" if r.start is not None else "",
+                        f", {r.speed:g}x slow motion" if r.speed != 1.0 else ""])
+    parts = [f"{proj.name}: {r.frames} frames ({r.seconds:.2f} s at {r.fps:g} fps{timeline})", emitters,
              f"{r.alive} particles alive at the end"]
     if r.memory:
         history = f" (position history {_mib(r.history_memory)})" if r.history_memory else ""

@@ -25,6 +25,8 @@ class EmitterStats:
     hits: int = 0                 # particle-steps with a collider hit (one per particle and step)
     lod_rate: float = 1.0          # the emission LOD factor applied (render/lod.py; 1: none)
     lod_sides: int = 0             # fan sectors / ribbon sides drawn (0: no such geometry)
+    sim_gpu_ms: float = 0.0        # its ParticleSystem's simulation GPU time that frame (gpu/timers.py; 0: not timed)
+    draw_gpu_ms: float = 0.0       # its ParticleSystem's draw GPU time that frame (0: not drawn or not timed)
 
 
 def _reads(*names):

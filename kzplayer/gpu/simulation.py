@@ -17,7 +17,9 @@ frame or more later (kzplayer.gpu.stats_ring); the pools are read when asked
 Bounds (docs/player.md, "Limits"): a frame runs at most `max_steps` steps per system (steps
 beyond are dropped and counted in `dropped_steps`, as game engines drop them); with
 `timings` set to a dict, the steps of each system that runs custom materials are timed into
-it (play's per-frame wall-clock budget names them); with `leave_out_broken`, a material
+it (play's per-frame wall-clock budget names them); with `gpu_timers` set to a
+kzplayer.gpu.timers.GpuTimers, each system's steps of a frame are timed by a GL timer
+query ("sim", system path) of that frame; with `leave_out_broken`, a material
 that cannot be resolved or compiled leaves its slot out with a diagnostic instead of
 raising.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+from contextlib import nullcontext
 
 import moderngl
 import numpy as np
@@ -51,12 +54,14 @@ class Simulation:
     leave_out_broken=False)`, which builds the Scene (`seed` overrides every Emission.Seed).
     `io="storage"` makes every program read and write particles through storage blocks
     instead of texel-buffer images (the same bits; for drivers without texel buffers, and
-    the tests that compare the two). `walk="pool"` makes the step kernel walk every slot of
+    the tests that compare the two). `programs` shares a ComputePrograms (programs by
+    source text) with other simulations of one context. `walk="pool"` makes the step kernel walk every slot of
     every pool, skipping dead ones, instead of the live lists (the pipeline before v2's
     way, kept to test that both give the same particles)."""
 
     def __init__(self, ctx: moderngl.Context, scene, graph=None, seed: int | None = None, io: str | None = None,
-                 walk: str = "live", leave_out_broken: bool = False, events_cap: int = DEFAULT_CAP):
+                 walk: str = "live", leave_out_broken: bool = False, events_cap: int = DEFAULT_CAP,
+                 programs: ComputePrograms | None = None):
         if not isinstance(scene, Scene):         # a project: its scene, read here
             scene = Scene(scene, graph, seed=seed, leave_out_broken=leave_out_broken)
         self.ctx = ctx
@@ -69,13 +74,17 @@ class Simulation:
         block = int(ctx.info.get("GL_MAX_UNIFORM_BLOCK_SIZE", 16384) or 16384)
         self.uniform_block_vec4s = min(block, 65536) // 16
         self.table_vec4s = self.uniform_block_vec4s
-        self.programs = ComputePrograms(ctx)
+        # `programs`: compiled programs shared with the caller, who releases them (the
+        # Player's restart and seek make a new Simulation without compiling again)
+        self._own_programs = programs is None
+        self.programs = programs if programs is not None else ComputePrograms(ctx)
         self.holders: dict = {}                  # id(scene node) -> its GPU holder (gpu.refresh)
         self.emitters: list[Emitter] = []
         self.frames = 0
         self.max_steps = MAX_STEPS_PER_FRAME
         self.dropped_steps: dict[str, int] = {}   # system path -> steps dropped over the budget
         self.timings: dict[str, float] | None = None   # custom materials' systems -> seconds, when asked
+        self.gpu_timers = None        # a gpu.timers.GpuTimers: each system's steps of a frame timed on the GPU
         self.walk_full_pool = walk == "pool"
         self.events_cap = max(int(events_cap), 1)   # host event records per system and frame
         self.host_events = HostEvents()
@@ -127,9 +136,11 @@ class Simulation:
             if timed:
                 self.ctx.finish()
                 start = time.perf_counter()
-            for _ in range(run):
-                runner.step()
-                system.steps += 1
+            with (self.gpu_timers.measure(("sim", system.item.path), self.frames)
+                  if self.gpu_timers is not None and run else nullcontext()):
+                for _ in range(run):
+                    runner.step()
+                    system.steps += 1
             if timed:
                 self.ctx.finish()
                 self.timings[timed] = self.timings.get(timed, 0.0) + time.perf_counter() - start
@@ -318,7 +329,8 @@ class Simulation:
         for runner in self.runners:
             runner.release()
         self._ring.release()
-        self.programs.release()
+        if self._own_programs:
+            self.programs.release()
 
     # -- building ---------------------------------------------------------------------------
 

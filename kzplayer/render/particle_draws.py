@@ -13,6 +13,8 @@ when the emitter is no longer drawn.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import moderngl
 import numpy as np
 
@@ -112,6 +114,9 @@ class ParticleDraws:
         self._states: dict[str, _EmitterState] = {}
         self.tubes = IndexBuffers(ctx)
         self._no_history = ctx.buffer(reserve=16)
+        # timed(em): a context the emitter's GPU work runs in (the player's timer queries,
+        # gpu/timers.py); by default none
+        self.timed = lambda em: nullcontext()
 
     def begin(self) -> None:
         for st in self._states.values():
@@ -146,27 +151,34 @@ class ParticleDraws:
         inputs.particle_lights.write(np.zeros(MAX_LIGHT_CASTERS, np.uint32).tobytes())
         casters = 0
         for em in frame.emitters:
-            st = self._state(em.key)
-            mesh = self.meshes.get(em.mesh) if em.mesh is not None else None
-            geometry = representation(em.material)
-            if geometry is not None:
-                st.counts = draw_counts(geometry, em.values, em.history.length if em.history else 0, em.sides)
-                st.live.update(em.particles, em.capacity, st.counts.vertices, st.counts.indices)
-            else:
-                st.live.update(em.particles, em.capacity, 4, mesh.index_count if mesh else 0)
-            st.order = st.live.buffer
-            if em.sorting in SORT_KEYS:
-                st.sorter.sort(st.live, em.capacity, SORT_KEYS[em.sorting], em.model, view)
-                st.order = st.sorter.order
-            if em.cast_light and casters < MAX_LIGHT_CASTERS:
-                self._gather_lights(em, st, casters)
-                casters += 1
+            with self.timed(em):
+                casters = self._prepare_emitter(em, view, casters)
         frame.lights.casters = casters
         self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
         inputs.lights.write(frame.lights.pack())
         for em in frame.emitters:
             if prepared(em, em.mesh is not None and "mesh" in em.material.geometry):
-                self._prepare_billboards(em, self._state(em.key))
+                with self.timed(em):
+                    self._prepare_billboards(em, self._state(em.key))
+
+    def _prepare_emitter(self, em, view, casters: int) -> int:
+        """An emitter's live list, sort and gathered lights; returns the casters so far."""
+        st = self._state(em.key)
+        mesh = self.meshes.get(em.mesh) if em.mesh is not None else None
+        geometry = representation(em.material)
+        if geometry is not None:
+            st.counts = draw_counts(geometry, em.values, em.history.length if em.history else 0, em.sides)
+            st.live.update(em.particles, em.capacity, st.counts.vertices, st.counts.indices)
+        else:
+            st.live.update(em.particles, em.capacity, 4, mesh.index_count if mesh else 0)
+        st.order = st.live.buffer
+        if em.sorting in SORT_KEYS:
+            st.sorter.sort(st.live, em.capacity, SORT_KEYS[em.sorting], em.model, view)
+            st.order = st.sorter.order
+        if em.cast_light and casters < MAX_LIGHT_CASTERS:
+            self._gather_lights(em, st, casters)
+            casters += 1
+        return casters
 
     def _prepare_billboards(self, em, st) -> None:
         """The stock material's per-particle pass: one record per live particle in draw
@@ -231,6 +243,10 @@ class ParticleDraws:
         inputs.bind_textures(program, initial, em.values, em.files, repeat=repeat)
 
     def draw(self, em) -> None:
+        with self.timed(em):
+            self._draw(em)
+
+    def _draw(self, em) -> None:
         if representation(em.material) is not None:
             self._draw_representation(em, self._state(em.key))
             return

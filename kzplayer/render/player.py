@@ -12,7 +12,12 @@ and the offline writer (render/offline.py).
     player.finish()                     # what the whole run found (full pools, dropped steps), said
     player.release()
 
-`player.clock` holds what the live preview sets: `paused`, `speed` (0.25: slow motion).
+`player.clock` holds what the live preview sets: `paused`, `speed` (0.25: slow motion,
+0.1 to 1). `gpu_timers=True` times each system's simulation and drawing with GL timer
+queries (gpu/timers.py): the figures handed to `on_stats` carry `sim_gpu_ms` and
+`draw_gpu_ms`, each frame's handed out once its times are in (never waited for but at the
+end); `latest` / `gpu_ms` keep the last ones for the debug view (render/hud.py). A restart
+or seek reuses the compiled simulation programs.
 
 `warn(diagnostics)` hears every problem found on the way, once: the simulation's (a stock
 material not run yet, a pool capped, a broken material left out), the drawing's (a mesh that
@@ -29,6 +34,7 @@ particles go, so the camera never moves during a render.
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -37,6 +43,8 @@ import numpy as np
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import Simulation
 from kzplayer.gpu.host_events import DEFAULT_CAP
+from kzplayer.gpu.materials import ComputePrograms
+from kzplayer.gpu.timers import GpuTimers, available as timers_available
 from kzplayer.render.budget import FrameWatch, dropped_steps
 from kzplayer.render.camera import choose_camera, find_camera_item
 from kzplayer.render.frame import FrameBuilder
@@ -50,10 +58,22 @@ def no_warnings(diagnostics) -> None:
     """The default `warn`: hear nothing."""
 
 
+MIN_SPEED, MAX_SPEED = 0.1, 1.0
+SPEEDS = (0.1, 0.25, 0.5, 1.0)          # the window's slow-motion steps (Up / Down)
+
+
+def check_speed(speed: float) -> float:
+    """A slow-motion factor, 0.1 to 1 (ValueError otherwise: NaN, 0, fast forward)."""
+    speed = float(speed)
+    if not MIN_SPEED <= speed <= MAX_SPEED:
+        raise ValueError(f"{speed!r}: the speed is {MIN_SPEED:g} (slow motion) to {MAX_SPEED:g} (real time)")
+    return speed
+
+
 @dataclass
 class Clock:
     """The effect's time against the wall's: `paused` stops it, `speed` scales it (0.25 is
-    slow motion); Player.step moves it on by hand either way."""
+    slow motion, 0.1 to 1); Player.step moves it on by hand either way."""
     paused: bool = False
     speed: float = 1.0
 
@@ -61,13 +81,22 @@ class Clock:
         """Effect seconds for `wall` seconds of the loop; None while paused."""
         return None if self.paused else float(wall) * self.speed
 
+    def slower(self) -> None:
+        """The next slower speed of SPEEDS (the window's Down key)."""
+        self.speed = max([s for s in SPEEDS if s < self.speed - 1e-9] or [MIN_SPEED])
+
+    def faster(self) -> None:
+        """The next faster speed of SPEEDS, at most real time (the window's Up key)."""
+        self.speed = min([s for s in SPEEDS if s > self.speed + 1e-9] or [MAX_SPEED])
+
 
 class Player:
     """Simulation + camera + renderer of one project at one image size."""
 
     def __init__(self, ctx, project, graph, size: tuple[int, int], *, seed: int | None = None,
                  warn: Callable[[list[Diagnostic]], None] = no_warnings, probe_seconds: float = PROBE_SECONDS,
-                 frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True):
+                 frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True,
+                 gpu_timers: bool = False):
         self.ctx = ctx
         self.project = project
         self.graph = graph
@@ -77,6 +106,15 @@ class Player:
         self.probe_seconds = probe_seconds
         self.events_cap = events_cap
         self.clock = Clock()
+        # GL timer queries per system and frame (gpu/timers.py): in the figures, never waited for
+        self.timers = GpuTimers(ctx) if gpu_timers and timers_available() else None
+        self._waiting: deque = deque()    # (frame, figures) whose GPU times are not in yet
+        self.latest: dict = {}            # the last figures handed out, {path: EmitterStats} (the HUD's)
+        self.latest_frame = None          # the frame they are of
+        self.gpu_ms: dict = {}            # ("sim" | "draw", system path) -> its last measured GPU ms
+        self.overlay = None               # the debug view's text drawer (render/hud.py), made when first drawn
+        # compiled simulation programs, kept across restarts and seeks (by source text)
+        self._programs = ComputePrograms(ctx)
         # one running scene for the simulation and the frames (a restart keeps it)
         self.scene = Scene(project, graph, seed=seed, leave_out_broken=True)
         self.sim = self._simulation()
@@ -98,8 +136,15 @@ class Player:
         self._say(self.sim.diagnostics)
 
     def _simulation(self):
-        return Simulation(self.ctx, self.scene, seed=self.seed, leave_out_broken=True,
-                          events_cap=self.events_cap or DEFAULT_CAP)
+        sim = Simulation(self.ctx, self.scene, seed=self.seed, leave_out_broken=True,
+                         events_cap=self.events_cap or DEFAULT_CAP, programs=self._programs)
+        sim.gpu_timers = self.timers
+        self._system_of = {em.path: runner.system.item.path for runner in sim.runners for em in runner.system.members}
+        return sim
+
+    def _timed(self, em):
+        """The timer query of an emitter's draw work in this frame (renderer hook)."""
+        return self.timers.measure(("draw", self._system_of.get(em.key, em.key)), self.sim.frames - 1)
 
     def listen(self, emitter, callback, **kwargs):
         """The simulation's host events (Simulation.listen), kept across a restart."""
@@ -153,7 +198,7 @@ class Player:
 
     def flush_stats(self) -> None:
         """The figures of the frames not handed out yet (the end of a run)."""
-        self._figures(self.sim.take_stats(flush=True))
+        self._figures(self.sim.take_stats(flush=True), flush=True)
 
     def _plan_lod(self) -> tuple[dict, dict]:
         """({path: emission factor}, {path: sides}) for the current view; empty when no
@@ -167,12 +212,25 @@ class Player:
             camera, _ = self.camera()
         return self.lod.plan(self.sim, self.frames.value, camera, self.size)
 
-    def _figures(self, done) -> None:
-        for frame, figures in done:
+    def _figures(self, done, flush: bool = False) -> None:
+        """Hand out each frame's figures, in order, once its GPU times are in (a frame whose
+        queries are still running waits for a later turn, unless `flush`)."""
+        self._waiting.extend(done)
+        while self._waiting:
+            frame, figures = self._waiting[0]
+            times = {} if self.timers is None else self.timers.take(frame, wait=flush)
+            if times is None:
+                break
+            self._waiting.popleft()
+            self.gpu_ms.update(times)
             rates, sides = self._lod_frames.pop(frame, ({}, {}))
-            figures = {path: replace(f, lod_rate=rates.get(path, 1.0), lod_sides=sides.get(path, 0))
+            system = self._system_of
+            figures = {path: replace(f, lod_rate=rates.get(path, 1.0), lod_sides=sides.get(path, 0),
+                                     sim_gpu_ms=times.get(("sim", system.get(path)), 0.0),
+                                     draw_gpu_ms=times.get(("draw", system.get(path)), 0.0))
                        for path, f in figures.items()}
             self.stalled.add(figures)
+            self.latest, self.latest_frame = figures, frame
             if self.on_stats is not None:
                 self.on_stats(frame, figures)
 
@@ -185,6 +243,9 @@ class Player:
             self.sim.listen(emitter, callback, **kwargs)
         self.time = 0.0
         self._lod_frames.clear()
+        self._waiting.clear()
+        if self.timers is not None:
+            self.timers.clear()
 
     # -- the picture -------------------------------------------------------------------------
 
@@ -202,6 +263,8 @@ class Player:
     def _renderer(self, size: tuple[int, int]) -> Renderer:
         if self.renderer is None:
             self.renderer = Renderer(self.ctx, size)
+            if self.timers is not None:
+                self.renderer.particles.timed = self._timed
         self.renderer.resize(size)
         return self.renderer
 
@@ -260,12 +323,18 @@ class Player:
             self.warn(new)
 
     def release(self) -> None:
+        if self.overlay is not None:
+            self.overlay.release()
+            self.overlay = None
         if self.renderer is not None:
             self.renderer.release()
             self.renderer = None
         if self.sim is not None:
             self.sim.release()
             self.sim = None
+        if self.timers is not None:
+            self.timers.release()
+        self._programs.release()
 
 
 def _texture_problems(renderer) -> list[Diagnostic]:

@@ -11,7 +11,10 @@ that the pool had no room for, and for a subemitter bound to particles also the 
 its parents could not hand over (past 64 a parent and step; docs/player.md). `lod_rate` is the share of
 its continuous emission rate the emission LOD left it in that frame (1 without LOD),
 `lod_sides` the fan sectors or ribbon sides its geometry LOD chose (0 for other materials):
-render/lod.py.
+render/lod.py. With `play --gpu-timers` two more: `sim_gpu_ms` and `draw_gpu_ms`, the GPU
+milliseconds the emitter's ParticleSystem took that frame to simulate and to draw (GL timer
+queries, gpu/timers.py; the same in every row of the system's emitters; 0 where it ran no
+step or drew nothing), rounded to microseconds.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from kzplayer.atomic import AtomicFile, guard
 
 COLUMNS = ("frame", "time", "emitter", "alive", "emitted", "died", "events_written",
            "events_dropped", "stalled", "hits", "lod_rate", "lod_sides")
+GPU_COLUMNS = ("sim_gpu_ms", "draw_gpu_ms")
 COUNTS = ("alive", "emitted", "died", "events_written", "events_dropped", "stalled", "hits", "lod_sides")
 
 
@@ -33,8 +37,9 @@ class StatsRecorder:
     becomes `path` on `close()` (a JSON array closed properly); a run that stops
     (`abandon()`) leaves no half file."""
 
-    def __init__(self, sim, path: str | Path | None = None):
+    def __init__(self, sim, path: str | Path | None = None, gpu_times: bool = False):
         self.sim = sim
+        self.columns = COLUMNS + (GPU_COLUMNS if gpu_times else ())
         self.rows_written = 0
         self._fh = None
         self._csv = None
@@ -52,7 +57,7 @@ class StatsRecorder:
         if self._json:
             self._fh.write("[")
         else:
-            self._csv = csv.DictWriter(self._fh, fieldnames=COLUMNS)
+            self._csv = csv.DictWriter(self._fh, fieldnames=self.columns)
             self._csv.writeheader()
 
     def record(self, frame: int, time: float) -> None:
@@ -68,6 +73,8 @@ class StatsRecorder:
             row.update({k: int(figures.get(k, 0)) for k in COUNTS[:-1]})
             row["lod_rate"] = round(float(figures.get("lod_rate", 1.0)), 6)
             row["lod_sides"] = int(figures.get("lod_sides", 0))
+            for name in self.columns[len(COLUMNS):]:
+                row[name] = round(float(figures.get(name, 0.0)), 3)
             if self._json:
                 self._fh.write(("\n " if self.rows_written == 0 else ",\n ") + json.dumps(row))
             else:
@@ -105,4 +112,4 @@ def _per_emitter(stats):
 def _as_dict(figures) -> dict:
     if isinstance(figures, dict):
         return figures
-    return {k: getattr(figures, k) for k in ("emitter", *COUNTS, "lod_rate") if hasattr(figures, k)}
+    return {k: getattr(figures, k) for k in ("emitter", *COUNTS, "lod_rate", *GPU_COLUMNS) if hasattr(figures, k)}
