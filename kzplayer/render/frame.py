@@ -26,6 +26,7 @@ from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.meshes import MeshError, inside_project
 from kzplayer.render.lights import SceneLights, scene_lights
 from kzplayer.render.materials import RenderMaterial, resolve_render_material, stock_material
+from kzplayer.render.post import PostSettings, post_settings
 from kzplayer.scene import Scene
 from kzplayer.transforms import world_matrix
 
@@ -91,6 +92,7 @@ class Frame:
     emitters: list[EmitterDraw] = field(default_factory=list)
     models: list[ModelDraw] = field(default_factory=list)
     lights: SceneLights = field(default_factory=SceneLights)
+    post: PostSettings = field(default_factory=PostSettings)     # exposure, bloom, tone curve
     time: float = 0.0
     problems: list[Diagnostic] = field(default_factory=list)
 
@@ -235,6 +237,7 @@ class FrameBuilder:
                                           files=self.files_of(item), opacity=opacity,
                                           order=self._order.get(id(item), 0)))
         frame.lights = scene_lights(self.project, value, lambda item: self.opacity(item) > 0.0)
+        frame.post = post_settings(self.project, value)
         for item in frame.lights.dropped:
             self._problem(_warning("light.limit", "KZ703", f"{item.path}: more than 8 {item.type} nodes are on; "
                                    "this one lights nothing", item.span))

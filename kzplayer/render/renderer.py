@@ -11,7 +11,8 @@
               Node.Opacity < 1; depth test on, depth write off
     4         screen-space effects that read the opaque scene's depth: lens flares, added
               over the picture without depth test
-    resolve   the linear float image, clamped and encoded as sRGB, into 8 bits
+    resolve   the linear float image, clamped and encoded as sRGB, into 8 bits (with the
+              Scene's post settings: exposed, bloomed, tone mapped; render/post.py)
 
 The passes live beside this module: the images drawn into (render/targets.py), what every
 draw binds (render/draw_inputs.py), the particles' compute work and draws
@@ -48,7 +49,8 @@ INTENSITY = 0.8       # one additive round sprite's centre: overlaps add up towa
 class Renderer:
     """Draws Frames into an offscreen image of exactly `size` = (W, H)."""
 
-    def __init__(self, ctx, size: tuple[int, int], *, min_pixels: float = MIN_PIXELS, intensity: float = INTENSITY):
+    def __init__(self, ctx, size: tuple[int, int], *, min_pixels: float = MIN_PIXELS, intensity: float = INTENSITY,
+                 samples: int = 0):
         self.ctx = ctx
         self.min_pixels = min_pixels
         self.intensity = intensity
@@ -56,7 +58,7 @@ class Renderer:
         self.meshes = MeshCache(ctx)
         self.problems: list = []          # compile errors of the custom materials left out, each once
         self._vaos = EmptyVaos(ctx)
-        self.targets = FrameTargets(ctx, self.programs, self._vaos, size)
+        self.targets = FrameTargets(ctx, self.programs, self._vaos, size, samples=samples)   # samples: --msaa
         self.inputs = DrawInputs(ctx, self.targets)
         self.textures = self.inputs.textures
         self.particles = ParticleDraws(ctx, self.programs, self.inputs, self.meshes, self._vaos, intensity)
@@ -115,6 +117,8 @@ class Renderer:
             ctx.disable(ctx.DEPTH_TEST)                                  # 4. over the picture
             for em in screen:
                 particles.draw(em)
+            targets.post = frame.post
+            targets.finish()                                             # (a multisampled frame resolved)
         finally:
             ctx.disable(ctx.BLEND | ctx.DEPTH_TEST | ctx.CULL_FACE)
             targets.fbo.depth_mask = True
@@ -150,6 +154,10 @@ class Renderer:
     def read_linear(self) -> np.ndarray:
         """The last drawn image before the sRGB encode, (H, W, 3) float32 linear (tests)."""
         return self.targets.read_linear()
+
+    def read_hdr(self) -> np.ndarray:
+        """The last drawn image exposed and bloomed, before the tone curve (tests)."""
+        return self.targets.read_hdr()
 
     def show(self, target) -> None:
         """Resolve the last drawn image into `target` (the window's framebuffer)."""
