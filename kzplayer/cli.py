@@ -85,6 +85,8 @@ def main() -> None:
               help="Level of detail: emission rates (Emission.LodNear/LodFar) and fan-light and ribbon sides by distance.")
 @click.option("--frame-budget", type=float, metavar="SECONDS",
               help="Stop when one output frame takes longer (default 10 s): an endless shader loop.")
+@click.option("--msaa", type=click.Choice(["0", "2", "4", "8"]), default="0", show_default=True,
+              help="Multisampling: samples a pixel (smooth edges of meshes, lines and ribbons); 0 = off.")
 def play(**opts) -> None:
     """Play PROJECT (a .kzm file, a .proj.kzm file, a project folder or a .kzproj); no
     PROJECT plays the built-in demo. A window where a display exists; --output, --stats and

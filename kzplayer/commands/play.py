@@ -65,9 +65,10 @@ def frame_count(frames: int | None, seconds: float | None, fps: float) -> int:
 
 def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
         window=None, stats=None, dump=None, events=None, events_cap=None, overrides=(), frame_budget=None,
-        lod=True, watch=False) -> None:
+        lod=True, watch=False, msaa="0") -> None:
 
     fps = limits.check_fps(fps)
+    msaa = int(msaa)
     seed = limits.check_seed(seed)
     budget = limits.check_frame_budget(frame_budget)
     n_frames = limits.check_frames(frame_count(frames, seconds, fps), "--frames" if frames else "--seconds")
@@ -124,11 +125,11 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         if watch:
             live = window_watch(project, overrides)
         play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings,
-                       frame_budget=budget, lod=lod, watch=live)
+                       frame_budget=budget, lod=lod, watch=live, msaa=msaa)
         return
     click.echo(play_offline(proj, graph, (width, height), n_frames=n_frames, fps=fps, seed=seed,
                             output=output, stats=stats, dump=dump, events=events, events_cap=events_cap,
-                            frame_budget=budget, lod=lod))
+                            frame_budget=budget, lod=lod, msaa=msaa))
 
 
 def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
@@ -138,7 +139,7 @@ def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> N
 
 
 def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,
-                 events=None, events_cap=None, ctx=None, frame_budget=None, lod=True) -> str:
+                 events=None, events_cap=None, ctx=None, frame_budget=None, lod=True, msaa=0) -> str:
     """Render n_frames headless (kzplayer.render.offline.render_offline), writing what was
     asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs.
     Where "playing anyway" was said and the simulation meets what it cannot leave out (an
@@ -147,7 +148,8 @@ def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, st
         with _progress(n_frames, enabled=bool(output)) as advance:
             result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,
                                     stats=stats, dump=dump, events=events, events_cap=events_cap, ctx=ctx,
-                                    warn=print_warnings, progress=advance, frame_budget=frame_budget, lod=lod)
+                                    warn=print_warnings, progress=advance, frame_budget=frame_budget, lod=lod,
+                                    msaa=msaa)
     except KzError as exc:
         if (any(d.severity == Severity.ERROR for d in _SHOWN)
                 and not any(d.rule == "play.frame-budget" for d in exc.diagnostics)):

@@ -39,11 +39,12 @@ class Result:
 
 def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None, output=None, stats=None,
                    dump=None, events=None, events_cap=None, ctx=None, warn=no_warnings, progress=None,
-                   frame_budget=None, lod: bool = True) -> Result:
+                   frame_budget=None, lod: bool = True, msaa: int = 0) -> Result:
     """Simulate n_frames output frames headless, writing what was asked. `ctx` lets tests
     share their context (otherwise a standalone one is made and released); `progress()` is
     called once per frame (a progress bar); `frame_budget`: seconds a frame may take
-    (default render/budget.FRAME_BUDGET). --stats rows are streamed as they come."""
+    (default render/budget.FRAME_BUDGET); `msaa`: samples a pixel (0: none). --stats rows
+    are streamed as they come."""
     own_ctx = ctx is None
     ctx = ctx or create_context(headless=True)
     player = writer = recorder = log = None
@@ -51,7 +52,7 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         player = Player(ctx, project, graph, size, seed=seed, warn=warn,
                         probe_seconds=min(n_frames / fps, PROBE_SECONDS),
                         frame_budget=FRAME_BUDGET if frame_budget is None else frame_budget,
-                        events_cap=events_cap, lod=lod)
+                        events_cap=events_cap, lod=lod, msaa=msaa)
         camera = how = None
         if output:
             camera, how = player.camera(size[0] / size[1])

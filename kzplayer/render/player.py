@@ -67,7 +67,8 @@ class Player:
 
     def __init__(self, ctx, project, graph, size: tuple[int, int], *, seed: int | None = None,
                  warn: Callable[[list[Diagnostic]], None] = no_warnings, probe_seconds: float = PROBE_SECONDS,
-                 frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True):
+                 frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True,
+                 msaa: int = 0):
         self.ctx = ctx
         self.project = project
         self.graph = graph
@@ -76,6 +77,7 @@ class Player:
         self.warn = warn
         self.probe_seconds = probe_seconds
         self.events_cap = events_cap
+        self.msaa = msaa                  # samples a pixel (--msaa; 0: none)
         self.clock = Clock()
         # one running scene for the simulation and the frames (a restart keeps it)
         self.scene = Scene(project, graph, seed=seed, leave_out_broken=True)
@@ -201,7 +203,7 @@ class Player:
 
     def _renderer(self, size: tuple[int, int]) -> Renderer:
         if self.renderer is None:
-            self.renderer = Renderer(self.ctx, size)
+            self.renderer = Renderer(self.ctx, size, samples=self.msaa)
         self.renderer.resize(size)
         return self.renderer
 

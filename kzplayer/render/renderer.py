@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kzplayer.diagnostics import KzError
+from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.project.catalog import catalog
 from kzplayer.render.draw_inputs import DrawInputs
 from kzplayer.render.gpu_mesh import MeshCache
@@ -57,6 +57,11 @@ class Renderer:
         self.programs = RenderPrograms(ctx)
         self.meshes = MeshCache(ctx)
         self.problems: list = []          # compile errors of the custom materials left out, each once
+        if samples > ctx.max_samples:
+            self.problems.append(Diagnostic("KZ911", "play.msaa-limit", Severity.WARNING,
+                                            f"--msaa {samples}: this OpenGL driver takes at most {ctx.max_samples} "
+                                            f"samples a pixel; drawing with {ctx.max_samples}"))
+            samples = ctx.max_samples
         self._vaos = EmptyVaos(ctx)
         self.targets = FrameTargets(ctx, self.programs, self._vaos, size, samples=samples)   # samples: --msaa
         self.inputs = DrawInputs(ctx, self.targets)

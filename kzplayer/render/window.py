@@ -54,7 +54,7 @@ def _no_window(reason: str) -> KzError:
 
 
 def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=None,
-                   frame_budget=None, lod: bool = True, watch=None) -> None:
+                   frame_budget=None, lod: bool = True, watch=None, msaa: int = 0) -> None:
     """Open a window of `size`, play until it is closed (the frame loop is the Player's: a
     broken material leaves its slot out, a frame past `frame_budget` seconds stops it).
     `watch=(path, load, report, said)`: the live preview (render/live.py): each save is
@@ -77,7 +77,8 @@ def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=N
         glfw.swap_interval(1)
         ctx = create_context(headless=False, window=win)
         def make_player(p, g):
-            return Player(ctx, p, g, size, seed=seed, warn=warn or no_warnings, frame_budget=frame_budget, lod=lod)
+            return Player(ctx, p, g, size, seed=seed, warn=warn or no_warnings, frame_budget=frame_budget, lod=lod,
+                          msaa=msaa)
         live = None
         if watch is not None:
             path, load, report, said = watch
