@@ -137,9 +137,10 @@ class ParticleDraws:
 
     # -- compute ---------------------------------------------------------------------------
 
-    def prepare(self, frame, view) -> None:
+    def prepare(self, frame, view, between=None) -> None:
         """The compute work of the frame: live lists, sorts, the particles' lights, then
-        (every light known) the stock materials' per-particle records."""
+        `between()` (the shadow maps: they draw mesh particles, and lit records read them),
+        then (every light known) the stock materials' per-particle records."""
         inputs = self.inputs
         # CPU writes into buffers the last frame's shaders read (the barrier orders them)
         self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
@@ -164,6 +165,8 @@ class ParticleDraws:
         frame.lights.casters = casters
         self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
         inputs.lights.write(frame.lights.pack())
+        if between is not None:
+            between()
         for em in frame.emitters:
             if prepared(em, em.mesh is not None and "mesh" in em.material.geometry):
                 self._prepare_billboards(em, self._state(em.key))
@@ -172,6 +175,8 @@ class ParticleDraws:
         """The stock material's per-particle pass: one record per live particle in draw
         order (dispatched over the live count the GPU wrote)."""
         defines = {**emitter_defines(em, False), "KZ_PREPARE_PASS": 1}
+        if "KZ_RECEIVE_LIGHT" in defines:
+            defines.update(self.inputs.shadow_defines())
         program, initial = self.programs.compute(em.material.vertex, defines)
         self.inputs.common(program, initial, em.model, em.opacity)
         for name, value in self.inputs.material_uniforms((program, initial), em):
@@ -210,6 +215,8 @@ class ParticleDraws:
                                                     em.opaque, soft(em)))
         if prepared(em, mesh is not None):
             defines["KZ_PREPARED"] = 1
+        elif "KZ_RECEIVE_LIGHT" in defines:
+            defines.update(self.inputs.shadow_defines())
         return mesh, defines
 
     def _representation_defines(self, em, geometry) -> dict:

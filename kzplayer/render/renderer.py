@@ -40,6 +40,7 @@ from kzplayer.render.materials import left_out, stock_material
 from kzplayer.render.particle_draws import ParticleDraws, on_screen, soft
 from kzplayer.render.scene_models import draw_model
 from kzplayer.render.shaders import RenderPrograms
+from kzplayer.render.shadows import ShadowMaps
 from kzplayer.render.targets import EmptyVaos, FrameTargets
 
 MIN_PIXELS = 1.5      # below this, particles would flicker in and out between pixels
@@ -67,6 +68,7 @@ class Renderer:
         self.inputs = DrawInputs(ctx, self.targets)
         self.textures = self.inputs.textures
         self.particles = ParticleDraws(ctx, self.programs, self.inputs, self.meshes, self._vaos, intensity)
+        self.shadows = ShadowMaps(ctx)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -86,7 +88,8 @@ class Renderer:
         particles.begin()
         try:
             self._leave_out_broken(frame)
-            particles.prepare(frame, camera.view)
+            views = self.shadows.plan(frame)
+            particles.prepare(frame, camera.view, between=(lambda: self._shadow_maps(frame, views)) if views else None)
             targets.fbo.use()
             ctx.viewport = (0, 0, width, height)
             targets.fbo.depth_mask = True
@@ -125,11 +128,25 @@ class Renderer:
             targets.post = frame.post
             targets.finish()                                             # (a multisampled frame resolved)
         finally:
+            self.inputs.shadow_maps = []
             ctx.disable(ctx.BLEND | ctx.DEPTH_TEST | ctx.CULL_FACE)
             targets.fbo.depth_mask = True
             # Leave the framebuffer binding as found (the default one where there was none).
             (previous or ctx.detect_framebuffer(0)).use()
         particles.end()
+
+    def _shadow_maps(self, frame, views) -> None:
+        """The shadowed lights' depth (render/shadows.py): opaque models and mesh particles."""
+        def casters():
+            for model in frame.models:
+                if model.opaque:
+                    self._draw_model(model)
+            for em in frame.emitters:
+                if em.opaque and em.mesh is not None and not on_screen(em):
+                    self.particles.draw(em)
+        self.inputs.shadow_maps = []
+        self.shadows.render(views, self.inputs, casters)
+        self.inputs.shadow_maps = self.shadows.maps[:len(views)]
 
     def _draw_model(self, model) -> None:
         draw_model(self.inputs, self.programs, self.meshes, model)
@@ -182,3 +199,4 @@ class Renderer:
         self.meshes.release()
         self.programs.release()
         self.targets.release()
+        self.shadows.release()
