@@ -30,6 +30,7 @@ SORT_KEYS = {"Depth": DEPTH, "ReverseDepth": REVERSE_DEPTH}
 BLEND_MODES = {"Additive": 0, "Alpha": 1, "Opaque": 2}
 BINDING_PREPARED = 14
 BINDING_HISTORY = 15          # render/history.glsl
+BINDING_BOLT_TARGETS, BINDING_BOLT_TARGET_LIST = 16, 17    # render/Particles_Lightning.vert.glsl
 PREPARED_BYTES, PREPARED_LIT = 64, 112       # a stock billboard's record (render/stock_vertex.glsl)
 
 
@@ -112,6 +113,7 @@ class ParticleDraws:
         self._states: dict[str, _EmitterState] = {}
         self.tubes = IndexBuffers(ctx)
         self._no_history = ctx.buffer(reserve=16)
+        self._drawn: dict = {}                # this frame's emitters by key (a bolt's target)
 
     def begin(self) -> None:
         for st in self._states.values():
@@ -145,6 +147,7 @@ class ParticleDraws:
         # CPU writes into buffers the last frame's shaders read (the barrier orders them)
         self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
         inputs.particle_lights.write(np.zeros(MAX_LIGHT_CASTERS, np.uint32).tobytes())
+        self._drawn = {em.key: em for em in frame.emitters}
         casters = 0
         for em in frame.emitters:
             st = self._state(em.key)
@@ -227,7 +230,23 @@ class ParticleDraws:
                                                not geometry.screen and soft(em)))
         if geometry.name == "fan" and inputs.texture(em.values, em.files, "FanLight.Gradient", False) is not None:
             defines["KZ_GRADIENT"] = 1
+        if geometry.name == "bolt" and self._bolt_source(em) is not None:
+            defines["KZ_BOLT_PARTICLES"] = 1
         return defines
+
+    def _bolt_source(self, em):
+        """The drawn emitter whose live particles a bolt ends at (Lightning.TargetParticles)."""
+        target = self._drawn.get(em.bolt_source) if em.bolt_source else None
+        return target if target is not None and target.key in self._states else None
+
+    def _bind_bolt(self, program, initial, em) -> None:
+        set_uniform(program, initial, "kz_boltHasNode", int(em.bolt_node is not None))
+        set_uniform(program, initial, "kz_boltTarget", tuple(em.bolt_node or (0.0, 0.0, 0.0)))
+        target = self._bolt_source(em)
+        if target is not None:
+            target.particles.hot.bind_to_storage_buffer(BINDING_BOLT_TARGETS)
+            self._states[target.key].live.buffer.bind_to_storage_buffer(BINDING_BOLT_TARGET_LIST)
+            set_uniform(program, initial, "kz_boltTargetModel", np.asarray(target.model, dtype=float))
 
     def _material(self, program, initial, em, repeat: bool) -> None:
         """The frame's uniforms, the emitter's property values and its textures."""
@@ -282,6 +301,8 @@ class ParticleDraws:
         set_uniform(program, initial, "kz_historyNewest", history.newest if history else 0)
         set_uniform(program, initial, "kz_historyStride", history.stride if history else 0)
         (history.buffer if history else self._no_history).bind_to_storage_buffer(BINDING_HISTORY)
+        if geometry.name == "bolt":
+            self._bind_bolt(program, initial, em)
         _blend(ctx, blend)
         em.particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
         st.order.bind_to_storage_buffer(BINDING_ORDER)
