@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "material.unsupported": "KZ405",
     "material.kzplayer-only": "KZ406",
     "material.stock-name": "KZ407",
+    "material.lightning-target": "KZ408",
     # emitters, events, subemitters
     "subemitter.not-event-driven": "KZ501",
     "subemitter.unbound": "KZ502",
