@@ -44,6 +44,7 @@ class DrawInputs:
         self.white = ctx.texture((1, 1), 4, np.ones(4, np.float16).tobytes(), dtype="f2")
         self.uniforms: dict = {}
         self.shadow_maps: list = []      # this frame's shadow maps, once drawn (render/shadows.py)
+        self.depth_only = False          # drawing a shadow map: models skip their shading
 
     def begin(self, frame, camera, size: tuple[int, int], min_pixels: float) -> None:
         width, height = size
@@ -61,11 +62,10 @@ class DrawInputs:
             program["KzLights"].binding = UBO_BINDING
         self.lights.bind_to_uniform_block(UBO_BINDING)
         self.particle_lights.bind_to_storage_buffer(BINDING_PARTICLE_LIGHTS)
-        if self.shadow_maps:
+        if self.shadow_maps and "kz_shadowMaps" in initial:
             for k in range(2):
-                if f"kz_shadowMap{k}" in initial:
-                    self.shadow_maps[min(k, len(self.shadow_maps) - 1)].use(location=SHADOW_UNIT + k)
-                    program[f"kz_shadowMap{k}"].value = SHADOW_UNIT + k
+                self.shadow_maps[min(k, len(self.shadow_maps) - 1)].use(location=SHADOW_UNIT + k)
+            program["kz_shadowMaps"].value = [SHADOW_UNIT, SHADOW_UNIT + 1]
 
     def shadow_defines(self) -> dict:
         """KZ_SHADOWS for a lit program while the frame has shadow maps (render/lighting.glsl)."""

@@ -5,12 +5,11 @@ lights.MAX_SHADOWS a frame), drawn before the frame's first pass.
             directional light looks at their bounding sphere with an orthographic box just
             holding it, a spot light from its position through its cone (a little wider)
             out to the sphere's far side
-    render  the casters' depth from the light: opaque Model3D meshes, opaque mesh particles,
-            and emitters with Particle.CastShadows (their normal programs, with the light's
-            view; a fragment an opaque particle discards casts nothing), with a slope-scaled
-            polygon offset against acne
-    lookup  render/lighting.glsl (KZ_SHADOWS): a texel-sized normal offset and a 4 x 4 grid of
-            bilinear compares across Softness texels (PCF: a soft edge a few texels wide)
+    render  the casters' depth from the light: opaque Model3D meshes (their depth-only
+            variant: no shading) and opaque mesh particles (their own programs with the
+            light's view), with a slope-scaled polygon offset against acne
+    lookup  render/lighting.glsl (KZ_SHADOWS): a texel-sized normal offset and a 3 x 3 grid of
+            bilinear compares a texel apart (PCF: a soft edge a few texels wide)
 
 The maps are SIZE x SIZE 24-bit depth textures with comparison on. Shadows darken only the
 light that casts them: ambient, the other lights and emitted light stay.
@@ -23,8 +22,8 @@ import numpy as np
 
 from kzplayer.render.camera import perspective
 
-SIZE = 2048
-SOFTNESS = 1.5           # texels the PCF grid reaches either side
+SIZE = 1024
+SOFTNESS = 1.0           # texels the PCF grid reaches either side
 DEPTH_BIAS = 0.0004      # in the map's depth (0..1), on top of the polygon offset
 POLYGON_OFFSET = (2.0, 4.0)
 
@@ -127,6 +126,7 @@ class ShadowMaps:
         ctx = self.ctx
         self._ensure(len(views))
         saved = dict(inputs.uniforms)
+        inputs.depth_only = True
         try:
             ctx.enable(ctx.DEPTH_TEST)
             ctx.depth_func = "<"
@@ -141,6 +141,7 @@ class ShadowMaps:
                                         "kz_viewport": (float(SIZE), float(SIZE))})
                 draw_casters()
         finally:
+            inputs.depth_only = False
             ctx.polygon_offset = (0.0, 0.0)
             inputs.uniforms.clear()
             inputs.uniforms.update(saved)

@@ -30,16 +30,12 @@ layout(std140, binding = 0) uniform KzLights {
 // kzDirectionalDirection[k].w: the light's shadow map + 1 (0: it casts none)
 
 #ifdef KZ_SHADOWS
-uniform sampler2DShadow kz_shadowMap0;
-uniform sampler2DShadow kz_shadowMap1;
-
-float kzShadowTap(int map, vec3 uvz) {
-    return map == 0 ? texture(kz_shadowMap0, uvz) : texture(kz_shadowMap1, uvz);
-}
+uniform sampler2DShadow kz_shadowMaps[2];
 
 // How much of the light reaches P (1 lit, 0 shadowed): the point pushed off its surface by a
-// texel along the normal (no acne on a surface facing the light at a grazing angle), then a
-// 4 x 4 grid of bilinear depth compares across `softness` texels (percentage-closer filtering).
+// texel and a half along the normal (no acne on a surface facing the light at a grazing
+// angle), then a 3 x 3 grid of bilinear depth compares across `softness` texels either side
+// (percentage-closer filtering: each compare is itself a 2 x 2 bilinear one).
 float kzShadow(float slot, vec3 P, vec3 N) {
     int map = int(slot + 0.5) - 1;
     if (map < 0) {
@@ -51,16 +47,15 @@ float kzShadow(float slot, vec3 P, vec3 N) {
     if (c.w <= 0.0 || any(lessThan(p.xy, vec2(0.0))) || any(greaterThan(p.xy, vec2(1.0)))) {
         return 1.0;                 // beside the map: nothing there casts
     }
-    p.z = min(p.z, 1.0);            // beyond the map's far end: behind whatever the map holds
-    vec2 texel = 1.0 / vec2(textureSize(kz_shadowMap0, 0));
+    p.z = min(p.z, 1.0) - params.y; // beyond the map's far end: behind whatever the map holds
+    vec2 step = params.z / vec2(textureSize(kz_shadowMaps[0], 0));
     float lit = 0.0;
-    for (int y = 0; y < 4; ++y) {
-        for (int x = 0; x < 4; ++x) {
-            vec2 offset = (vec2(x, y) - 1.5) / 1.5 * params.z * texel;
-            lit += kzShadowTap(map, vec3(p.xy + offset, p.z - params.y));
+    for (int y = -1; y <= 1; ++y) {
+        for (int x = -1; x <= 1; ++x) {
+            lit += texture(kz_shadowMaps[map], vec3(p.xy + vec2(x, y) * step, p.z));
         }
     }
-    return lit / 16.0;
+    return lit / 9.0;
 }
 #define KZ_SHADOW(slot, P, N) kzShadow(slot, P, N)
 #else
