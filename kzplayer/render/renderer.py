@@ -88,7 +88,7 @@ class Renderer:
         particles.begin()
         try:
             self._leave_out_broken(frame)
-            views = self.shadows.plan(frame)
+            views = self.shadows.plan(frame, camera, width / height)
             particles.prepare(frame, camera.view, between=(lambda: self._shadow_maps(frame, views)) if views else None)
             targets.fbo.use()
             ctx.viewport = (0, 0, width, height)

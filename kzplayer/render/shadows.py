@@ -1,10 +1,11 @@
 """Shadow maps of the DirectionalLight and SpotLight nodes with CastShadows (at most
 lights.MAX_SHADOWS a frame), drawn before the frame's first pass.
 
-    plan    each shadowed light's view and projection, fitted to the scene's models: a
-            directional light looks at their bounding sphere with an orthographic box just
-            holding it, a spot light from its position through its cone (a little wider)
-            out to the sphere's far side
+    plan    each shadowed light's view and projection, fitted to what the camera sees of the
+            scene's models (its view out to SHADOW_DISTANCE, clamped to their box): a
+            directional light looks at that region's bounding sphere with an orthographic
+            box just holding it, a spot light from its position through its cone (a little
+            wider) out to the sphere's far side
     render  the casters' depth from the light: opaque Model3D meshes (their depth-only
             variant: no shading) and opaque mesh particles (their own programs with the
             light's view), with a slope-scaled polygon offset against acne
@@ -23,6 +24,7 @@ import numpy as np
 from kzplayer.render.camera import perspective
 
 SIZE = 1024
+SHADOW_DISTANCE = 25.0   # metres from the camera the maps cover (clamped to the models' box)
 SOFTNESS = 1.0           # texels the PCF grid reaches either side
 DEPTH_BIAS = 0.0004      # in the map's depth (0..1), on top of the polygon offset
 POLYGON_OFFSET = (2.0, 4.0)
@@ -50,20 +52,55 @@ def orthographic(half: float, near: float, far: float) -> np.ndarray:
     return m
 
 
-def scene_sphere(models) -> tuple[np.ndarray, float]:
-    """(centre, radius) of a sphere round every model's mesh in world space; a 10 m sphere
-    at the origin when there is none."""
+def view_sphere(models, camera, aspect: float) -> tuple[np.ndarray, float]:
+    """(centre, radius) round what the camera sees of the models: the corners of its view
+    out to SHADOW_DISTANCE, clamped into the models' box (scene_sphere), so a 100 m floor
+    does not spread the map's texels over ground nobody looks at."""
+    centre, radius = scene_sphere(models)
+    lo, hi = centre - radius, centre + radius
+    if camera is None:
+        return centre, radius
+    boxes = _boxes(models)
+    if boxes is not None:
+        lo, hi = boxes.min(axis=0), boxes.max(axis=0)
+    t = math.tan(math.radians(camera.fov_y) / 2)
     corners = []
-    for m in models:
-        p = np.asarray(m.mesh.positions, float)
-        if not len(p):
-            continue
-        lo, hi = p.min(axis=0), p.max(axis=0)
-        box = np.array([[x, y, z, 1.0] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
-        corners.append((np.asarray(m.model, float) @ box.T).T[:, :3])
-    if not corners:
+    for d in (max(camera.near, 1e-3), min(camera.far, SHADOW_DISTANCE)):
+        for sx in (-1, 1):
+            for sy in (-1, 1):
+                corners.append((sx * d * t * aspect, sy * d * t, -d, 1.0))
+    world = np.linalg.inv(camera.view) @ np.array(corners).T
+    pts = np.clip(world[:3].T, lo, hi)
+    a, b = pts.min(axis=0), pts.max(axis=0)
+    mid = (a + b) / 2
+    return mid, max(float(np.linalg.norm(b - mid)), 0.05)
+
+
+def _boxes(models):
+    corners = [_corners(m) for m in models]
+    corners = [c for c in corners if c is not None]
+    return np.concatenate(corners) if corners else None
+
+
+def _corners(m):
+    colour = m.values("Model3D.Color")
+    if colour is not None and not any(float(c) > 0 for c in tuple(colour)[:3]):
+        return None
+    p = np.asarray(m.mesh.positions, float)
+    if not len(p):
+        return None
+    lo, hi = p.min(axis=0), p.max(axis=0)
+    box = np.array([[x, y, z, 1.0] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+    return (np.asarray(m.model, float) @ box.T).T[:, :3]
+
+
+def scene_sphere(models) -> tuple[np.ndarray, float]:
+    """(centre, radius) of a sphere round every model's mesh in world space that light shows
+    (a model whose Model3D.Color is black, a sky backdrop lit by its emission, is left out:
+    the map would stretch to it); a 10 m sphere at the origin when there is none."""
+    pts = _boxes(models)
+    if pts is None:
         return np.zeros(3), 10.0
-    pts = np.concatenate(corners)
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     centre = (lo + hi) / 2
     return centre, max(float(np.linalg.norm(hi - centre)), 1e-3)
@@ -103,14 +140,14 @@ class ShadowMaps:
             self.maps.append(depth)
             self._fbos.append(ctx.framebuffer(depth_attachment=depth))
 
-    def plan(self, frame) -> list:
+    def plan(self, frame, camera=None, aspect: float = 16 / 9) -> list:
         """Each shadowed light's (view, projection), its matrix and parameters put into
         frame.lights for the lights' block."""
         lights = frame.lights
         lights.shadow_matrices, lights.shadow_params = [], []
         if not lights.shadows:
             return []
-        centre, radius = scene_sphere(frame.models)
+        centre, radius = view_sphere(frame.models, camera, aspect)
         views = []
         for kind, k in lights.shadows:
             light = (lights.directional if kind == "DirectionalLight" else lights.spot)[k]
