@@ -209,14 +209,17 @@ class ParticleDraws:
 
     # -- draws -----------------------------------------------------------------------------
 
-    def _billboard_variant(self, em):
-        """(GPU mesh or None, defines) of a billboard or mesh draw."""
+    def _billboard_variant(self, em, caster: bool = False):
+        """(GPU mesh or None, defines) of a billboard or mesh draw; `caster`: into a shadow
+        map (unlit, cut where less than half opaque, its geometry from the light's view)."""
         mat = em.material
         mesh = self.meshes.get(em.mesh) if em.mesh is not None and "mesh" in mat.geometry else None
         defines = emitter_defines(em, mesh is not None)
         defines.update(self.inputs.fragment_defines(em.values, em.files, "Particle.Texture", mesh is not None,
-                                                    em.opaque, soft(em)))
-        if prepared(em, mesh is not None):
+                                                    em.opaque or caster, soft(em) and not caster))
+        if caster:
+            defines.pop("KZ_RECEIVE_LIGHT", None)
+        elif prepared(em, mesh is not None):
             defines["KZ_PREPARED"] = 1
         elif "KZ_RECEIVE_LIGHT" in defines:
             defines.update(self.inputs.shadow_defines())
@@ -256,21 +259,23 @@ class ParticleDraws:
             program[name].value = value
         inputs.bind_textures(program, initial, em.values, em.files, repeat=repeat)
 
-    def draw(self, em) -> None:
+    def draw(self, em, caster: bool = False) -> None:
+        """The emitter's draw; `caster`: its silhouette into a shadow map (render/shadows.py)."""
         if representation(em.material) is not None:
             self._draw_representation(em, self._state(em.key))
             return
         ctx = self.ctx
         st = self._state(em.key)
         mat = em.material
-        mesh, defines = self._billboard_variant(em)
+        mesh, defines = self._billboard_variant(em, caster)
         if "KZ_PREPARED" in defines:
             st.prepared.bind_to_storage_buffer(BINDING_PREPARED)
         program, initial = self.programs.render(mat.vertex, mat.fragment, defines)
         self._material(program, initial, em, repeat=mesh is not None)
-        set_uniform(program, initial, "kz_blend", BLEND_MODES[em.blend])
+        set_uniform(program, initial, "kz_blend", BLEND_MODES["Opaque" if caster else em.blend])
         set_uniform(program, initial, "kz_intensity", float(self.intensity))
-        _blend(ctx, em.blend)
+        if not caster:
+            _blend(ctx, em.blend)
         em.particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
         st.order.bind_to_storage_buffer(BINDING_ORDER)
         if mesh is not None:

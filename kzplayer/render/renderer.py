@@ -38,6 +38,7 @@ from kzplayer.render.gpu_mesh import MeshCache
 from kzplayer.render.live_list import BARRIER
 from kzplayer.render.materials import left_out, stock_material
 from kzplayer.render.particle_draws import ParticleDraws, on_screen, soft
+from kzplayer.render.representations import representation
 from kzplayer.render.scene_models import draw_model
 from kzplayer.render.shaders import RenderPrograms
 from kzplayer.render.shadows import ShadowMaps
@@ -144,6 +145,8 @@ class Renderer:
             for em in frame.emitters:
                 if em.opaque and em.mesh is not None and not on_screen(em):
                     self.particles.draw(em)
+                elif em.values("Particle.CastShadows") is True and representation(em.material) is None:
+                    self.particles.draw(em, caster=True)        # a blended billboard's silhouette
         self.inputs.shadow_maps = []
         self.shadows.render(views, self.inputs, casters)
         self.inputs.shadow_maps = self.shadows.maps[:len(views)]

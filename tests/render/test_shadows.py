@@ -180,3 +180,32 @@ def test_a_lit_particle_in_the_shadow_is_darkened(renderer, ctx):
     assert light[0.0, False] > 1.0 and light[2.5, False] > 1.0
     assert light[0.0, True] < 0.02 * light[0.0, False]            # in the shadow: no light but ambient (0)
     assert light[2.5, True] == pytest.approx(light[2.5, False], rel=1e-4)
+
+
+def test_a_blended_emitter_casts_only_when_it_says_so(renderer, ctx):
+    """Particle.CastShadows: a sprite's silhouette (where it is at least half opaque) darkens
+    the ground round the point below it along the light; without it nothing does."""
+    cam = camera(10.0, pitch_deg=-90.0)
+    direction = np.array([1.0, -1.0, 0.0]) / math.sqrt(2.0)
+    models = [ModelDraw("ground", horizontal_quad(6.0, 0.0), np.eye(4), GREY)]
+    lights = SceneLights(directional=[(direction, np.ones(3) * 0.8)], shadows=[("DirectionalLight", 0)])
+    buf = RecordBuffers(ctx, particles([(-1.5, 2.0, 0.5)], scale=1.0))
+    images = {}
+    try:
+        for casts in (False, True):
+            em = emitter(buf, 1, blend="Alpha", values={"Particle.BlendMode": "Alpha", "Particle.CastShadows": casts})
+            renderer.draw(Frame(models=models, emitters=[em], lights=lights), cam)
+            images[casts] = renderer.read_linear()[..., 0].astype(float)
+        renderer.draw(Frame(models=models, lights=lights), cam)
+        ground_only = renderer.read_linear()[..., 0].astype(float)
+    finally:
+        buf.release()
+    ground, eye, d = ground_points(cam)
+    r = np.hypot(ground[..., 0] - 0.5, ground[..., 2] - 0.5)        # 2 m along the light: x + 2
+    seen = seen_at(eye, d, 2.0, 0.6, (-1.5, 0.5))                    # the sprite itself, from above
+    assert not (seen & (r < 1.5)).any()
+    np.testing.assert_allclose(images[False][~seen], ground_only[~seen], atol=1e-5)    # casts nothing
+    far = (r > 1.2) & ~seen
+    np.testing.assert_allclose(images[True][far], ground_only[far], atol=1e-5)         # only near its shadow
+    core = r < 0.15
+    assert core.sum() > 4 and (images[True][core] < ground_only[core] - 0.3).all()      # the silhouette's middle
