@@ -15,7 +15,8 @@ GPU wrote:
     ring    2 (segments + 1), a triangle strip   Particles_Shockwave
     tube    6 (N - 1) sides indices, triangles   Particles_Ribbon (an index buffer per N, sides)
     flare   6 per element, triangles             Particles_LensFlare (the frame's step 4)
-    bolt    2 (segments + 1), a triangle strip   Particles_Lightning (segments: a power of two)
+    bolt    2 (segments + 1), a triangle strip   Particles_Lightning (segments: a power of two;
+            + (segments + 4) per branch)
 
 The same geometries serve custom rendering materials (`geometry="tube" history="16"`):
 the renderer defines KZ_GEOMETRY_<NAME> in both stages and sets the uniforms the stock ones
@@ -115,7 +116,9 @@ def draw_counts(geometry: Geometry, values, history_length: int, sides: int | No
         return DrawCounts(6 * _int(values("LensFlare.Elements"), 7, 1, 16))
     if name == "bolt":
         segments = bolt_segments(values("Lightning.Segments"))
-        return DrawCounts(2 * (segments + 1), sides=segments)
+        branches = _int(values("Lightning.Branches"), 0, 0, 8)
+        per_branch = 2 * (max(segments // 2, 2) + 1) + 2          # its strip and two joining vertices
+        return DrawCounts(2 * (segments + 1) + branches * per_branch, sides=segments)
     raise ValueError(name)
 
 

@@ -107,3 +107,20 @@ def test_a_bolt_ends_at_one_of_another_emitters_particles(renderer, ctx):
     assert len(px) > 30
     assert distance_to_polyline(px, np.array([a, b])).max() <= 3.5
     assert np.linalg.norm(px - b, axis=1).min() < 2.0
+
+
+def test_branches_fork_off_the_bolt_and_stay_near_it(renderer, ctx):
+    jitter = 0.12
+    plain = bolt(renderer, ctx, {"Lightning.Jitter": jitter, "Lightning.Seed": 5})
+    forked = bolt(renderer, ctx, {"Lightning.Jitter": jitter, "Lightning.Seed": 5, "Lightning.Branches": 3})
+    assert np.array_equal(bolt(renderer, ctx, {"Lightning.Jitter": jitter, "Lightning.Seed": 5,
+                                               "Lightning.Branches": 3}), forked)           # repeats
+    main, more = lit(plain, 20), lit(forked, 20)
+    assert len(more) > 1.2 * len(main)                            # the branches add light ...
+    assert not np.any((plain > 20).any(axis=2) & ~(forked > 20).any(axis=2))    # ... and take none away
+    a, b = ends()
+    length = np.linalg.norm(b - a)
+    # a fork starts on the bolt (within 2 J L of the line) and reaches at most 0.45 L aside
+    # (x sin 50 degrees), with its own displacement (2 J x 0.45 L) and its half width
+    reach = (2 * jitter + 0.45 * np.sin(np.radians(50)) + 2 * jitter * 0.45) * length + 3.5
+    assert distance_to_polyline(more, np.array([a, b])).max() <= reach
