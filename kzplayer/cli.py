@@ -93,6 +93,8 @@ def main() -> None:
               help="Time each ParticleSystem's simulation and drawing with GL timer queries: --stats gains sim_gpu_ms, draw_gpu_ms.")
 @click.option("--hud", is_flag=True,
               help="Show the debug view (alive, emitted, GPU times...); headless: burnt into the output.")
+@click.option("--msaa", type=click.Choice(["0", "2", "4", "8"]), default="0", show_default=True,
+              help="Multisampling: samples a pixel (smooth edges of meshes, lines and ribbons); 0 = off.")
 def play(**opts) -> None:
     """Play PROJECT (a .kzm file, a .proj.kzm file, a project folder or a .kzproj); no
     PROJECT plays the built-in demo. A window where a display exists; --output, --stats and

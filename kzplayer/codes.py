@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "material.unsupported": "KZ405",
     "material.kzplayer-only": "KZ406",
     "material.stock-name": "KZ407",
+    "material.lightning-target": "KZ408",
     # emitters, events, subemitters
     "subemitter.not-event-driven": "KZ501",
     "subemitter.unbound": "KZ502",
@@ -91,6 +92,7 @@ CODES: dict[str, str] = {
     "cli.test-spec": "KZ908",         # kzplayer test: a spec that cannot be read or run
     "play.test-check": "KZ909",       # kzplayer test: a check of a spec failed
     "play.watch": "KZ910",            # play --watch: a save that could not be read at all
+    "play.msaa-limit": "KZ911",       # --msaa past what the driver takes: drawn with its most
 }
 
 

@@ -803,3 +803,18 @@ def test_events_cap_keeps_the_cap_and_says_what_it_dropped(tmp_path):
     assert bad.exit_code == 2 and "--events" in bad.output
     bad = play(DEMO, "--frames", 2, "--events-cap", 5, ok=False)
     assert bad.exit_code == 2 and "--events FILE.jsonl" in bad.output
+
+
+def test_msaa_draws_the_same_picture_with_smoother_edges(tmp_path):
+    sample = samples_dir() / "08_rock_debris.kzm"         # meshes: hard edges to smooth
+    play(sample, "--frames", 30, "--size", "160x90", "--output", tmp_path / "plain.png")
+    play(sample, "--frames", 30, "--size", "160x90", "--msaa", 4, "--output", tmp_path / "msaa.png")
+    plain, msaa = (iio.imread(tmp_path / f"{n}.png").astype(int) for n in ("plain", "msaa"))
+    assert plain.shape == msaa.shape == (90, 160, 3)
+    diff = np.abs(plain - msaa).max(axis=2)
+    assert 0 < (diff > 8).mean() < 0.1          # the same picture: only edge pixels change
+
+
+def test_msaa_takes_only_sample_counts(tmp_path):
+    result = play("--frames", 2, "--msaa", 3, "--output", tmp_path / "x.png", ok=False)
+    assert result.exit_code == 2 and "--msaa" in result.output

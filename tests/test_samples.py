@@ -47,6 +47,7 @@ SAMPLES = {
     "12_spell": 50,            # 0.8 s: the orb beside the obelisk with its flare, a ring pulsing out
     "13_magic_vortex": 180,    # 3 s: the funnel has reached the orb, the motes fill their orbits
     "14_firework_shells": 170,  # 2.8 s: shells climbing on their trails, bursts glittering
+    "15_storm": 138,           # 2.3 s: the third strike at 0.1 s of its life, the clouds lit by its flash
 }
 
 

@@ -87,11 +87,12 @@ def check_speed(speed: float | None) -> float:
 
 def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None, output=None,
         window=None, stats=None, dump=None, events=None, events_cap=None, overrides=(), frame_budget=None,
-        lod=True, watch=False, start=None, speed=None, hud=False, gpu_timers=False) -> None:
+        lod=True, watch=False, start=None, speed=None, hud=False, gpu_timers=False, msaa="0") -> None:
 
     fps = limits.check_fps(fps)
     start = check_start(start, fps)
     speed = check_speed(speed)
+    msaa = int(msaa)
     seed = limits.check_seed(seed)
     budget = limits.check_frame_budget(frame_budget)
     n_frames = limits.check_frames(frame_count(frames, seconds, fps), "--frames" if frames else "--seconds")
@@ -154,12 +155,12 @@ def run(project=None, frames=None, seconds=None, fps=60.0, size=None, seed=None,
         if watch:
             live = window_watch(project, overrides)
         play_in_window(proj, graph, (width, height), fps=fps, seed=seed, warn=print_warnings,
-                       frame_budget=budget, lod=lod, watch=live, start=start, speed=speed, hud=hud)
+                       frame_budget=budget, lod=lod, watch=live, start=start, speed=speed, hud=hud, msaa=msaa)
         return
     click.echo(play_offline(proj, graph, (width, height), n_frames=n_frames, fps=fps, seed=seed,
                             output=output, stats=stats, dump=dump, events=events, events_cap=events_cap,
                             frame_budget=budget, lod=lod, start=start, speed=speed, hud=hud,
-                            gpu_timers=gpu_timers))
+                            gpu_timers=gpu_timers, msaa=msaa))
 
 
 def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> None:
@@ -170,7 +171,7 @@ def _check_suffix(path: str | None, suffixes: tuple[str, ...], option: str) -> N
 
 def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, stats=None, dump=None,
                  events=None, events_cap=None, ctx=None, frame_budget=None, lod=True, start=None, speed=1.0,
-                 hud=False, gpu_timers=False) -> str:
+                 hud=False, gpu_timers=False, msaa=0) -> str:
     """Render n_frames headless (kzplayer.render.offline.render_offline), writing what was
     asked, its warnings on stderr; returns the summary line. `ctx` lets tests share theirs.
     Where "playing anyway" was said and the simulation meets what it cannot leave out (an
@@ -180,7 +181,7 @@ def play_offline(proj, graph, size, *, n_frames, fps, seed=None, output=None, st
             result = render_offline(proj, graph, size, n_frames=n_frames, fps=fps, seed=seed, output=output,
                                     stats=stats, dump=dump, events=events, events_cap=events_cap, ctx=ctx,
                                     warn=print_warnings, progress=advance, frame_budget=frame_budget, lod=lod,
-                                    start=start, speed=speed, hud=hud, gpu_timers=gpu_timers)
+                                    start=start, speed=speed, hud=hud, gpu_timers=gpu_timers, msaa=msaa)
     except KzError as exc:
         if (any(d.severity == Severity.ERROR for d in _SHOWN)
                 and not any(d.rule == "play.frame-budget" for d in exc.diagnostics)):

@@ -19,6 +19,7 @@ from kzplayer.values import Color4
 SAMPLER_TYPES = {0x8B5E}       # sampler2D
 UBO_BINDING = 0
 SCENE_DEPTH_UNIT = 7
+SHADOW_UNIT = 12               # and 13: the shadow maps (render/shadows.py)
 
 
 def linear_colour(value):
@@ -42,6 +43,8 @@ class DrawInputs:
         self.particle_lights = ctx.buffer(reserve=PARTICLE_LIGHTS_BYTES)
         self.white = ctx.texture((1, 1), 4, np.ones(4, np.float16).tobytes(), dtype="f2")
         self.uniforms: dict = {}
+        self.shadow_maps: list = []      # this frame's shadow maps, once drawn (render/shadows.py)
+        self.depth_only = False          # drawing a shadow map: models skip their shading
 
     def begin(self, frame, camera, size: tuple[int, int], min_pixels: float) -> None:
         width, height = size
@@ -59,6 +62,14 @@ class DrawInputs:
             program["KzLights"].binding = UBO_BINDING
         self.lights.bind_to_uniform_block(UBO_BINDING)
         self.particle_lights.bind_to_storage_buffer(BINDING_PARTICLE_LIGHTS)
+        if self.shadow_maps and "kz_shadowMaps" in initial:
+            for k in range(2):
+                self.shadow_maps[min(k, len(self.shadow_maps) - 1)].use(location=SHADOW_UNIT + k)
+            program["kz_shadowMaps"].value = [SHADOW_UNIT, SHADOW_UNIT + 1]
+
+    def shadow_defines(self) -> dict:
+        """KZ_SHADOWS for a lit program while the frame has shadow maps (render/lighting.glsl)."""
+        return {"KZ_SHADOWS": 1} if self.shadow_maps else {}
 
     def material_uniforms(self, entry, em) -> list:
         """(uniform, value) from the emitter's properties, samplers left out; colour

@@ -26,6 +26,8 @@ from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.meshes import MeshError, inside_project
 from kzplayer.render.lights import SceneLights, scene_lights
 from kzplayer.render.materials import RenderMaterial, resolve_render_material, stock_material
+from kzplayer.project.paths import resolve as resolve_path
+from kzplayer.render.post import PostSettings, post_settings
 from kzplayer.scene import Scene
 from kzplayer.transforms import world_matrix
 
@@ -53,6 +55,8 @@ class EmitterDraw:
     order: int = 0                         # place in tree order
     history: "HistoryDraw | None" = None   # the position history, for trails
     sides: int | None = None               # the geometry LOD's sides (fan, tube); None: the most
+    bolt_node: tuple | None = None         # Particles_Lightning: Lightning.TargetNode's world position
+    bolt_source: str | None = None         # ... the key of the emitter Lightning.TargetParticles names
 
     @property
     def opaque(self) -> bool:
@@ -91,6 +95,7 @@ class Frame:
     emitters: list[EmitterDraw] = field(default_factory=list)
     models: list[ModelDraw] = field(default_factory=list)
     lights: SceneLights = field(default_factory=SceneLights)
+    post: PostSettings = field(default_factory=PostSettings)     # exposure, bloom, tone curve
     time: float = 0.0
     problems: list[Diagnostic] = field(default_factory=list)
 
@@ -197,6 +202,23 @@ class FrameBuilder:
                 self._meshes[key] = None
         return self._meshes[key]
 
+    def _bolt_target(self, item):
+        """(world position of Lightning.TargetNode or None, the emitter key that
+        Lightning.TargetParticles' buffer belongs to or None) of a lightning emitter."""
+        node = None
+        ref = self.value(item, "Lightning.TargetNode")
+        path = str(getattr(ref, "path", ref) or "").strip()
+        if path:
+            found = resolve_path(self.project, path, item)
+            if found:
+                node = tuple(float(c) for c in world_matrix(found, self.value)[:3, 3])
+            else:
+                self._problem(_warning("path.unresolved", "KZ101", f"{item.path}: Lightning.TargetNode: {found.message}; "
+                                       "the bolt ends at Lightning.Target from its particle",
+                                       self.values.span(item, "Lightning.TargetNode")))
+        owner = getattr(self.value(item, "Lightning.TargetParticles"), "owner", None)
+        return node, (str(owner) if owner else None)
+
     def build(self, sim, time: float = 0.0) -> Frame:
         frame = Frame(time=time)
         value = self.value
@@ -222,6 +244,8 @@ class FrameBuilder:
                 sorting=sorting if sorting in SORTINGS else "Identity", mesh=mesh,
                 cast_light=value(item, "ParticleEmitter.CastLight") is True, opacity=opacity,
                 order=self._order.get(id(item), 0), history=history_of(em)))
+            if "bolt" in material.geometry:
+                frame.emitters[-1].bolt_node, frame.emitters[-1].bolt_source = self._bolt_target(item)
         frame.emitters.sort(key=lambda e: e.order)
         for item in self.scene.models():
             opacity = self.opacity(item)
@@ -235,6 +259,7 @@ class FrameBuilder:
                                           files=self.files_of(item), opacity=opacity,
                                           order=self._order.get(id(item), 0)))
         frame.lights = scene_lights(self.project, value, lambda item: self.opacity(item) > 0.0)
+        frame.post = post_settings(self.project, value)
         for item in frame.lights.dropped:
             self._problem(_warning("light.limit", "KZ703", f"{item.path}: more than 8 {item.type} nodes are on; "
                                    "this one lights nothing", item.span))

@@ -106,7 +106,7 @@ class Hud:
             self._vao = ctx.vertex_array(program, [(self._buffer, "4f 2f/i", "a_rect", "a_glyph")])
         self._buffer.write(data)
         previous = ctx.fbo
-        target = renderer.targets.fbo
+        target = renderer.targets.single_fbo
         target.use()
         ctx.viewport = (0, 0, *renderer.size)
         ctx.disable(ctx.DEPTH_TEST | ctx.CULL_FACE)

@@ -7,6 +7,10 @@ std140 uniform block per frame: colours decoded from sRGB to linear and multipli
 (a light shines along its local -Z, as a camera looks). At most MAX_SCENE_LIGHTS of each
 type light anything (a warning names the rest). Light-casting particles are not here: their
 lights are gathered on the GPU (render/light_gather.glsl) into their own storage block.
+
+A DirectionalLight or SpotLight with `CastShadows` (the first MAX_SHADOWS of them) gets a
+shadow map (render/shadows.py): its slot + 1 rides in the w of its direction (directional)
+or cone (spot), 0 for none, and the block ends with the maps' matrices and parameters.
 """
 from __future__ import annotations
 
@@ -23,9 +27,10 @@ MAX_SCENE_LIGHTS = 8
 MAX_LIGHT_CASTERS = 4          # emitters with CastLight whose particles light the scene
 LIGHTS_PER_CASTER = 16         # the brightest live particles of each
 LIGHT_TYPES = ("DirectionalLight", "PointLight", "SpotLight")
+MAX_SHADOWS = 2                # shadow maps a frame (render/shadows.py, lighting.glsl)
 _ARRAYS = ("dir_direction", "dir_color", "point_position", "point_color", "point_attenuation",
            "spot_position", "spot_direction", "spot_color", "spot_attenuation", "spot_cone")
-UBO_BYTES = 16 + len(_ARRAYS) * MAX_SCENE_LIGHTS * 16
+UBO_BYTES = 16 + len(_ARRAYS) * MAX_SCENE_LIGHTS * 16 + MAX_SHADOWS * (64 + 16)
 PARTICLE_LIGHTS_BYTES = 16 + MAX_LIGHT_CASTERS * LIGHTS_PER_CASTER * 32
 
 
@@ -37,6 +42,9 @@ class SceneLights:
     spot: list = field(default_factory=list)            # (position, direction, colour, attenuation, cone)
     casters: int = 0                                    # CastLight emitters this frame
     dropped: list = field(default_factory=list)         # items past the per-type cap
+    shadows: list = field(default_factory=list)         # (kind, index in its list) per shadow map
+    shadow_matrices: list = field(default_factory=list)  # world -> the map's clip space, per map
+    shadow_params: list = field(default_factory=list)   # (texel m, depth bias, softness texels), per map
 
     def pack(self) -> bytes:
         """The KzLights uniform block (std140: an ivec4, then vec4 arrays)."""
@@ -50,7 +58,15 @@ class SceneLights:
             arrays["spot_position"][k, :3], arrays["spot_direction"][k, :3] = p, d
             arrays["spot_color"][k, :3], arrays["spot_attenuation"][k, :3] = c, a
             arrays["spot_cone"][k, :3] = cone
-        return counts.tobytes() + b"".join(arrays[name].tobytes() for name in _ARRAYS)
+        for slot, (kind, k) in enumerate(self.shadows):
+            arrays["dir_direction" if kind == "DirectionalLight" else "spot_cone"][k, 3] = slot + 1
+        matrices = np.zeros((MAX_SHADOWS, 4, 4), np.float32)
+        params = np.zeros((MAX_SHADOWS, 4), np.float32)
+        for slot, (m, p) in enumerate(zip(self.shadow_matrices, self.shadow_params)):
+            matrices[slot] = np.asarray(m, np.float32).T           # std140 matrices are column-major
+            params[slot, :3] = p
+        return (counts.tobytes() + b"".join(arrays[name].tobytes() for name in _ARRAYS)
+                + matrices.tobytes() + params.tobytes())
 
 
 def _linear(color, scale: float) -> np.ndarray:
@@ -76,6 +92,8 @@ def scene_lights(project, value, visible) -> SceneLights:
             lights.dropped.append(item)
             continue
         color = _linear(value(item, f"{kind}.Color"), scale)
+        if kind != "PointLight" and value(item, f"{kind}.CastShadows") is True and len(lights.shadows) < MAX_SHADOWS:
+            lights.shadows.append((kind, len(bucket)))
         if kind == "DirectionalLight":
             bucket.append((forward, color))
             continue

@@ -44,11 +44,11 @@ class Result:
 def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None, output=None, stats=None,
                    dump=None, events=None, events_cap=None, ctx=None, warn=no_warnings, progress=None,
                    frame_budget=None, lod: bool = True, start: float | None = None, speed: float = 1.0,
-                   hud: bool = False, gpu_timers: bool = False) -> Result:
+                   hud: bool = False, gpu_timers: bool = False, msaa: int = 0) -> Result:
     """Simulate n_frames output frames headless, writing what was asked. `ctx` lets tests
     share their context (otherwise a standalone one is made and released); `progress()` is
     called once per frame (a progress bar); `frame_budget`: seconds a frame may take
-    (default render/budget.FRAME_BUDGET). --stats rows are streamed as they come.
+    (default render/budget.FRAME_BUDGET); `msaa`: samples a pixel (0: none). --stats rows are streamed as they come.
     `start` (play --start): the first output frame is the effect at `start` seconds, reached
     by re-running it from 0 without drawing (Player.seek): the same particles as the frame
     at that time of a run from 0. `speed` (0.1 to 1): each output frame moves the effect on
@@ -62,7 +62,7 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         player = Player(ctx, project, graph, size, seed=seed, warn=warn,
                         probe_seconds=min(n_frames / fps, PROBE_SECONDS),
                         frame_budget=FRAME_BUDGET if frame_budget is None else frame_budget,
-                        events_cap=events_cap, lod=lod, gpu_timers=gpu_timers or hud)
+                        events_cap=events_cap, lod=lod, gpu_timers=gpu_timers or hud, msaa=msaa)
         camera = how = None
         if output:
             camera, how = player.camera(size[0] / size[1])

@@ -32,6 +32,7 @@ SORT_KEYS = {"Depth": DEPTH, "ReverseDepth": REVERSE_DEPTH}
 BLEND_MODES = {"Additive": 0, "Alpha": 1, "Opaque": 2}
 BINDING_PREPARED = 14
 BINDING_HISTORY = 15          # render/history.glsl
+BINDING_BOLT_TARGETS, BINDING_BOLT_TARGET_LIST = 16, 17    # render/Particles_Lightning.vert.glsl
 PREPARED_BYTES, PREPARED_LIT = 64, 112       # a stock billboard's record (render/stock_vertex.glsl)
 
 
@@ -117,6 +118,7 @@ class ParticleDraws:
         # timed(em): a context the emitter's GPU work runs in (the player's timer queries,
         # gpu/timers.py); by default none
         self.timed = lambda em: nullcontext()
+        self._drawn: dict = {}                # this frame's emitters by key (a bolt's target)
 
     def begin(self) -> None:
         for st in self._states.values():
@@ -142,13 +144,15 @@ class ParticleDraws:
 
     # -- compute ---------------------------------------------------------------------------
 
-    def prepare(self, frame, view) -> None:
+    def prepare(self, frame, view, between=None) -> None:
         """The compute work of the frame: live lists, sorts, the particles' lights, then
-        (every light known) the stock materials' per-particle records."""
+        `between()` (the shadow maps: they draw mesh particles, and lit records read them),
+        then (every light known) the stock materials' per-particle records."""
         inputs = self.inputs
         # CPU writes into buffers the last frame's shaders read (the barrier orders them)
         self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
         inputs.particle_lights.write(np.zeros(MAX_LIGHT_CASTERS, np.uint32).tobytes())
+        self._drawn = {em.key: em for em in frame.emitters}
         casters = 0
         for em in frame.emitters:
             with self.timed(em):
@@ -156,6 +160,8 @@ class ParticleDraws:
         frame.lights.casters = casters
         self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
         inputs.lights.write(frame.lights.pack())
+        if between is not None:
+            between()
         for em in frame.emitters:
             if prepared(em, em.mesh is not None and "mesh" in em.material.geometry):
                 with self.timed(em):
@@ -184,6 +190,8 @@ class ParticleDraws:
         """The stock material's per-particle pass: one record per live particle in draw
         order (dispatched over the live count the GPU wrote)."""
         defines = {**emitter_defines(em, False), "KZ_PREPARE_PASS": 1}
+        if "KZ_RECEIVE_LIGHT" in defines:
+            defines.update(self.inputs.shadow_defines())
         program, initial = self.programs.compute(em.material.vertex, defines)
         self.inputs.common(program, initial, em.model, em.opacity)
         for name, value in self.inputs.material_uniforms((program, initial), em):
@@ -213,15 +221,20 @@ class ParticleDraws:
 
     # -- draws -----------------------------------------------------------------------------
 
-    def _billboard_variant(self, em):
-        """(GPU mesh or None, defines) of a billboard or mesh draw."""
+    def _billboard_variant(self, em, caster: bool = False):
+        """(GPU mesh or None, defines) of a billboard or mesh draw; `caster`: into a shadow
+        map (unlit, cut where less than half opaque, its geometry from the light's view)."""
         mat = em.material
         mesh = self.meshes.get(em.mesh) if em.mesh is not None and "mesh" in mat.geometry else None
         defines = emitter_defines(em, mesh is not None)
         defines.update(self.inputs.fragment_defines(em.values, em.files, "Particle.Texture", mesh is not None,
-                                                    em.opaque, soft(em)))
-        if prepared(em, mesh is not None):
+                                                    em.opaque or caster, soft(em) and not caster))
+        if caster:
+            defines.pop("KZ_RECEIVE_LIGHT", None)
+        elif prepared(em, mesh is not None):
             defines["KZ_PREPARED"] = 1
+        elif "KZ_RECEIVE_LIGHT" in defines:
+            defines.update(self.inputs.shadow_defines())
         return mesh, defines
 
     def _representation_defines(self, em, geometry) -> dict:
@@ -232,7 +245,23 @@ class ParticleDraws:
                                                not geometry.screen and soft(em)))
         if geometry.name == "fan" and inputs.texture(em.values, em.files, "FanLight.Gradient", False) is not None:
             defines["KZ_GRADIENT"] = 1
+        if geometry.name == "bolt" and self._bolt_source(em) is not None:
+            defines["KZ_BOLT_PARTICLES"] = 1
         return defines
+
+    def _bolt_source(self, em):
+        """The drawn emitter whose live particles a bolt ends at (Lightning.TargetParticles)."""
+        target = self._drawn.get(em.bolt_source) if em.bolt_source else None
+        return target if target is not None and target.key in self._states else None
+
+    def _bind_bolt(self, program, initial, em) -> None:
+        set_uniform(program, initial, "kz_boltHasNode", int(em.bolt_node is not None))
+        set_uniform(program, initial, "kz_boltTarget", tuple(em.bolt_node or (0.0, 0.0, 0.0)))
+        target = self._bolt_source(em)
+        if target is not None:
+            target.particles.hot.bind_to_storage_buffer(BINDING_BOLT_TARGETS)
+            self._states[target.key].live.buffer.bind_to_storage_buffer(BINDING_BOLT_TARGET_LIST)
+            set_uniform(program, initial, "kz_boltTargetModel", np.asarray(target.model, dtype=float))
 
     def _material(self, program, initial, em, repeat: bool) -> None:
         """The frame's uniforms, the emitter's property values and its textures."""
@@ -242,25 +271,27 @@ class ParticleDraws:
             program[name].value = value
         inputs.bind_textures(program, initial, em.values, em.files, repeat=repeat)
 
-    def draw(self, em) -> None:
+    def draw(self, em, caster: bool = False) -> None:
+        """The emitter's draw; `caster`: its silhouette into a shadow map (render/shadows.py)."""
         with self.timed(em):
-            self._draw(em)
+            self._draw(em, caster)
 
-    def _draw(self, em) -> None:
+    def _draw(self, em, caster: bool = False) -> None:
         if representation(em.material) is not None:
             self._draw_representation(em, self._state(em.key))
             return
         ctx = self.ctx
         st = self._state(em.key)
         mat = em.material
-        mesh, defines = self._billboard_variant(em)
+        mesh, defines = self._billboard_variant(em, caster)
         if "KZ_PREPARED" in defines:
             st.prepared.bind_to_storage_buffer(BINDING_PREPARED)
         program, initial = self.programs.render(mat.vertex, mat.fragment, defines)
         self._material(program, initial, em, repeat=mesh is not None)
-        set_uniform(program, initial, "kz_blend", BLEND_MODES[em.blend])
+        set_uniform(program, initial, "kz_blend", BLEND_MODES["Opaque" if caster else em.blend])
         set_uniform(program, initial, "kz_intensity", float(self.intensity))
-        _blend(ctx, em.blend)
+        if not caster:
+            _blend(ctx, em.blend)
         em.particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
         st.order.bind_to_storage_buffer(BINDING_ORDER)
         if mesh is not None:
@@ -291,6 +322,8 @@ class ParticleDraws:
         set_uniform(program, initial, "kz_historyNewest", history.newest if history else 0)
         set_uniform(program, initial, "kz_historyStride", history.stride if history else 0)
         (history.buffer if history else self._no_history).bind_to_storage_buffer(BINDING_HISTORY)
+        if geometry.name == "bolt":
+            self._bind_bolt(program, initial, em)
         _blend(ctx, blend)
         em.particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
         st.order.bind_to_storage_buffer(BINDING_ORDER)

@@ -96,7 +96,7 @@ class Player:
     def __init__(self, ctx, project, graph, size: tuple[int, int], *, seed: int | None = None,
                  warn: Callable[[list[Diagnostic]], None] = no_warnings, probe_seconds: float = PROBE_SECONDS,
                  frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True,
-                 gpu_timers: bool = False):
+                 gpu_timers: bool = False, msaa: int = 0):
         self.ctx = ctx
         self.project = project
         self.graph = graph
@@ -105,6 +105,7 @@ class Player:
         self.warn = warn
         self.probe_seconds = probe_seconds
         self.events_cap = events_cap
+        self.msaa = msaa                  # samples a pixel (--msaa; 0: none)
         self.clock = Clock()
         # GL timer queries per system and frame (gpu/timers.py): in the figures, never waited for
         self.timers = GpuTimers(ctx) if gpu_timers and timers_available() else None
@@ -262,7 +263,7 @@ class Player:
 
     def _renderer(self, size: tuple[int, int]) -> Renderer:
         if self.renderer is None:
-            self.renderer = Renderer(self.ctx, size)
+            self.renderer = Renderer(self.ctx, size, samples=self.msaa)
             if self.timers is not None:
                 self.renderer.particles.timed = self._timed
         self.renderer.resize(size)

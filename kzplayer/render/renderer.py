@@ -11,7 +11,8 @@
               Node.Opacity < 1; depth test on, depth write off
     4         screen-space effects that read the opaque scene's depth: lens flares, added
               over the picture without depth test
-    resolve   the linear float image, clamped and encoded as sRGB, into 8 bits
+    resolve   the linear float image, clamped and encoded as sRGB, into 8 bits (with the
+              Scene's post settings: exposed, bloomed, tone mapped; render/post.py)
 
 The passes live beside this module: the images drawn into (render/targets.py), what every
 draw binds (render/draw_inputs.py), the particles' compute work and draws
@@ -30,15 +31,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from kzplayer.diagnostics import KzError
+from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.project.catalog import catalog
 from kzplayer.render.draw_inputs import DrawInputs
 from kzplayer.render.gpu_mesh import MeshCache
 from kzplayer.render.live_list import BARRIER
 from kzplayer.render.materials import left_out, stock_material
 from kzplayer.render.particle_draws import ParticleDraws, on_screen, soft
+from kzplayer.render.representations import representation
 from kzplayer.render.scene_models import draw_model
 from kzplayer.render.shaders import RenderPrograms
+from kzplayer.render.shadows import ShadowMaps
 from kzplayer.render.targets import EmptyVaos, FrameTargets
 
 MIN_PIXELS = 1.5      # below this, particles would flicker in and out between pixels
@@ -48,18 +51,25 @@ INTENSITY = 0.8       # one additive round sprite's centre: overlaps add up towa
 class Renderer:
     """Draws Frames into an offscreen image of exactly `size` = (W, H)."""
 
-    def __init__(self, ctx, size: tuple[int, int], *, min_pixels: float = MIN_PIXELS, intensity: float = INTENSITY):
+    def __init__(self, ctx, size: tuple[int, int], *, min_pixels: float = MIN_PIXELS, intensity: float = INTENSITY,
+                 samples: int = 0):
         self.ctx = ctx
         self.min_pixels = min_pixels
         self.intensity = intensity
         self.programs = RenderPrograms(ctx)
         self.meshes = MeshCache(ctx)
         self.problems: list = []          # compile errors of the custom materials left out, each once
+        if samples > ctx.max_samples:
+            self.problems.append(Diagnostic("KZ911", "play.msaa-limit", Severity.WARNING,
+                                            f"--msaa {samples}: this OpenGL driver takes at most {ctx.max_samples} "
+                                            f"samples a pixel; drawing with {ctx.max_samples}"))
+            samples = ctx.max_samples
         self._vaos = EmptyVaos(ctx)
-        self.targets = FrameTargets(ctx, self.programs, self._vaos, size)
+        self.targets = FrameTargets(ctx, self.programs, self._vaos, size, samples=samples)   # samples: --msaa
         self.inputs = DrawInputs(ctx, self.targets)
         self.textures = self.inputs.textures
         self.particles = ParticleDraws(ctx, self.programs, self.inputs, self.meshes, self._vaos, intensity)
+        self.shadows = ShadowMaps(ctx)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -79,7 +89,8 @@ class Renderer:
         particles.begin()
         try:
             self._leave_out_broken(frame)
-            particles.prepare(frame, camera.view)
+            views = self.shadows.plan(frame, camera, width / height)
+            particles.prepare(frame, camera.view, between=(lambda: self._shadow_maps(frame, views)) if views else None)
             targets.fbo.use()
             ctx.viewport = (0, 0, width, height)
             targets.fbo.depth_mask = True
@@ -115,12 +126,30 @@ class Renderer:
             ctx.disable(ctx.DEPTH_TEST)                                  # 4. over the picture
             for em in screen:
                 particles.draw(em)
+            targets.post = frame.post
+            targets.finish()                                             # (a multisampled frame resolved)
         finally:
+            self.inputs.shadow_maps = []
             ctx.disable(ctx.BLEND | ctx.DEPTH_TEST | ctx.CULL_FACE)
             targets.fbo.depth_mask = True
             # Leave the framebuffer binding as found (the default one where there was none).
             (previous or ctx.detect_framebuffer(0)).use()
         particles.end()
+
+    def _shadow_maps(self, frame, views) -> None:
+        """The shadowed lights' depth (render/shadows.py): opaque models and mesh particles."""
+        def casters():
+            for model in frame.models:
+                if model.opaque:
+                    self._draw_model(model)
+            for em in frame.emitters:
+                if em.opaque and em.mesh is not None and not on_screen(em):
+                    self.particles.draw(em)
+                elif em.values("Particle.CastShadows") is True and representation(em.material) is None:
+                    self.particles.draw(em, caster=True)        # a blended billboard's silhouette
+        self.inputs.shadow_maps = []
+        self.shadows.render(views, self.inputs, casters)
+        self.inputs.shadow_maps = self.shadows.maps[:len(views)]
 
     def _draw_model(self, model) -> None:
         draw_model(self.inputs, self.programs, self.meshes, model)
@@ -151,6 +180,10 @@ class Renderer:
         """The last drawn image before the sRGB encode, (H, W, 3) float32 linear (tests)."""
         return self.targets.read_linear()
 
+    def read_hdr(self) -> np.ndarray:
+        """The last drawn image exposed and bloomed, before the tone curve (tests)."""
+        return self.targets.read_hdr()
+
     def show(self, target) -> None:
         """Resolve the last drawn image into `target` (the window's framebuffer)."""
         self.targets.resolve(target)
@@ -169,3 +202,4 @@ class Renderer:
         self.meshes.release()
         self.programs.release()
         self.targets.release()
+        self.shadows.release()

@@ -15,6 +15,8 @@ GPU wrote:
     ring    2 (segments + 1), a triangle strip   Particles_Shockwave
     tube    6 (N - 1) sides indices, triangles   Particles_Ribbon (an index buffer per N, sides)
     flare   6 per element, triangles             Particles_LensFlare (the frame's step 4)
+    bolt    2 (segments + 1), a triangle strip   Particles_Lightning (segments: a power of two;
+            + (segments + 4) per branch)
 
 The same geometries serve custom rendering materials (`geometry="tube" history="16"`):
 the renderer defines KZ_GEOMETRY_<NAME> in both stages and sets the uniforms the stock ones
@@ -50,6 +52,7 @@ GEOMETRIES = {g.name: g for g in (
     Geometry("ring", "TRIANGLE_STRIP", repeat=True),
     Geometry("tube", "TRIANGLES", history=True, indexed=True, lod="Ribbon.Sides"),
     Geometry("flare", "TRIANGLES", screen=True),
+    Geometry("bolt", "TRIANGLE_STRIP"),
 )}
 DEFAULT_SIDES = {"fan": 24, "tube": 6}
 MIN_SIDES = {"fan": 6, "tube": 3}
@@ -111,7 +114,19 @@ def draw_counts(geometry: Geometry, values, history_length: int, sides: int | No
         return DrawCounts(n * (s + 1), indices=6 * (n - 1) * s, sides=s, history=n)
     if name == "flare":
         return DrawCounts(6 * _int(values("LensFlare.Elements"), 7, 1, 16))
+    if name == "bolt":
+        segments = bolt_segments(values("Lightning.Segments"))
+        branches = _int(values("Lightning.Branches"), 0, 0, 8)
+        per_branch = 2 * (max(segments // 2, 2) + 1) + 2          # its strip and two joining vertices
+        return DrawCounts(2 * (segments + 1) + branches * per_branch, sides=segments)
     raise ValueError(name)
+
+
+def bolt_segments(value) -> int:
+    """Lightning.Segments as the power of two nearest it, 2 to 128 (midpoint displacement
+    halves every piece at every level)."""
+    n = _int(value, 32, 2, 128)
+    return min(max(2 ** round(np.log2(n)), 2), 128)
 
 
 def tube_indices(n: int, sides: int) -> np.ndarray:

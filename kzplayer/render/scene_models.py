@@ -18,6 +18,9 @@ COLOURS = ("Model3D.Color", "Model3D.AmbientColor", "Model3D.EmissiveColor")
 def draw_model(inputs, programs, meshes, model) -> None:
     """One model, with the frame's uniforms of `inputs` (render/draw_inputs.py)."""
     defines = inputs.fragment_defines(model.values, model.files, "Model3D.Texture", True)
+    defines.update(inputs.shadow_defines())
+    if inputs.depth_only:
+        defines = {"KZ_DEPTH_ONLY": 1}
     program, initial = programs.render("render/Model3D.vert.glsl", "render/Model3D.frag.glsl", defines)
     inputs.common(program, initial, model.model, model.opacity)
     m = np.asarray(model.model, dtype=float)[:3, :3]

@@ -60,7 +60,7 @@ def _no_window(reason: str) -> KzError:
 
 def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=None,
                    frame_budget=None, lod: bool = True, watch=None, start: float | None = None,
-                   speed: float = 1.0, hud: bool = False) -> None:
+                   speed: float = 1.0, hud: bool = False, msaa: int = 0) -> None:
     """Open a window of `size`, play until it is closed (the frame loop is the Player's: a
     broken material leaves its slot out, a frame past `frame_budget` seconds stops it).
     `watch=(path, load, report, said)`: the live preview (render/live.py): each save is
@@ -85,7 +85,7 @@ def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=N
         ctx = create_context(headless=False, window=win)
         def make_player(p, g):
             return Player(ctx, p, g, size, seed=seed, warn=warn or no_warnings, frame_budget=frame_budget, lod=lod,
-                          gpu_timers=True)
+                          gpu_timers=True, msaa=msaa)
         live = None
         if watch is not None:
             path, load, report, said = watch

@@ -18,6 +18,9 @@ uniform sampler2D Model3D_Texture;      // sampled when KZ_TEXTURED (the rendere
 
 layout(location = 0) out vec4 kzFragColor;
 
+#ifdef KZ_DEPTH_ONLY
+void main() {}              // a shadow map's pass: only the depth counts (render/shadows.py)
+#else
 void main() {
     vec3 n = normalize(v_normal);
     // seen from behind (an open mesh, a floor from below): light the side that faces us
@@ -35,3 +38,4 @@ void main() {
     float a = clamp(base.a * kz_opacity, 0.0, 1.0);
     kzFragColor = vec4((base.rgb * light + glow) * a, a);
 }
+#endif
