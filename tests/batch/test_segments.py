@@ -1,7 +1,8 @@
 """A long shot in segments (kzplayer.batch.segments): planned as checkpoints, segments and
-the render; the segments' PNG frames are byte for byte the frames `kzplayer play` writes
-into a folder, and the assembled MP4 decodes, frame by frame, to the frames of play's MP4
-(and is its bytes); on the local pool and on Ray; resumed; a failed piece stops the rest."""
+the render; the segments' frames, as PNGs, are byte for byte the frames `kzplayer play`
+writes into a folder, and the assembled MP4 decodes, frame by frame, to the frames of
+play's MP4 (and is its bytes); on the local pool and on Ray; resumed; a failed piece
+stops the rest."""
 from __future__ import annotations
 
 import json
@@ -16,6 +17,8 @@ import pytest
 from kzplayer import batch
 from kzplayer.batch.manifest import load_manifest
 from kzplayer.batch.plan import PlanError
+from kzplayer.batch.segments import read_frames
+from kzplayer.render.writers import PngSequenceWriter
 
 from .common import REPO, tree
 
@@ -63,11 +66,17 @@ def test_the_segments_frames_and_mp4_are_what_play_writes_and_a_rerun_keeps_them
     out = tmp_path / "out"
     play(tmp_path / "frames")
     play(tmp_path / "play.mp4")
-    frames = sorted((out / SHOT / "segments").glob("segment-*/frame_*.png"))
+    # the segments' frames, written as play writes a PNG sequence, are play's PNGs byte for byte
+    pngs = PngSequenceWriter(tmp_path / "mine")
+    for s in range(4):
+        first, images = read_frames(out / SHOT / f"segments/segment-{s:04d}/frames.kzf")
+        assert first == pngs.frames_written == s * K
+        for image in images:
+            pngs.write(image)
     reference = sorted((tmp_path / "frames").glob("frame_*.png"))
-    assert [p.name for p in frames] == [p.name for p in reference] == [f"frame_{f:05d}.png" for f in range(FRAMES)]
-    for mine, theirs in zip(frames, reference):
-        assert mine.read_bytes() == theirs.read_bytes(), mine.name
+    assert [p.name for p in reference] == [f"frame_{f:05d}.png" for f in range(FRAMES)]
+    for theirs in reference:
+        assert (tmp_path / "mine" / theirs.name).read_bytes() == theirs.read_bytes(), theirs.name
     mp4, theirs = decoded(out / SHOT / "render.mp4"), decoded(tmp_path / "play.mp4")
     assert len(mp4) == len(theirs) == FRAMES
     for f, (a, b) in enumerate(zip(mp4, theirs)):
@@ -79,7 +88,7 @@ def test_the_segments_frames_and_mp4_are_what_play_writes_and_a_rerun_keeps_them
     assert (out / "index.html").read_text().count("class='card'") == 1       # the pieces have no card
     # a rerun keeps everything; a lost frame reruns its segment only, to the same bytes
     before = tree(out)
-    (out / SHOT / "segments/segment-0002/frame_00030.png").unlink()
+    (out / SHOT / "segments/segment-0002/frames.kzf").unlink()
     again = batch.run(shot(), out=out, workers=2)
     assert [r.job.id for r in again.records if not r.reused] == [f"{SHOT}/segment-0002"]
     assert tree(out) == before
