@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -69,10 +70,27 @@ def shot_jobs(args, segment_frames: int | None):
     return batch.plan(["render"], [REPO / "sample_projects" / f"{args.shot}.kzm"], None, options)
 
 
+def children_cpu() -> float:
+    """CPU seconds of the reaped child processes so far (the workers and their encoders)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_counted(fn, into: list):
+    def go():
+        before = children_cpu()
+        fn()
+        into.append(children_cpu() - before)
+    return go
+
+
 def bench_shot(out: Path, args) -> None:
     single, segmented = shot_jobs(args, None), shot_jobs(args, args.segment_frames)
-    cases = {"one process": runner(single, out / "single", workers=1),
-             "segments, 2 workers": runner(segmented, out / "segmented", workers=2)}
+    cpu = {"one process": [], "segments, 2 workers": []}
+    cases = {"one process": cpu_counted(runner(single, out / "single", workers=1), cpu["one process"]),
+             "segments, 2 workers": cpu_counted(runner(segmented, out / "segmented", workers=2),
+                                                cpu["segments, 2 workers"])}
+    print(f"load average before the shot: {os.getloadavg()}")
     got = _timing.interleaved(cases, args.repeat)
     mp4 = f"render/{args.shot}/default/render.mp4"
     assert (out / "single" / mp4).read_bytes() == (out / "segmented" / mp4).read_bytes()
@@ -80,9 +98,11 @@ def bench_shot(out: Path, args) -> None:
     pieces = len(segmented) - 2
     print(f"a {args.shot_seconds:g} s shot ({args.shot}, 30 fps, {args.shot_size} MP4), {pieces} segments of "
           f"{args.segment_frames} frames, interleaved x{args.repeat} (the MP4s are the same bytes):")
-    print(line("one process", one))
-    print(line("segments, 2 workers", two, one))
+    print(line("one process", one) + f"  CPU (the workers') median {statistics.median(cpu['one process'][1:]):.1f} s")
+    print(line("segments, 2 workers", two, one)
+          + f"  CPU median {statistics.median(cpu['segments, 2 workers'][1:]):.1f} s")
     print(f"speed-up by median: x{statistics.median(one) / statistics.median(two):.2f}")
+    print(f"load average after the shot: {os.getloadavg()}")
     records = batch.read_results(out / "segmented")
     for r in records:
         print(f"  {r['job']:60s} {r['seconds']:6.2f} s")

@@ -102,9 +102,13 @@ class _Shot:
         self.player = Player(adapter._context(), self.project, self.graph, self.size, seed=job.seed,
                              probe_seconds=min(self.n / self.fps, PROBE_SECONDS), frame_budget=FRAME_BUDGET,
                              lod=bool(job.option("lod", True)))
-        if checkpoint is not None:           # before the camera: the checkpoint holds the probe's box
-            self.player.restore(checkpoint.read_bytes())
-        self.camera, _ = self.player.camera(self.size[0] / self.size[1])
+        try:
+            if checkpoint is not None:       # before the camera: the checkpoint holds the probe's box
+                self.player.restore(checkpoint.read_bytes())
+            self.camera, _ = self.player.camera(self.size[0] / self.size[1])
+        except BaseException:                # the worker lives on: free its GL objects
+            self.player.release()
+            raise
 
     def release(self) -> None:
         self.player.release()

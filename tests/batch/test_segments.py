@@ -128,3 +128,19 @@ def test_segments_on_ray_write_the_local_pools_bytes(ray_instance, tmp_path):
     on_ray = batch.run(jobs, out=tmp_path / "ray", backend="ray")
     assert local.counts() == on_ray.counts() == {"ok": 4}
     assert tree(tmp_path / "ray") == tree(tmp_path / "local")
+
+
+def test_a_segments_frames_read_back_exactly_and_a_foreign_file_is_refused(tmp_path):
+    from kzplayer.batch.segments import FrameWriter
+    rng = np.random.default_rng(1)
+    images = [rng.integers(0, 256, (18, 32, 3), dtype=np.uint8) for _ in range(3)]
+    with open(tmp_path / "frames.kzf", "wb") as out:
+        writer = FrameWriter(out, (32, 18), 150)
+        for image in images:
+            writer.write(image)
+    first, frames = read_frames(tmp_path / "frames.kzf")
+    got = list(frames)
+    assert first == 150 and len(got) == 3 and all(np.array_equal(a, b) for a, b in zip(got, images))
+    (tmp_path / "other.kzf").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(40))
+    with pytest.raises(ValueError, match="not a segment's frames"):
+        read_frames(tmp_path / "other.kzf")
