@@ -59,7 +59,7 @@ def nothing(job, folder):
 def runner(jobs, out, **kw):
     def go():
         r = batch.run(jobs, out=out, force=True, **kw)
-        assert r.counts() == {"ok": len(jobs)}, r.counts()
+        assert r.counts() == {"ok": len(jobs)}, [(x.job.id, x.status, x.message) for x in r.records if x.status != "ok"]
     return go
 
 
