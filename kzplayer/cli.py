@@ -155,8 +155,10 @@ def inspect(project, as_json, defaults, paths) -> None:
 @click.option("--memory", metavar="SIZE", help="Memory one job may add, e.g. 2G (RLIMIT_AS).")
 @click.option("--retries", type=click.IntRange(min=0), help="Reruns of a job whose worker dies (default 1).")
 @click.option("--force", is_flag=True, help="Run every job again, also those whose outputs are complete.")
+@click.option("--segment-frames", type=click.IntRange(min=1), metavar="K",
+              help="Render a long shot in segments of K frames, in parallel, from checkpoints.")
 def batch(what, projects, sets, seed, frames, seconds, fps, size, fmt, lod, strict, out, workers, ray,
-          timeout, memory, retries, force) -> None:
+          timeout, memory, retries, force, segment_frames) -> None:
     """Run KIND (validate, render, test, or several: validate,render) on every PROJECT and
     every variant of the --set sweep, or the jobs of MANIFEST.toml. Outputs under --out:
     KIND/NAME/VARIANT/, results.jsonl, index.html (the contact sheet). A rerun keeps the
@@ -165,7 +167,7 @@ def batch(what, projects, sets, seed, frames, seconds, fps, size, fmt, lod, stri
     from kzplayer.commands.batch import run
     sys.exit(run(what, projects, sets=sets, seed=seed, frames=frames, seconds=seconds, fps=fps, size=size,
                  fmt=fmt, lod=lod, strict=strict, out=out, workers=workers, ray=ray, timeout=timeout,
-                 memory=memory, retries=retries, force=force))
+                 memory=memory, retries=retries, force=force, segment_frames=segment_frames))
 
 
 @main.command(short_help="Single-file project <-> one file per item (a folder).")

@@ -93,6 +93,7 @@ CODES: dict[str, str] = {
     "play.test-check": "KZ909",       # kzplayer test: a check of a spec failed
     "play.watch": "KZ910",            # play --watch: a save that could not be read at all
     "play.msaa-limit": "KZ911",       # --msaa past what the driver takes: drawn with its most
+    "play.checkpoint": "KZ912",      # a simulation checkpoint that cannot be restored here
 }
 
 

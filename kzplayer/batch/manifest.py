@@ -3,7 +3,7 @@ does not say simply (docs/batch.md has the full form).
 
     out = "review"                    # the output folder (the command line's --out wins)
     [defaults]                        # for every job: frames seconds fps size format lod
-    frames = 60                       #   strict seeds timeout memory retries
+    frames = 60                       #   strict segment_frames seeds timeout memory retries
     size = "320x180"
     [[job]]
     name = "fountain"
@@ -21,8 +21,9 @@ from pathlib import Path
 
 from kzplayer.batch.plan import PlanError, Sweep, parse_axis, plan
 from kzplayer.batch.jobs import tuple_property
+from kzplayer.batch.segments import parts
 
-OPTIONS = ("frames", "seconds", "fps", "size", "format", "lod", "strict")
+OPTIONS = ("frames", "seconds", "fps", "size", "format", "lod", "strict", "segment_frames")
 LIMITS = ("seeds", "timeout", "memory")
 JOB_KEYS = {"name", "kind", "kinds", "projects", "set", "sweep", *OPTIONS, *LIMITS}
 TOP_KEYS = {"out", "workers", "retries", "defaults", "job"}
@@ -61,7 +62,8 @@ def load_manifest(path: str) -> tuple[list, dict]:
             axes.append(_sweep_axis(lhs, values, where))
         options = {k: merged[k] for k in OPTIONS if k in merged}
         jobs.extend(plan(kinds, paths, Sweep(axes, merged.get("seeds")), options, timeout=merged.get("timeout"),
-                         memory=parse_memory(merged.get("memory")), names=names, prefix=entry.get("name")))
+                         memory=parse_memory(merged.get("memory")), names=names, prefix=entry.get("name"),
+                         parts=parts))
     settings = {k: data[k] for k in ("out", "workers", "retries") if k in data}
     if "out" in settings:
         settings["out"] = str(p.parent / settings["out"])

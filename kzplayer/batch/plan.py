@@ -43,21 +43,27 @@ class Job:
     memory: int | None = None                   # bytes of address space a job may add
     target: str | None = None                   # call: "module:function"
     digest: str = ""                            # the project files' content (resume key)
+    part: str = ""                              # a piece of a segmented render (batch.segments)
+    after: tuple[str, ...] = ()                 # ids of the jobs that must be ok first
 
     @property
     def id(self) -> str:
-        return f"{self.kind}/{self.name}/{self.variant}"
+        whole = f"{self.kind}/{self.name}/{self.variant}"
+        return f"{whole}/{self.part}" if self.part else whole
 
     def option(self, name: str, default=None):
         return dict(self.options).get(name, default)
 
     def folder(self, out: Path) -> Path:
-        return Path(out) / self.kind / self.name / self.variant
+        whole = Path(out) / self.kind / self.name / self.variant
+        return whole / "segments" / self.part if self.part else whole
 
     def key(self) -> str:
         """What decides the outputs: equal keys, equal bytes (timeout and memory do not)."""
         spec = {"kind": self.kind, "project": self.project, "sets": self.sets, "seed": self.seed,
                 "options": [[k, v] for k, v in self.options], "target": self.target, "digest": self.digest}
+        if self.part:
+            spec["part"] = self.part
         return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:20]
 
 
@@ -212,8 +218,10 @@ def job_name(project: str, taken: set[str], prefix: str | None = None, several: 
 
 
 def plan(kinds, projects, sweep: Sweep | None = None, options: dict | None = None, *, timeout=None,
-         memory=None, names: set[str] | None = None, prefix: str | None = None) -> list[Job]:
-    """Every kind x project x variant as Jobs (kind-major, then project, then variant)."""
+         memory=None, names: set[str] | None = None, prefix: str | None = None, parts=None) -> list[Job]:
+    """Every kind x project x variant as Jobs (kind-major, then project, then variant).
+    `parts(job)`: the jobs one job becomes (kzplayer.batch.segments.parts: a render with
+    `segment_frames` becomes its checkpoints, its segments and itself)."""
     sweep = sweep or Sweep()
     taken = names if names is not None else set()
     opts = tuple(sorted((options or {}).items()))
@@ -229,6 +237,8 @@ def plan(kinds, projects, sweep: Sweep | None = None, options: dict | None = Non
                 jobs.append(Job(kind=kind, project=str(project), name=name, variant=variant_name(values),
                                 sets=tuple(sets), values=tuple(values), seed=seed, options=opts,
                                 timeout=timeout, memory=memory, digest=digest))
+    if parts is not None:
+        jobs = [piece for job in jobs for piece in parts(job)]
     _check_unique(jobs)
     return jobs
 

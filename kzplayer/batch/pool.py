@@ -63,17 +63,24 @@ class LocalPool:
         self.retries = retries
 
     def execute(self, jobs, out):
-        """Yield ("start", job, worker), ("retry", job, why) and ("done", job, result)."""
+        """Yield ("start", job, worker), ("retry", job, why) and ("done", job, result). A
+        deque of jobs is taken as it is: jobs the caller appends while this runs are run too
+        (the runner's jobs that wait for others). Workers are started as jobs need them, at
+        most `workers`."""
         context = mp.get_context("spawn")
-        queue = deque(jobs)
-        attempts = {j.id: 0 for j in jobs}
-        slots = [_Slot(i, context, out) for i in range(min(self.workers, len(queue)) or 1)]
+        queue = jobs if isinstance(jobs, deque) else deque(jobs)
+        attempts: dict[str, int] = {}
+        slots: list[_Slot] = []
         try:
             while queue or any(s.job for s in slots):
+                idle = sum(s.job is None for s in slots)
+                while len(queue) > idle and len(slots) < self.workers:
+                    slots.append(_Slot(len(slots), context, out))
+                    idle += 1
                 for s in slots:
                     if s.job is None and queue:
                         s.job, s.started = queue.popleft(), time.monotonic()
-                        attempts[s.job.id] += 1
+                        attempts[s.job.id] = attempts.get(s.job.id, 0) + 1
                         s.conn.send(s.job)
                         yield "start", s.job, s.name
                 busy = [s for s in slots if s.job]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import deque
 from pathlib import Path
 
 POLL = 0.25
@@ -60,12 +61,12 @@ class RayBackend:
         try:
             task = ray.remote(num_cpus=1, max_retries=self.retries)(_run)
             slots = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-            queue = list(reversed(jobs))
+            queue = jobs if isinstance(jobs, deque) else deque(jobs)     # the caller may append (pool.py)
             flying: dict = {}             # ref -> (job, submitted)
             out = str(out)
             while queue or flying:
                 while queue and len(flying) < slots:
-                    job = queue.pop()
+                    job = queue.popleft()
                     flying[task.remote(job, out)] = (job, time.monotonic())
                     yield "start", job, "ray"
                 ready, _ = ray.wait(list(flying), num_returns=1, timeout=POLL)

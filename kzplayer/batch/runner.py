@@ -1,8 +1,14 @@
 """The one code path of a batch, whatever the backend: skip the jobs whose outputs are
 complete, hand the rest to the backend, record what it reports (results.jsonl and the
-contact sheet after every event), and on Ctrl-C mark the unfinished ones interrupted."""
+contact sheet after every event), and on Ctrl-C mark the unfinished ones interrupted.
+
+A job with `after` (the pieces of a segmented render: kzplayer.batch.segments) waits until
+those jobs are ok and then joins the backend's feed, a deque the backend takes jobs from
+as its workers come free (the runner appends to it between the events); one whose job
+ended otherwise ends as an error naming it."""
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +69,11 @@ def run(jobs, out="batch-out", backend="local", *, workers=None, retries=1, addr
         show.begin(results, len(todo))
         if todo:
             engine = make_backend(backend, workers=workers, retries=retries, address=address)
-            for event, job, detail in engine.execute(todo, out):
+            feed = deque(j for j in todo if not j.after)       # the backend takes jobs from its left
+            waiting = [j for j in todo if j.after]
+            for j in _release(waiting, results, feed, out):
+                show.update("done", results[j.id])
+            for event, job, detail in engine.execute(feed, out):
                 record = results[job.id]
                 if event == "start":
                     record.status, record.worker, record.attempts = "running", detail, record.attempts + 1
@@ -73,7 +83,12 @@ def run(jobs, out="batch-out", backend="local", *, workers=None, retries=1, addr
                     record.attempts = max(record.attempts, 1)
                     record.finish(detail, out)
                 show.update(event, record)
+                if event == "done":
+                    for j in _release(waiting, results, feed, out):
+                        show.update("done", results[j.id])
                 results.write()
+            for j in waiting:           # what they wait for never ended (not expected)
+                results[j.id].finish({"status": "error", "message": "not run: its prerequisites never ended"}, out)
     except KeyboardInterrupt:
         interrupted = True
         for r in results.records.values():
@@ -83,6 +98,29 @@ def run(jobs, out="batch-out", backend="local", *, workers=None, retries=1, addr
         results.write(sheet=True)
         show.end()
     return BatchResult(out, list(results.records.values()), interrupted)
+
+
+def _release(waiting: list, results, feed: deque, out: Path) -> list:
+    """Jobs waiting for others (the pieces of a segmented render): those whose jobs are all
+    ok go to the feed; those with one that ended otherwise end as errors, naming it (and so
+    on down). Returns the jobs ended here."""
+    ended, moved = [], True
+    while moved:
+        moved = False
+        for j in list(waiting):
+            states = [results[a].status if a in results.records else "ok" for a in j.after]
+            bad = next((a for a, st in zip(j.after, states) if st not in ("ok", "pending", "running")), None)
+            if bad is not None:
+                waiting.remove(j)
+                results[j.id].finish({"status": "error", "message": f"not run: {bad} ended {results[bad].status}"},
+                                     out)
+                ended.append(j)
+                moved = True
+            elif all(st == "ok" for st in states):
+                waiting.remove(j)
+                feed.append(j)
+                moved = True
+    return ended
 
 
 class _Quiet:

@@ -37,7 +37,8 @@ def write_sheet(results, path: Path) -> None:
     """Write the page for `results` (a kzplayer.batch.results.Results) to `path`."""
     groups: dict[str, list] = {}
     for r in results.records.values():
-        groups.setdefault(f"{r.job.kind} / {r.job.name}", []).append(r)
+        if not r.job.part:          # a segmented render's pieces: its card is the render's
+            groups.setdefault(f"{r.job.kind} / {r.job.name}", []).append(r)
     counts = results.counts()
     running = counts.get("running", 0) + counts.get("pending", 0)
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))

@@ -14,6 +14,7 @@ import socket
 import time
 from pathlib import Path
 from kzplayer.batch import jobs as adapter
+from kzplayer.batch import segments
 
 DONE = ".done.json"           # in a job's folder: its key and result, written last
 COMPLETE = ("ok", "failed")   # results a rerun keeps; the others run again
@@ -33,7 +34,8 @@ def execute(job, out) -> dict:
     result = {"status": "error", "outputs": [], "findings": {}, "counts": {}, "message": ""}
     try:
         with memory_limit(job.memory):
-            result.update(adapter.RUNNERS[job.kind](job, folder))
+            runner = segments.run_part if segments.is_piece(job) else adapter.RUNNERS[job.kind]
+            result.update(runner(job, folder))
     except MemoryError:
         result.update(status="out-of-memory", message=f"past the job's memory limit ({_mib(job.memory)})")
     except Exception as exc:        # bad input or a bug: reported, the batch goes on

@@ -17,7 +17,7 @@ DEFAULT_OUT = "batch-out"
 
 def run(what, projects, *, sets=(), seed=None, frames=None, seconds=None, fps=30.0, size=None, fmt="gif",
         lod=True, strict=False, out=None, workers=None, ray=None, timeout=None, memory=None, retries=None,
-        force=False) -> int:
+        force=False, segment_frames=None) -> int:
     settings: dict = {}
     try:
         if what.endswith(".toml"):
@@ -31,7 +31,8 @@ def run(what, projects, *, sets=(), seed=None, frames=None, seconds=None, fps=30
                 raise batch.PlanError(f"batch {what}: name the projects (kzplayer batch {what} a.kzm b.kzm ...)")
             _check_options(frames, seconds, fps, size, fmt)
             options = {k: v for k, v in (("frames", frames), ("seconds", seconds), ("fps", fps), ("size", size),
-                                        ("format", fmt), ("lod", lod), ("strict", strict)) if v is not None}
+                                        ("format", fmt), ("lod", lod), ("strict", strict),
+                                        ("segment_frames", segment_frames)) if v is not None}
             sweep = batch.sweep(sets, batch.plan_module.parse_seeds(seed) if seed else None)
             jobs = batch.plan(kinds, projects, sweep, options, timeout=timeout, memory=parse_memory(memory))
     except batch.PlanError as exc:

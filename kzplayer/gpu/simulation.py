@@ -33,6 +33,7 @@ import moderngl
 import numpy as np
 
 from kzplayer.gpu import gl
+from kzplayer.gpu import checkpoint as checkpoints
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.host_events import DEFAULT_CAP, HostEvents, Listener
 from kzplayer.gpu.limits import max_pool, system_limit
@@ -378,6 +379,18 @@ class Simulation:
         if len(self._ring.pending) > DEPTH:         # nobody takes them: fold the oldest in
             self._take(keep=DEPTH, fold=True)
 
+    # -- checkpoints (kzplayer.gpu.checkpoint) ---------------------------------------------------
+
+    def checkpoint(self, extra: dict | None = None) -> bytes:
+        """The whole state the next frame reads, as bytes (versioned; the header names the
+        project and its values): `restore` it into a Simulation of the same project and
+        values and it plays on bit for bit. `extra`: a caller's JSON-able state, kept too."""
+        return checkpoints.checkpoint(self, extra)
+
+    def restore(self, data: bytes) -> dict:
+        """Put a checkpoint's state into this simulation; returns its header (its "extra"
+        as given). A checkpoint of another project or other values raises CheckpointError."""
+        return checkpoints.restore(self, data)
 
 
 __all__ = ["Simulation", "max_pool", "system_limit", "runs"]

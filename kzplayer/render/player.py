@@ -42,6 +42,7 @@ import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import Simulation
+from kzplayer.gpu.checkpoint import CheckpointError, read_header
 from kzplayer.gpu.host_events import DEFAULT_CAP
 from kzplayer.gpu.materials import ComputePrograms
 from kzplayer.gpu.timers import GpuTimers, available as timers_available
@@ -336,6 +337,36 @@ class Player:
         if self.timers is not None:
             self.timers.release()
         self._programs.release()
+
+    # -- checkpoints (kzplayer.gpu.checkpoint; docs/batch.md, "A long shot in segments") ----------
+
+    def checkpoint(self) -> bytes:
+        """The simulation's checkpoint with the player's own state in it: the effect time,
+        the frames stepped, the full-pool tally, the LOD plans of frames whose figures are
+        still to come and the probe's box (so a restored player frames the same camera
+        without probing again)."""
+        seen = self._seen.tolist() if isinstance(self._seen, np.ndarray) else self._seen
+        state = {"time": self.time, "frame": self.frame, "size": list(self.size), "seen": seen,
+                 "stalled": [self.stalled.stalled, self.stalled.frames],
+                 "lod_frames": [[f, rates, sides] for f, (rates, sides) in sorted(self._lod_frames.items())]}
+        return self.sim.checkpoint(extra={"player": state})
+
+    def restore(self, data: bytes) -> None:
+        """Go on from a Player.checkpoint of the same project, values and size: the frames
+        drawn from here are those the checkpointed player would have drawn."""
+        state = read_header(data)["extra"].get("player")
+        if state is not None and tuple(state["size"]) != self.size:
+            raise CheckpointError(f"this checkpoint was made at {state['size'][0]}x{state['size'][1]}, not "
+                                  f"{self.size[0]}x{self.size[1]}: the emission LOD follows the image size",
+                                  "restore it into a Player of the size it was made at")
+        self.sim.restore(data)
+        if state is None:
+            return                        # a Simulation's own checkpoint: the effect time stays
+        self.time, self.frame = float(state["time"]), int(state["frame"])
+        seen = state["seen"]
+        self._seen = np.asarray(seen, float) if isinstance(seen, list) else seen
+        self.stalled.stalled, self.stalled.frames = dict(state["stalled"][0]), dict(state["stalled"][1])
+        self._lod_frames = {int(f): (rates, sides) for f, rates, sides in state["lod_frames"]}
 
 
 def _texture_problems(renderer) -> list[Diagnostic]:
