@@ -23,7 +23,7 @@ from kzplayer.project.catalog import catalog
 from kzplayer.commands import limits
 from kzplayer.render.writers import check_output, output_kind
 from kzplayer.render.offline import render_offline
-from kzplayer.render.player import check_speed as player_speed
+from kzplayer.render.clock import check_speed as player_speed
 from kzplayer.commands.watch import check_watch, load_live, play_watch, window_watch
 from kzplayer.commands.loading import _SHOWN, load_for_play, print_warnings
 

@@ -18,7 +18,6 @@ its two files (include render/stock_vertex.glsl or render/particle_vertex.glsl).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, a_or_an
 from kzplayer.project.files import Outside, inside, is_file, project_folder

@@ -28,7 +28,8 @@ from kzplayer.project.catalog import catalog
 from kzplayer.project.loader import load
 from kzplayer.project.model import Project
 from kzplayer.render.offline import Result, render_offline
-from kzplayer.render.player import Player as FrameLoop, check_speed
+from kzplayer.render.clock import check_speed
+from kzplayer.render.player import Player as FrameLoop
 from kzplayer.render.writers import check_output
 from kzplayer.scene import Scene
 

@@ -16,7 +16,8 @@ import kzplayer
 from kzplayer.bindings import resolve
 from kzplayer.cli import main
 from kzplayer.render.offline import render_offline
-from kzplayer.render.player import Clock, Player, check_speed
+from kzplayer.render.clock import Clock, check_speed
+from kzplayer.render.player import Player
 from kzplayer.render.window import Keys
 from kzplayer.resources import samples_dir
 
