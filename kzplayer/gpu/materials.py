@@ -29,10 +29,12 @@ class ComputePrograms:
     def __init__(self, ctx: moderngl.Context):
         self.ctx = ctx
         self._programs: dict[str, tuple[moderngl.ComputeShader, object]] = {}
+        self.compiled = 0           # programs compiled so far (a live save says how many)
 
     def compile(self, source):
         if source.text not in self._programs:
             self._programs[source.text] = (compile_compute(self.ctx, source), source)
+            self.compiled += 1
         return self._programs[source.text][0]
 
     def stage(self, file: str, defines: dict | None = None):
@@ -43,6 +45,18 @@ class ComputePrograms:
         for program, _ in self._programs.values():
             program.release()
         self._programs.clear()
+
+    def keep_only(self, used) -> None:
+        """Free every program not in `used` (a live save: the old programs of a rebuilt
+        system, used by nobody now)."""
+        keep = {id(p) for p in used}
+        for text in [t for t, (p, _) in self._programs.items() if id(p) not in keep]:
+            self._programs.pop(text)[0].release()
+
+    def paths(self) -> set:
+        """Every file the compiled programs were made of (resolved): what a save of one of
+        them recompiles (kzplayer.render.live watches them)."""
+        return {p for _, source in self._programs.values() for p in source.paths}
 
 
 def property_of(uniform: str, material: Material, known) -> str | None:

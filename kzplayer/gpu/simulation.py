@@ -56,7 +56,10 @@ class Simulation:
     way, kept to test that both give the same particles)."""
 
     def __init__(self, ctx: moderngl.Context, scene, graph=None, seed: int | None = None, io: str | None = None,
-                 walk: str = "live", leave_out_broken: bool = False, events_cap: int = DEFAULT_CAP):
+                 walk: str = "live", leave_out_broken: bool = False, events_cap: int = DEFAULT_CAP,
+                 programs: ComputePrograms | None = None):
+        # `programs`: another Simulation's compiled programs, shared (a live save compiles only
+        # the program texts that changed; kzplayer.gpu.transplant); their owner frees them
         if not isinstance(scene, Scene):         # a project: its scene, read here
             scene = Scene(scene, graph, seed=seed, leave_out_broken=leave_out_broken)
         self.ctx = ctx
@@ -69,7 +72,8 @@ class Simulation:
         block = int(ctx.info.get("GL_MAX_UNIFORM_BLOCK_SIZE", 16384) or 16384)
         self.uniform_block_vec4s = min(block, 65536) // 16
         self.table_vec4s = self.uniform_block_vec4s
-        self.programs = ComputePrograms(ctx)
+        self.programs = programs if programs is not None else ComputePrograms(ctx)
+        self.owns_programs = programs is None
         self.holders: dict = {}                  # id(scene node) -> its GPU holder (gpu.refresh)
         self.emitters: list[Emitter] = []
         self.frames = 0
@@ -289,6 +293,12 @@ class Simulation:
         self._update(spaces)
         return change
 
+    def reload_meshes(self) -> None:
+        """Read the mesh emitters' and colliders' files again (a live save of a mesh): new
+        tables where a mesh changed, no program compiled, the particles kept."""
+        self.take_stats(flush=True)
+        self._refresh()
+
     def memory(self) -> dict[str, dict[str, int]]:
         """Bytes of GPU buffers each emitter holds in its system's storage: {path: {"particles"
         (hot and cold records), "tracks", "events" (records and staging), "slots" (live list
@@ -318,7 +328,8 @@ class Simulation:
         for runner in self.runners:
             runner.release()
         self._ring.release()
-        self.programs.release()
+        if self.owns_programs:
+            self.programs.release()
 
     # -- building ---------------------------------------------------------------------------
 

@@ -38,12 +38,16 @@ class ShaderFile:
         return ShaderFile(shader_dir() / rel, f"shaders/{rel}")
 
 
-def build_program(ctx, vertex: ShaderFile | str, fragment: ShaderFile | str, defines: dict | None = None):
+def build_program(ctx, vertex: ShaderFile | str, fragment: ShaderFile | str, defines: dict | None = None,
+                  paths: set | None = None):
     """A moderngl Program from two files (ShaderFiles, or names relative to shaders/); a
-    compile or link error raises KzError with diagnostics at the files' own lines."""
+    compile or link error raises KzError with diagnostics at the files' own lines.
+    `paths`, when given, gets every file the two stages were made of."""
     files = {"vertex_shader": _file(vertex), "fragment_shader": _file(fragment)}
     stages = {name: preprocess(f.path, defines, display_name=f.display, roots=f.roots)
               for name, f in files.items()}
+    if paths is not None:
+        paths.update(p for src in stages.values() for p in src.paths)
     try:
         return ctx.program(**{name: src.text for name, src in stages.items()})
     except Exception as exc:  # moderngl raises a bare Error carrying the driver log
@@ -69,6 +73,7 @@ class RenderPrograms:
         self.ctx = ctx
         self._programs: dict[tuple, tuple] = {}
         self._failed: dict[tuple, KzError] = {}     # a pair that did not compile is not tried every frame
+        self._paths: dict[tuple, set] = {}          # key -> the files it was made of (forget)
 
     def render(self, vertex: ShaderFile | str, fragment: ShaderFile | str, defines: dict | None = None):
         vertex, fragment = _file(vertex), _file(fragment)
@@ -77,8 +82,9 @@ class RenderPrograms:
             failed = self._failed[key]
             raise KzError(failed.diagnostics, failed.exit_code)
         if key not in self._programs:
+            paths = self._paths[key] = {vertex.path.resolve(), fragment.path.resolve()}
             try:
-                program = build_program(self.ctx, vertex, fragment, defines)
+                program = build_program(self.ctx, vertex, fragment, defines, paths)
             except KzError as exc:
                 self._failed[key] = exc
                 raise
@@ -93,6 +99,7 @@ class RenderPrograms:
         if key not in self._programs:
             source = preprocess(f.path, defines, display_name=f.display, roots=f.roots)
             program = compile_compute(self.ctx, source)
+            self._paths[key] = set(source.paths)
             self._programs[key] = (program, uniform_defaults(program))
         return self._programs[key]
 
@@ -101,6 +108,23 @@ class RenderPrograms:
             program.release()
         self._programs.clear()
         self._failed.clear()
+
+    def paths(self) -> set:
+        """Every file the programs (and the pairs that failed) were made of, resolved."""
+        return set().union(*self._paths.values())
+
+    def forget(self, files) -> int:
+        """Drop the programs made of any of `files` (a live save of a shader file: they are
+        compiled again from the new text when next drawn); returns how many."""
+        files = {Path(f).resolve() for f in files}
+        gone = [key for key, paths in self._paths.items() if paths & files]
+        for key in gone:
+            entry = self._programs.pop(key, None)
+            if entry is not None:
+                entry[0].release()
+            self._failed.pop(key, None)
+            del self._paths[key]
+        return len(gone)
 
 
 def _key(defines: dict | None) -> tuple:
