@@ -86,7 +86,7 @@ class SystemRunner:
             self._generator = Generator(system_spec(
                 system, image_io=sim.image_io, table_vec4s=sim.table_vec4s, params_limit_vec4s=sim.uniform_block_vec4s,
                 full_walk=sim.walk_full_pool, host_events=self.host_events > 0, history_image=sim.texel_buffers))
-            self.code = self._generator.layout()
+            self.code = sim.programs.code.layout(self._generator)     # generated once per spec and files
             self._code_key, self._bakes = key, None
             if kept_time_scales and not self.code.time_scale and self.storage is not None:
                 self._reset_time_scales()
@@ -96,7 +96,7 @@ class SystemRunner:
         bakes = zero_bakes(self.code, params, lambda owner, u: any(
             (id(owner.item), p) in bound for p in _properties(owner, u)))
         if bakes != self._bakes:
-            self._generator.write(self.code, bakes)
+            sim.programs.code.write(self._generator, self.code, bakes)
             self.programs = {k: sim.programs.compile(src) for k, src in self.code.sources.items()}
             self._bakes = bakes
         self.image_io = sim.image_io and not self.code.raw_programs

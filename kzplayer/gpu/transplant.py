@@ -112,7 +112,10 @@ def rerun(sim, runners, t: float, dt: float, before_frame=None) -> None:
             em.totals = em.buffers.read_state()
 
 
-def programs_in_use(sim) -> list:
-    """Every compiled program the Simulation runs (its systems' and its fixed passes')."""
+def forget_unused(sim) -> None:
+    """Free the compiled programs and the generated text that no system of `sim` (the one
+    now running) uses: what the systems rebuilt by a save ran before."""
     used = [p for r in sim.runners for p in r.programs.values()]
-    return used + [p for passes in sim._passes.values() for p in passes.values()]
+    used += [p for passes in sim._passes.values() for p in passes.values()]
+    sim.programs.keep_only(used)
+    sim.programs.code.keep_only(r._generator.spec for r in sim.runners if r._generator is not None)

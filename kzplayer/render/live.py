@@ -162,6 +162,10 @@ class LiveSession:
         if project is None:
             project, graph = self._load(self.path)
         self.player = self._make_player(project, graph)
+        broken = [d for d in self.player.sim.diagnostics if d.rule == "shader.compile" and d.severity == Severity.ERROR]
+        if broken:          # what a later save may not do, the first may not either
+            self.release()
+            raise KzError(broken, exit_code=1)
         self._adopt(project, self.player.project)
         return self.player
 

@@ -37,7 +37,7 @@ import numpy as np
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import Simulation
 from kzplayer.gpu.host_events import DEFAULT_CAP
-from kzplayer.gpu.transplant import carry, programs_in_use, rerun
+from kzplayer.gpu.transplant import carry, forget_unused, rerun
 from kzplayer.render.budget import FrameWatch, dropped_steps
 from kzplayer.render.camera import choose_camera, find_camera_item
 from kzplayer.render.frame import FrameBuilder
@@ -299,7 +299,7 @@ class Player:
         self._lod_needed = None
         self._lod_frames.clear()
         rerun(sim, fresh, self.time, step, lambda: sim.set_emission_lod(self._plan_lod()[0]))
-        sim.programs.keep_only(programs_in_use(sim))
+        forget_unused(sim)
         self._say(sim.diagnostics)
         return [r.system.item.path for r in kept], [r.system.item.path for r in fresh]
 
