@@ -1,0 +1,168 @@
+"""The live preview's fine-grained reloads (kzplayer.render.live, Player.rebuild,
+kzplayer.gpu.transplant), save by save on a temp project of two ParticleSystems
+(tests/render/live_project.py): what a save recompiles, which systems keep their particles,
+and that a rebuilt system is exactly what a fresh run to that time gives. The same saves
+through the real file watcher are tests/render/test_live_watch.py."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import moderngl
+import numpy as np
+import pytest
+
+from kzplayer.commands.watch import load_live
+from kzplayer.render.live import LiveSession
+from kzplayer.render.player import Player
+from tests.render.live_project import (BROKEN_PUSH, MARK, SECOND_EMITTER, programs_with, project_text, push_text,
+                                       save, write_project, write_texture)
+
+SIZE = (64, 36)
+
+
+@pytest.fixture
+def compiled(ctx, monkeypatch):
+    """The programs compiled on the test's context: ("compute" | "render", ...) per compile."""
+    calls = []
+    for name, kind in (("compute_shader", "compute"), ("program", "render")):
+        original = getattr(moderngl.Context, name)
+
+        def counted(self, *a, _o=original, _k=kind, **k):
+            if self is ctx:
+                calls.append(_k)
+            return _o(self, *a, **k)
+        monkeypatch.setattr(moderngl.Context, name, counted)
+    return calls
+
+
+@pytest.fixture
+def session(ctx, tmp_path):
+    path = write_project(tmp_path)
+    s = LiveSession(str(path), load=load_live, make_player=lambda p, g: Player(ctx, p, g, SIZE, seed=3))
+    s.start()
+    s.player.draw()
+    for dt in (1 / 60, 1 / 30, 1 / 45, 1 / 60) * 6:     # a window's uneven frames
+        s.player.step(dt)
+    yield s
+    s.release()
+
+
+def emitter(sim, name):
+    return next(em for em in sim.emitters if em.path.endswith("/" + name))
+
+
+def particles(sim, name):
+    return sim.read_particles(emitter(sim, name)).copy()
+
+
+def test_a_structural_edit_rebuilds_only_its_system_to_what_a_fresh_run_gives(ctx, session, compiled):
+    path = session.path
+    right = particles(session.player.sim, "Spray")
+    assert len(right) > 20
+    at = session.player.time
+    save(path_of(session), project_text(left_extra=SECOND_EMITTER))      # an emitter added to Left
+    compiled.clear()
+    outcome = session.reload([path])
+    assert outcome.kind == "rebuilt"
+    assert outcome.rerun == ["Screens/Screen/Scene/Left"] and outcome.kept == ["Screens/Screen/Scene/Right"]
+    assert compiled and set(compiled) == {"compute"} and outcome.compiled == len(compiled)
+    sim = session.player.sim
+    assert session.player.time == at
+    # the untouched system: the same particles, serials, ages, positions (nothing re-run)
+    np.testing.assert_array_equal(particles(sim, "Spray"), right)
+    # the rebuilt one: bit-identical to a fresh Player of the new project seeked to the same time
+    project, graph = load_live(path)
+    fresh = Player(ctx, project, graph, SIZE, seed=3)
+    try:
+        fresh.seek(at, 1 / 60)
+        for name in ("Jet", "Puff"):
+            ours, theirs = particles(sim, name), particles(fresh.sim, name)
+            assert len(ours) > 10
+            np.testing.assert_array_equal(ours, theirs)
+    finally:
+        fresh.release()
+    # and both play on from there
+    session.player.step(0.1)
+    after = particles(session.player.sim, "Spray")
+    assert set(right["serial"][right["age"] < 2.8]) <= set(after["serial"])
+
+
+def test_a_binding_edit_writes_parameter_words_only(session, compiled):
+    sim = session.player.sim
+    jet, spray = particles(sim, "Jet"), particles(sim, "Spray")
+    save(path_of(session), project_text(jet_pool="1.5"))
+    compiled.clear()
+    outcome = session.reload([session.path])
+    assert outcome.kind == "applied" and "bindings" in outcome.reason
+    assert compiled == [] and outcome.rerun == [] and len(outcome.kept) == 2
+    sim = session.player.sim
+    assert sim.scene.value(emitter(sim, "Jet").item, "ParticleEmitter.MaximumAmount") == 300
+    assert emitter(sim, "Jet").capacity >= 300
+    for before, name in ((jet, "Jet"), (spray, "Spray")):
+        now = particles(sim, name)
+        np.testing.assert_array_equal(now["serial"], before["serial"])
+        np.testing.assert_array_equal(now["age"], before["age"])
+    session.player.draw()
+    assert compiled == []
+
+
+def test_a_shader_edit_recompiles_exactly_the_programs_that_include_it(session, compiled, tmp_path):
+    sim = session.player.sim
+    including = programs_with(sim, MARK.format(n=0))
+    assert 1 <= including < len(sim.programs.sources())
+    spray = particles(sim, "Spray")
+    save(tmp_path / "shaders" / "swirl_push.glsl", push_text(1, up=2.0))
+    compiled.clear()
+    outcome = session.reload([str(tmp_path / "shaders" / "swirl_push.glsl")])
+    session.player.draw()
+    assert outcome.kind == "rebuilt" and outcome.rerun == ["Screens/Screen/Scene/Left"]
+    assert compiled == ["compute"] * including and outcome.compiled == including
+    sim = session.player.sim
+    assert programs_with(sim, MARK.format(n=1)) == including and programs_with(sim, MARK.format(n=0)) == 0
+    np.testing.assert_array_equal(particles(sim, "Spray"), spray)
+
+
+def test_a_shader_that_does_not_compile_is_a_broken_save_and_the_fix_resumes(session, compiled, tmp_path):
+    push = tmp_path / "shaders" / "swirl_push.glsl"
+    sim = session.player.sim
+    jet = particles(sim, "Jet")
+    save(push, BROKEN_PUSH)
+    outcome = session.reload([str(push)])
+    assert outcome.kind == "broken"
+    # the driver's error, mapped by #line to the included file: the '}' after the missing ';'
+    assert [(d.rule, d.span.file, d.span.line) for d in outcome.diagnostics] == [("shader.compile", str(push), 4)]
+    assert session.problems == outcome.diagnostics
+    assert session.player.sim is sim                                   # the last good state plays on
+    np.testing.assert_array_equal(particles(sim, "Jet"), jet)
+    session.player.step(0.1)
+    assert particles(sim, "Jet")["serial"].max() > jet["serial"].max()
+    save(push, push_text(2))
+    outcome = session.reload([str(push)])
+    assert outcome.kind == "rebuilt" and session.problems == []
+    assert programs_with(session.player.sim, MARK.format(n=2)) >= 1
+
+
+def test_a_texture_edit_reloads_that_texture_only(ctx, session, compiled, monkeypatch, tmp_path):
+    made = []
+    original = moderngl.Context.texture
+    monkeypatch.setattr(moderngl.Context, "texture",
+                        lambda self, *a, **k: (made.append(a[0]) if self is ctx else None, original(self, *a, **k))[1])
+    player = session.player
+    sim = player.sim
+    jet = particles(sim, "Jet")
+    player.draw()
+    before = player.image().astype(int)
+    write_texture(tmp_path / "textures" / "left.png", (32, 255, 32))      # red-orange -> green
+    compiled.clear()
+    outcome = session.reload([str(tmp_path / "textures" / "left.png")])
+    assert outcome.kind == "reloaded" and outcome.assets == [str(tmp_path / "textures" / "left.png")]
+    player.draw()
+    after = player.image().astype(int)
+    assert compiled == [] and made == [(16, 16)]                           # one texture made: that one
+    assert session.player.sim is sim
+    np.testing.assert_array_equal(particles(sim, "Jet"), jet)
+    assert after[..., 1].sum() > before[..., 1].sum() and after[..., 0].sum() < before[..., 0].sum()
+
+
+def path_of(session) -> Path:
+    return Path(session.path)
