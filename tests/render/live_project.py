@@ -128,3 +128,43 @@ def save(path: Path, text: str) -> None:
 def programs_with(sim, text: str) -> int:
     """How many of the simulation's programs (its systems' and its passes') hold `text`."""
     return sum(text in source.text for source in sim.programs.sources())
+
+
+WAIT = 60.0          # seconds a save may take to be seen on a loaded machine (a hang, not a timing)
+
+
+def watch(session, saves, turns: int = 10) -> list:
+    """Play `session` under the real watcher (kzplayer.render.live.watch_loop) in this thread
+    while another makes each save (a callable), the loop having turned `turns` times since
+    the last one was answered; returns the outcomes, one per save."""
+    import queue
+    import threading
+    import time
+
+    from kzplayer.render.live import watch_loop
+
+    outcomes, answered, stop = [], queue.Queue(), threading.Event()
+    count = [0]
+
+    def saver():
+        try:
+            for make in saves:
+                seen = count[0]
+                while count[0] < seen + turns and not stop.is_set():
+                    time.sleep(0.01)
+                make()
+                outcomes.append(answered.get(timeout=WAIT))
+        finally:
+            stop.set()
+
+    thread = threading.Thread(target=saver)
+    thread.start()
+    timer = threading.Timer(len(saves) * WAIT, stop.set)
+    timer.start()
+    try:
+        watch_loop(session, on_change=answered.put, stop=stop, on_turn=lambda p: count.__setitem__(0, count[0] + 1))
+    finally:
+        stop.set()
+        timer.cancel()
+        thread.join()
+    return outcomes
