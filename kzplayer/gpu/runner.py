@@ -117,7 +117,7 @@ class SystemRunner:
                 f"{sim.uniform_block_vec4s * 16:,} bytes); split them over several systems", None), exit_code=1)
         if self.storage is None or self.storage.layout.key != layout.key:
             self._relayout(layout)
-        self._write_blocks()
+        self._write_blocks(params)
 
     def _upload_meshes(self) -> None:
         """The system's mesh data (collision meshes, mesh emitters) in one buffer read as a
@@ -207,11 +207,12 @@ class SystemRunner:
         self.storage.write_state(k, state)
         em.event_totals = (0, 0)        # a new Event Buffer counts from zero
 
-    def _write_blocks(self) -> None:
-        """The emitter table and the node parameters (one write each)."""
+    def _write_blocks(self, params=None) -> None:
+        """The emitter table and the node parameters (one write each); `params`: the
+        parameter words when the caller has them already."""
         sim = self.sim
         table = table_words(self.system.members, self.storage.layout, self.code, runs).tobytes()
-        params = self._parameters().tobytes()
+        params = (self._parameters() if params is None else params).tobytes()
         if self.words_in_ssbo:      # one storage block: the table, then the parameters
             self.table = _sized(self.ctx, self.table, 16)
             self.params = _sized(self.ctx, self.params, len(table) + len(params))

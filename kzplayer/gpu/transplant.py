@@ -78,7 +78,7 @@ def _take(new, old) -> None:
     system.steps, system.runs, system.clock = was.steps, was.runs, was.clock
     if new.storage.layout.key != layout.key:
         new._relayout(layout)                # new pool sizes: the live particles kept
-    new._write_blocks()
+    # (its table and parameter blocks were written for a layout of this key already)
 
 
 def rerun(sim, runners, t: float, dt: float, before_frame=None) -> None:

@@ -166,3 +166,22 @@ def test_a_texture_edit_reloads_that_texture_only(ctx, session, compiled, monkey
 
 def path_of(session) -> Path:
     return Path(session.path)
+
+
+def test_a_binding_that_needs_a_new_program_rebuilds_its_system_and_says_so(session, compiled):
+    from kzplayer.commands.watch import describe
+    pool = '<Property name="ParticleEmitter.MaximumAmount">600</Property>'
+    # the inner angle was 0 everywhere and unbound: compiled in as a constant; bound, it is a parameter
+    bound = project_text().replace(pool, pool + '\n<Binding target="Emission.InitialVelocityInnerAngle">'
+                                   '{./Emission.InitialVelocityOuterAngle} * 0.5</Binding>')
+    assert bound != project_text()
+    jet = particles(session.player.sim, "Jet")
+    save(path_of(session), bound)
+    compiled.clear()
+    outcome = session.reload([session.path])
+    assert outcome.kind == "rebuilt" and "bindings" in outcome.reason
+    assert outcome.rerun == ["Screens/Screen/Scene/Right"] and outcome.kept == ["Screens/Screen/Scene/Left"]
+    assert compiled == ["compute"] * outcome.compiled and outcome.compiled >= 1
+    said = describe(outcome)
+    assert said.startswith("rebuilt Screens/Screen/Scene/Right (") and "bindings changed" in said
+    np.testing.assert_array_equal(particles(session.player.sim, "Jet"), jet)
