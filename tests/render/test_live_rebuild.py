@@ -185,3 +185,15 @@ def test_a_binding_that_needs_a_new_program_rebuilds_its_system_and_says_so(sess
     said = describe(outcome)
     assert said.startswith("rebuilt Screens/Screen/Scene/Right (") and "bindings changed" in said
     np.testing.assert_array_equal(particles(session.player.sim, "Jet"), jet)
+
+
+def test_a_custom_shader_that_does_not_compile_stops_the_first_load(ctx, tmp_path):
+    from kzplayer.diagnostics import KzError
+    path = write_project(tmp_path)
+    (tmp_path / "shaders" / "swirl_push.glsl").write_text(BROKEN_PUSH)
+    s = LiveSession(str(path), load=load_live, make_player=lambda p, g: Player(ctx, p, g, SIZE, seed=3))
+    with pytest.raises(KzError) as info:
+        s.start()
+    assert [(d.rule, Path(d.span.file).name, d.span.line) for d in info.value.diagnostics] == \
+        [("shader.compile", "swirl_push.glsl", 4)]
+    assert s.player is None                         # what it made is released
