@@ -197,3 +197,55 @@ def test_a_custom_shader_that_does_not_compile_stops_the_first_load(ctx, tmp_pat
     assert [(d.rule, Path(d.span.file).name, d.span.line) for d in info.value.diagnostics] == \
         [("shader.compile", "swirl_push.glsl", 4)]
     assert s.player is None                         # what it made is released
+
+
+MESH_PROJECT = """<?xml version="1.0" encoding="utf-8"?>
+<Project name="Skin" format="1">
+  <Screens><Screen name="Screen"><Scene name="Scene">
+    <Camera name="Camera"><Property name="Node3D.RenderTransformation">Srt3D(1,1,1, 0,0,0, 2,0,14)</Property></Camera>
+    <ParticleSystem name="System">
+      <ParticleEmitter name="Skin">
+        <Property name="ParticleEmitter.EmissionMaterial">Emitter_Mesh</Property>
+        <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_Schedule</Property>
+        <Property name="Emission.Mesh">Meshes/Shape</Property>
+        <Property name="Emission.Rate">300</Property>
+        <Property name="Emission.Lifetime">5</Property>
+        <Property name="Emission.InitialVelocityStrength">0</Property>
+        <Property name="ParticleEmitter.MaximumAmount">2000</Property>
+      </ParticleEmitter>
+    </ParticleSystem>
+  </Scene></Screen></Screens>
+  <Meshes><Mesh name="Shape"><Property name="Mesh.File">shape.glb</Property></Mesh></Meshes>
+</Project>
+"""
+
+
+def test_a_mesh_edit_rebuilds_that_meshs_table_only(ctx, tmp_path, compiled):
+    import os
+
+    import trimesh
+    box = trimesh.creation.box(extents=(1, 1, 1))
+    box.export(tmp_path / "shape.glb")
+    path = tmp_path / "skin.kzm"
+    path.write_text(MESH_PROJECT)
+    s = LiveSession(str(path), load=load_live, make_player=lambda p, g: Player(ctx, p, g, SIZE, seed=3))
+    s.start()
+    try:
+        s.player.step(0.5)
+        sim = s.player.sim
+        before = particles(sim, "Skin")
+        assert len(before) > 50 and np.abs(before["position"]).max() <= 0.5 + 1e-5      # on the unit box
+        box.apply_translation((4, 0, 0))
+        box.export(tmp_path / ".shape.glb")
+        os.replace(tmp_path / ".shape.glb", tmp_path / "shape.glb")
+        compiled.clear()
+        outcome = s.reload([str(tmp_path / "shape.glb")])
+        assert outcome.kind == "reloaded" and outcome.assets == [str(tmp_path / "shape.glb")]
+        assert compiled == [] and s.player.sim is sim
+        np.testing.assert_array_equal(particles(sim, "Skin"), before)                # kept where they were
+        s.player.step(0.2)
+        now = particles(sim, "Skin")
+        born = now[~np.isin(now["serial"], before["serial"])]
+        assert len(born) > 20 and np.all(np.abs(born["position"][:, 0] - 4) <= 0.5 + 1e-5)   # on the moved box
+    finally:
+        s.release()
