@@ -77,7 +77,8 @@ def describe(outcome) -> str:
     if outcome.kind == "rebuilt":
         kept = f"; {len(outcome.kept)} other system(s) kept their particles" if outcome.kept else ""
         return (f"rebuilt {', '.join(outcome.rerun[:4])}{' ...' if len(outcome.rerun) > 4 else ''} "
-                f"({outcome.reason}; {compiled}) and re-ran it to the same time{kept} in {took}")
+                f"({outcome.reason}; {compiled}) and re-ran {'it' if len(outcome.rerun) == 1 else 'them'} "
+                f"to the same time{kept} in {took}")
     if outcome.kind == "reloaded":
         names = sorted({p.rsplit('/', 1)[-1] for p in outcome.assets}) or ["shaders"]
         return f"reloaded {', '.join(names[:4])} in {took}"

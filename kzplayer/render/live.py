@@ -188,15 +188,20 @@ class LiveSession:
         t0 = time.perf_counter()
         changed = [Path(f).resolve() for f in changed]
         kinds = self._kinds(changed)
-        try:
-            project, graph = self._load(self.path)
-        except KzError as exc:
-            return self._broken(list(exc.diagnostics), t0)
-        except Exception as exc:            # never a traceback in the middle of a session
-            return self._broken([Diagnostic(code_for("play.watch"), "play.watch", Severity.ERROR,
-                                            f"{self.path}: the save could not be read ({exc})")], t0)
-        diff = diff_projects(self.good, project)
         player = self.player
+        if changed and not kinds["project"] and not self.problems:
+            # only shaders, textures, meshes: the project is as it was (and as it runs)
+            project, graph, diff, loaded = player.project, player.graph, Diff(), False
+        else:
+            loaded = True
+            try:
+                project, graph = self._load(self.path)
+            except KzError as exc:
+                return self._broken(list(exc.diagnostics), t0)
+            except Exception as exc:            # never a traceback in the middle of a session
+                return self._broken([Diagnostic(code_for("play.watch"), "play.watch", Severity.ERROR,
+                                                f"{self.path}: the save could not be read ({exc})")], t0)
+            diff = diff_projects(self.good, project)
         compiled = player.sim.programs.compiled
         if kinds["shader"] and player.renderer is not None:
             player.renderer.programs.forget(kinds["shader"])      # compiled again when drawn
@@ -210,12 +215,15 @@ class LiveSession:
                 return self._broken(list(exc.diagnostics), t0)
             out.reason = diff.structural or f"{', '.join(f.name for f in sim_shaders)} changed"
             out.kind = "rebuilt" if out.rerun else "applied"
-            self._adopt(project, player.project)
+            self._adopt(project if loaded else self.good, player.project)
         else:
             for edit in diff.edits:
                 player.sim.set_value(self._running[edit.path], edit.name, edit.value)
             out.kind = "applied" if diff.edits else "unchanged"
-            self.good = project
+            if any(isinstance(e.value, str) for e in diff.edits):
+                self._adopt(project, player.project)      # a file name: a texture, a mesh to watch
+            if loaded:
+                self.good = project
         out.assets = self._reload_assets(kinds)
         if out.kind == "unchanged" and (out.assets or kinds["shader"]):
             out.kind = "reloaded"
