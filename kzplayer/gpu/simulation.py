@@ -293,6 +293,15 @@ class Simulation:
         self._update(spaces)
         return change
 
+    def apply_value(self, item, name: str, value):
+        """`set_value` for a running effect (the live preview): the GPU side of only the
+        systems the change reaches (Change.systems) is brought up to date."""
+        self.take_stats(flush=True)
+        spaces = self._spaces()
+        change = self.scene.set_value(item, name, value)
+        self._update(spaces, only=set(change.systems))
+        return change
+
     def reload_meshes(self) -> None:
         """Read the mesh emitters' and colliders' files again (a live save of a mesh): new
         tables where a mesh changed, no program compiled, the particles kept."""
@@ -344,8 +353,8 @@ class Simulation:
         return {id(em): (em.space_kind, em.simulation_to_world.copy())
                 for system in self.systems for em in system.emitters}
 
-    def _update(self, spaces: dict) -> None:
-        refresh(self)
+    def _update(self, spaces: dict, only=None) -> None:
+        refresh(self, only)
         for system in self.systems:
             for em in system.emitters:
                 kind, was = spaces.get(id(em), ("", None))

@@ -218,7 +218,7 @@ class LiveSession:
             self._adopt(project if loaded else self.good, player.project)
         else:
             for edit in diff.edits:
-                player.sim.set_value(self._running[edit.path], edit.name, edit.value)
+                player.sim.apply_value(self._running[edit.path], edit.name, edit.value)
             out.kind = "applied" if diff.edits else "unchanged"
             if any(isinstance(e.value, str) for e in diff.edits):
                 self._adopt(project, player.project)      # a file name: a texture, a mesh to watch
