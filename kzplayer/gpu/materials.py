@@ -70,6 +70,10 @@ class ComputePrograms:
         """The Source of every compiled program."""
         return [source for _, source in self._programs.values()]
 
+    def paths_of(self, program) -> frozenset:
+        """The files one compiled program was made of."""
+        return next((source.paths for p, source in self._programs.values() if p is program), frozenset())
+
     def paths(self) -> set:
         """Every file the compiled programs were made of (resolved): what a save of one of
         them recompiles (kzplayer.render.live watches them)."""

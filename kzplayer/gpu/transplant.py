@@ -15,12 +15,20 @@ a shader save is exactly the programs that include that file. Then, system by sy
   starts afresh and `rerun` steps it alone from 0 to the running time, nothing drawn, in
   the frames a run from 0 would take: its state is the one a fresh run gives (each system
   is simulated on its own: a step reads only its own buffers and parameters).
+
+A save of shader files alone needs no new Simulation: `recompile` generates and compiles
+again the programs of the systems made of those files, in place, and starts those systems
+afresh for `rerun`; every other system is left untouched.
 """
 from __future__ import annotations
 
 import math
 
+from kzplayer.diagnostics import KzError
+from kzplayer.gpu.refresh import refresh
 from kzplayer.gpu.simulation import _STEP_EPSILON
+
+_PROGRAM_STATE = ("code", "_code_key", "_bakes", "_generator", "programs", "image_io")
 
 
 def match(new_sim, old_sim) -> dict:
@@ -79,6 +87,43 @@ def _take(new, old) -> None:
     if new.storage.layout.key != layout.key:
         new._relayout(layout)                # new pool sizes: the live particles kept
     # (its table and parameter blocks were written for a layout of this key already)
+
+
+def recompile(sim, files) -> list | None:
+    """A save of shader `files`, in place: the systems whose programs are made of one of them
+    get their programs generated and compiled again (only the changed texts compile), then
+    start afresh (to be re-run); the others are left as they are. Returns those runners;
+    None when a fixed pass is made of one of the files (a new Simulation is needed then).
+    A program that does not compile raises KzError with every system as it was."""
+    files = set(files)
+    passes = [p for kinds in sim._passes.values() for p in kinds.values()]
+    if any(files & sim.programs.paths_of(p) for p in passes):
+        return None
+    runners = [r for r in sim.runners if any(files & s.paths for s in r.code.sources.values())]
+    saved = [{name: getattr(r, name) for name in _PROGRAM_STATE} for r in runners]
+    leave_out, sim.scene.leave_out_broken = sim.scene.leave_out_broken, False
+    try:
+        for runner in runners:
+            runner._code_key = None             # its files changed: generated again
+        refresh(sim, only={r.system.item.path for r in runners})
+    except KzError:
+        for runner, state in zip(runners, saved):
+            for name, value in state.items():
+                setattr(runner, name, value)
+        raise
+    finally:
+        sim.scene.leave_out_broken = leave_out
+    for runner in runners:                      # a fresh start: new storage, clock at 0
+        runner.storage.release()
+        runner.storage = None
+        for em in runner.system.members:
+            em.buffers, em.totals, em.event_totals = None, None, (0, 0)
+        runner.system.steps, runner.system.runs, runner.system.clock = 0, 0, 0.0
+    refresh(sim, only={r.system.item.path for r in runners})
+    for runner in runners:
+        for em in runner.system.members:
+            em.totals = em.buffers.read_state()
+    return runners
 
 
 def rerun(sim, runners, t: float, dt: float, before_frame=None) -> None:

@@ -210,7 +210,8 @@ class LiveSession:
         out = Outcome("unchanged", edits=diff.edits)
         if diff.structural is not None or sim_shaders:
             try:
-                out.kept, out.rerun = player.rebuild(project, graph)
+                done = None if diff.structural or diff.edits else player.recompile(sim_shaders)
+                out.kept, out.rerun = done or player.rebuild(project, graph)
             except KzError as exc:
                 return self._broken(list(exc.diagnostics), t0)
             out.reason = diff.structural or f"{', '.join(f.name for f in sim_shaders)} changed"

@@ -37,7 +37,7 @@ import numpy as np
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import Simulation
 from kzplayer.gpu.host_events import DEFAULT_CAP
-from kzplayer.gpu.transplant import carry, forget_unused, rerun
+from kzplayer.gpu.transplant import carry, forget_unused, recompile, rerun
 from kzplayer.render.budget import FrameWatch, dropped_steps
 from kzplayer.render.camera import choose_camera, find_camera_item
 from kzplayer.render.frame import FrameBuilder
@@ -302,6 +302,21 @@ class Player:
         forget_unused(sim)
         self._say(sim.diagnostics)
         return [r.system.item.path for r in kept], [r.system.item.path for r in fresh]
+
+    def recompile(self, files, step: float = 1.0 / 60.0) -> tuple[list[str], list[str]] | None:
+        """A save of shader `files` in place (kzplayer.gpu.transplant.recompile): the systems
+        whose programs are made of them are compiled again and re-run alone to `time`, the
+        others go on untouched. Returns (kept, re-run) paths; None when a fixed pass is made
+        of one of the files (`rebuild` then). KzError, with nothing changed, when one does
+        not compile."""
+        self.flush_stats()
+        runners = recompile(self.sim, files)
+        if runners is None:
+            return None
+        rerun(self.sim, runners, self.time, step, lambda: self.sim.set_emission_lod(self._plan_lod()[0]))
+        forget_unused(self.sim)
+        return ([r.system.item.path for r in self.sim.runners if r not in runners],
+                [r.system.item.path for r in runners])
 
 
 def _texture_problems(renderer) -> list[Diagnostic]:

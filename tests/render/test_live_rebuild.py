@@ -106,7 +106,7 @@ def test_a_binding_edit_writes_parameter_words_only(session, compiled):
     assert compiled == []
 
 
-def test_a_shader_edit_recompiles_exactly_the_programs_that_include_it(session, compiled, tmp_path):
+def test_a_shader_edit_recompiles_exactly_the_programs_that_include_it(ctx, session, compiled, tmp_path):
     sim = session.player.sim
     including = programs_with(sim, MARK.format(n=0))
     assert 1 <= including < len(sim.programs.sources())
@@ -120,6 +120,16 @@ def test_a_shader_edit_recompiles_exactly_the_programs_that_include_it(session, 
     sim = session.player.sim
     assert programs_with(sim, MARK.format(n=1)) == including and programs_with(sim, MARK.format(n=0)) == 0
     np.testing.assert_array_equal(particles(sim, "Spray"), spray)
+    # the recompiled system re-run to the time: what a fresh run with the new shader gives
+    project, graph = load_live(session.path)
+    fresh = Player(ctx, project, graph, SIZE, seed=3)
+    try:
+        fresh.seek(session.player.time, 1 / 60)
+        ours = particles(sim, "Jet")
+        assert len(ours) > 10
+        np.testing.assert_array_equal(ours, particles(fresh.sim, "Jet"))
+    finally:
+        fresh.release()
 
 
 def test_a_shader_that_does_not_compile_is_a_broken_save_and_the_fix_resumes(session, compiled, tmp_path):
