@@ -259,3 +259,18 @@ def test_a_mesh_edit_rebuilds_that_meshs_table_only(ctx, tmp_path, compiled):
         assert len(born) > 20 and np.all(np.abs(born["position"][:, 0] - 4) <= 0.5 + 1e-5)   # on the moved box
     finally:
         s.release()
+
+
+def test_a_value_that_makes_a_force_global_reaches_the_other_system(session):
+    swirl = '<Property name="ParticleAffector.AffectorMaterial">Materials/Swirl</Property>'
+    text = project_text()
+    assert swirl in text
+    sim = session.player.sim
+    right = next(r for r in sim.runners if r.system.item.path.endswith("/Right"))
+    assert not any(MARK.format(n=0) in s.text for s in right.code.sources.values())
+    save(path_of(session), text.replace(swirl, swirl + '<Property name="ParticleAffector.Global">true</Property>'))
+    outcome = session.reload([session.path])
+    assert outcome.kind == "applied" and [e.name for e in outcome.edits] == ["ParticleAffector.Global"]
+    # the Right system accepts global forces (the default): its step runs the Swirl now too
+    assert [a.item.name for a in right.system.affectors] == ["Swirl", "Gravity"]
+    assert any(MARK.format(n=0) in s.text for s in right.code.sources.values())
