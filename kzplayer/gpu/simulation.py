@@ -51,15 +51,14 @@ class Simulation:
     leave_out_broken=False)`, which builds the Scene (`seed` overrides every Emission.Seed).
     `io="storage"` makes every program read and write particles through storage blocks
     instead of texel-buffer images (the same bits; for drivers without texel buffers, and
-    the tests that compare the two). `walk="pool"` makes the step kernel walk every slot of
+    the tests that compare the two). `programs` shares a ComputePrograms (programs by
+    source text) with other simulations of one context. `walk="pool"` makes the step kernel walk every slot of
     every pool, skipping dead ones, instead of the live lists (the pipeline before v2's
     way, kept to test that both give the same particles)."""
 
     def __init__(self, ctx: moderngl.Context, scene, graph=None, seed: int | None = None, io: str | None = None,
                  walk: str = "live", leave_out_broken: bool = False, events_cap: int = DEFAULT_CAP,
                  programs: ComputePrograms | None = None):
-        # `programs`: another Simulation's compiled programs, shared (a live save compiles only
-        # the program texts that changed; kzplayer.gpu.transplant); their owner frees them
         if not isinstance(scene, Scene):         # a project: its scene, read here
             scene = Scene(scene, graph, seed=seed, leave_out_broken=leave_out_broken)
         self.ctx = ctx
@@ -72,8 +71,10 @@ class Simulation:
         block = int(ctx.info.get("GL_MAX_UNIFORM_BLOCK_SIZE", 16384) or 16384)
         self.uniform_block_vec4s = min(block, 65536) // 16
         self.table_vec4s = self.uniform_block_vec4s
+        # `programs`: compiled programs shared with the caller, who releases them (the
+        # Player's restart and seek make a new Simulation without compiling again)
+        self._own_programs = programs is None
         self.programs = programs if programs is not None else ComputePrograms(ctx)
-        self.owns_programs = programs is None
         self.holders: dict = {}                  # id(scene node) -> its GPU holder (gpu.refresh)
         self.emitters: list[Emitter] = []
         self.frames = 0
@@ -293,21 +294,6 @@ class Simulation:
         self._update(spaces)
         return change
 
-    def apply_value(self, item, name: str, value):
-        """`set_value` for a running effect (the live preview): the GPU side of only the
-        systems the change reaches (Change.systems) is brought up to date."""
-        self.take_stats(flush=True)
-        spaces = self._spaces()
-        change = self.scene.set_value(item, name, value)
-        self._update(spaces, only=set(change.systems))
-        return change
-
-    def reload_meshes(self) -> None:
-        """Read the mesh emitters' and colliders' files again (a live save of a mesh): new
-        tables where a mesh changed, no program compiled, the particles kept."""
-        self.take_stats(flush=True)
-        self._refresh()
-
     def memory(self) -> dict[str, dict[str, int]]:
         """Bytes of GPU buffers each emitter holds in its system's storage: {path: {"particles"
         (hot and cold records), "tracks", "events" (records and staging), "slots" (live list
@@ -337,7 +323,7 @@ class Simulation:
         for runner in self.runners:
             runner.release()
         self._ring.release()
-        if self.owns_programs:
+        if self._own_programs:
             self.programs.release()
 
     # -- building ---------------------------------------------------------------------------

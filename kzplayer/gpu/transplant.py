@@ -157,6 +157,23 @@ def rerun(sim, runners, t: float, dt: float, before_frame=None) -> None:
             em.totals = em.buffers.read_state()
 
 
+def apply_value(sim, item, name: str, value):
+    """Simulation.set_value for a running effect: the GPU side of only the systems the
+    change reaches (the scene's Change.systems) is brought up to date."""
+    sim.take_stats(flush=True)
+    spaces = sim._spaces()
+    change = sim.scene.set_value(item, name, value)
+    sim._update(spaces, only=set(change.systems))
+    return change
+
+
+def reload_meshes(sim) -> None:
+    """Read the mesh emitters' and colliders' files again (a save of a mesh): new tables
+    where a mesh changed, no program compiled, the particles kept."""
+    sim.take_stats(flush=True)
+    sim._refresh()
+
+
 def forget_unused(sim) -> None:
     """Free the compiled programs and the generated text that no system of `sim` (the one
     now running) uses: what the systems rebuilt by a save ran before."""

@@ -12,7 +12,7 @@ What a save does (diff_projects is GL-free):
   `set_value` (the binding graph re-evaluates what depends on it; new parameter words, no
   program compiled, the particles keep flying, the clock keeps its time) -> "applied";
 - anything else in the project (a binding or alias edited, an item added, removed, renamed
-  or moved, a material's shader file) or a shader file saved: `Player.rebuild` builds the
+  or moved, a material's shader file) or a shader file saved: `rebuild` (render/rebuild.py) builds the
   new project's Simulation on the old one's compiled programs (only changed program texts
   compile: after a shader save, the programs that include it), and each ParticleSystem whose
   programs are the same keeps its particles and clock with the new parameter words (a
@@ -41,7 +41,9 @@ from typing import Callable
 
 from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.gpu.transplant import apply_value, reload_meshes
 from kzplayer.project.assets import list_assets
+from kzplayer.render.rebuild import rebuild, recompile
 from kzplayer.resources import shader_dir
 
 SHADER_SUFFIXES = (".glsl", ".vert", ".frag", ".comp", ".geom", ".inc")
@@ -210,8 +212,8 @@ class LiveSession:
         out = Outcome("unchanged", edits=diff.edits)
         if diff.structural is not None or sim_shaders:
             try:
-                done = None if diff.structural or diff.edits else player.recompile(sim_shaders)
-                out.kept, out.rerun = done or player.rebuild(project, graph)
+                done = None if diff.structural or diff.edits else recompile(player, sim_shaders)
+                out.kept, out.rerun = done or rebuild(player, project, graph)
             except KzError as exc:
                 return self._broken(list(exc.diagnostics), t0)
             out.reason = diff.structural or f"{', '.join(f.name for f in sim_shaders)} changed"
@@ -219,7 +221,7 @@ class LiveSession:
             self._adopt(project if loaded else self.good, player.project)
         else:
             for edit in diff.edits:
-                player.sim.apply_value(self._running[edit.path], edit.name, edit.value)
+                apply_value(player.sim, self._running[edit.path], edit.name, edit.value)
             out.kind = "applied" if diff.edits else "unchanged"
             if any(isinstance(e.value, str) for e in diff.edits):
                 self._adopt(project, player.project)      # a file name: a texture, a mesh to watch
@@ -253,7 +255,7 @@ class LiveSession:
             player.renderer.textures.forget(kinds["texture"])
             done += [str(f) for f in kinds["texture"]]
         if kinds["mesh"]:
-            player.sim.reload_meshes()
+            reload_meshes(player.sim)
             done += [str(f) for f in kinds["mesh"]]
         return done
 

@@ -37,7 +37,6 @@ import numpy as np
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import Simulation
 from kzplayer.gpu.host_events import DEFAULT_CAP
-from kzplayer.gpu.transplant import carry, forget_unused, recompile, rerun
 from kzplayer.render.budget import FrameWatch, dropped_steps
 from kzplayer.render.camera import choose_camera, find_camera_item
 from kzplayer.render.frame import FrameBuilder
@@ -267,56 +266,6 @@ class Player:
         if self.sim is not None:
             self.sim.release()
             self.sim = None
-
-    # -- the live preview (render/live.py) -------------------------------------------------
-
-    def rebuild(self, project, graph, step: float = 1.0 / 60.0) -> tuple[list[str], list[str]]:
-        """Bring the running effect to a new load of its project in place, at the same time
-        (kzplayer.gpu.transplant): a system whose programs are the same text keeps its
-        particles and clock and runs on with the new parameter words; the others start
-        afresh and are re-run alone to `time` in frames of `step`; only the program texts
-        that changed are compiled; the renderer, camera and clock are kept. Returns the
-        (kept, re-run) ParticleSystem paths. A project that does not build (a shader that
-        does not compile) raises KzError, and the running state is left as it was."""
-        self.flush_stats()
-        scene = Scene(project, graph, seed=self.seed, leave_out_broken=False)
-        sim = Simulation(self.ctx, scene, events_cap=self.events_cap or DEFAULT_CAP, programs=self.sim.programs)
-        try:
-            for emitter, callback, kwargs in self._listening:
-                if emitter is None or any(em.path == str(emitter).strip("/") for em in sim.emitters):
-                    sim.listen(emitter, callback, **kwargs)
-            kept, fresh = carry(sim, self.sim)
-        except BaseException:
-            sim.release()
-            raise
-        scene.leave_out_broken = True        # from now on as the Player's own: set_value leaves out
-        old, self.sim = self.sim, sim
-        sim.owns_programs, old.owns_programs = True, False
-        old.release()
-        self.project, self.graph, self.scene = project, graph, scene
-        self.frames = FrameBuilder(scene)
-        self.lod = LevelOfDetail(project.catalog, enabled=self.lod.enabled)
-        self._lod_needed = None
-        self._lod_frames.clear()
-        rerun(sim, fresh, self.time, step, lambda: sim.set_emission_lod(self._plan_lod()[0]))
-        forget_unused(sim)
-        self._say(sim.diagnostics)
-        return [r.system.item.path for r in kept], [r.system.item.path for r in fresh]
-
-    def recompile(self, files, step: float = 1.0 / 60.0) -> tuple[list[str], list[str]] | None:
-        """A save of shader `files` in place (kzplayer.gpu.transplant.recompile): the systems
-        whose programs are made of them are compiled again and re-run alone to `time`, the
-        others go on untouched. Returns (kept, re-run) paths; None when a fixed pass is made
-        of one of the files (`rebuild` then). KzError, with nothing changed, when one does
-        not compile."""
-        self.flush_stats()
-        runners = recompile(self.sim, files)
-        if runners is None:
-            return None
-        rerun(self.sim, runners, self.time, step, lambda: self.sim.set_emission_lod(self._plan_lod()[0]))
-        forget_unused(self.sim)
-        return ([r.system.item.path for r in self.sim.runners if r not in runners],
-                [r.system.item.path for r in runners])
 
 
 def _texture_problems(renderer) -> list[Diagnostic]:

@@ -1,4 +1,4 @@
-"""The live preview's fine-grained reloads (kzplayer.render.live, Player.rebuild,
+"""The live preview's fine-grained reloads (kzplayer.render.live, kzplayer.render.rebuild,
 kzplayer.gpu.transplant), save by save on a temp project of two ParticleSystems
 (tests/render/live_project.py): what a save recompiles, which systems keep their particles,
 and that a rebuilt system is exactly what a fresh run to that time gives. The same saves
