@@ -9,8 +9,9 @@ running Player up to date, touching only what the save changed.
 
 What a save does (diff_projects is GL-free):
 - only property values changed: each new value goes to the running Simulation through
-  `set_value` (the binding graph re-evaluates what depends on it; new parameter words, no
-  program compiled, the particles keep flying, the clock keeps its time) -> "applied";
+  `apply_value` (kzplayer.gpu.transplant: the binding graph re-evaluates what depends on
+  it, the systems it reaches get new parameter words; no program compiled, the particles
+  keep flying, the clock keeps its time) -> "applied";
 - anything else in the project (a binding or alias edited, an item added, removed, renamed
   or moved, a material's shader file) or a shader file saved: `rebuild` (render/rebuild.py) builds the
   new project's Simulation on the old one's compiled programs (only changed program texts
