@@ -274,3 +274,24 @@ def test_a_value_that_makes_a_force_global_reaches_the_other_system(session):
     # the Right system accepts global forces (the default): its step runs the Swirl now too
     assert [a.item.name for a in right.system.affectors] == ["Swirl", "Gravity"]
     assert any(MARK.format(n=0) in s.text for s in right.code.sources.values())
+
+
+def test_a_system_removed_or_added_leaves_the_others_running(session, compiled):
+    text = project_text()
+    start = text.index('    <ParticleSystem name="Right">')
+    end = text.index("</ParticleSystem>", start) + len("</ParticleSystem>\n")
+    right = text[start:end]
+    jet = particles(session.player.sim, "Jet")
+    save(path_of(session), text[:start] + text[end:])                     # Right removed
+    outcome = session.reload([session.path])
+    assert (outcome.kind, outcome.kept, outcome.rerun) == ("applied", ["Screens/Screen/Scene/Left"], [])
+    sim = session.player.sim
+    assert [r.system.item.name for r in sim.runners] == ["Left"]
+    np.testing.assert_array_equal(particles(sim, "Jet"), jet)
+    save(path_of(session), text[:start] + right.replace('"Right"', '"Again"') + text[end:])   # another one added
+    outcome = session.reload([session.path])
+    assert (outcome.kind, outcome.kept, outcome.rerun) == \
+        ("rebuilt", ["Screens/Screen/Scene/Left"], ["Screens/Screen/Scene/Again"])
+    sim = session.player.sim
+    np.testing.assert_array_equal(particles(sim, "Jet"), jet)
+    assert len(particles(sim, "Spray")) > 20                              # re-run to the running time
