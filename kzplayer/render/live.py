@@ -207,7 +207,10 @@ class LiveSession:
             diff = diff_projects(self.good, project)
         compiled = player.sim.programs.compiled
         if kinds["shader"] and player.renderer is not None:
-            player.renderer.programs.forget(kinds["shader"])      # compiled again when drawn
+            # the drawing's programs made of a saved file, compiled again (all or none)
+            problems = player.renderer.programs.remake(kinds["shader"])
+            if problems:
+                return self._broken(problems, t0)
         sim_shaders = [f for f in kinds["shader"] if f in player.sim.programs.paths()
                        or player.renderer is None or f not in player.renderer.programs.paths()]
         out = Outcome("unchanged", edits=diff.edits)

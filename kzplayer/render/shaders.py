@@ -73,7 +73,8 @@ class RenderPrograms:
         self.ctx = ctx
         self._programs: dict[tuple, tuple] = {}
         self._failed: dict[tuple, KzError] = {}     # a pair that did not compile is not tried every frame
-        self._paths: dict[tuple, set] = {}          # key -> the files it was made of (forget)
+        self._paths: dict[tuple, set] = {}          # key -> the files it was made of (remake)
+        self._made: dict[tuple, tuple] = {}         # key -> what it is made from (remake)
 
     def render(self, vertex: ShaderFile | str, fragment: ShaderFile | str, defines: dict | None = None):
         vertex, fragment = _file(vertex), _file(fragment)
@@ -82,6 +83,7 @@ class RenderPrograms:
             failed = self._failed[key]
             raise KzError(failed.diagnostics, failed.exit_code)
         if key not in self._programs:
+            self._made[key] = (vertex, fragment, defines)
             paths = self._paths[key] = {vertex.path.resolve(), fragment.path.resolve()}
             try:
                 program = build_program(self.ctx, vertex, fragment, defines, paths)
@@ -97,6 +99,7 @@ class RenderPrograms:
         f = _file(rel)
         key = ("compute", str(f.path), _key(defines))
         if key not in self._programs:
+            self._made[key] = (f, defines)
             source = preprocess(f.path, defines, display_name=f.display, roots=f.roots)
             program = compile_compute(self.ctx, source)
             self._paths[key] = set(source.paths)
@@ -113,18 +116,34 @@ class RenderPrograms:
         """Every file the programs (and the pairs that failed) were made of, resolved."""
         return set().union(*self._paths.values())
 
-    def forget(self, files) -> int:
-        """Drop the programs made of any of `files` (a live save of a shader file: they are
-        compiled again from the new text when next drawn); returns how many."""
+    def remake(self, files) -> list:
+        """Compile again the programs made of any of `files` (a live save of a shader file),
+        all or none: when one does not compile, every old program stays and its diagnostics
+        are returned ([] when all compiled and replaced the old ones)."""
         files = {Path(f).resolve() for f in files}
-        gone = [key for key, paths in self._paths.items() if paths & files]
-        for key in gone:
-            entry = self._programs.pop(key, None)
-            if entry is not None:
-                entry[0].release()
+        made, found = {}, []
+        for key in [k for k, paths in self._paths.items() if paths & files]:
+            args = self._made[key]
+            try:
+                if key[0] == "render":
+                    paths = {args[0].path.resolve(), args[1].path.resolve()}
+                    made[key] = (build_program(self.ctx, *args, paths), paths)
+                else:
+                    source = preprocess(args[0].path, args[1], display_name=args[0].display, roots=args[0].roots)
+                    made[key] = (compile_compute(self.ctx, source), set(source.paths))
+            except KzError as exc:
+                found += [d for d in exc.diagnostics if d not in found]
+        if found:
+            for program, _ in made.values():
+                program.release()
+            return found
+        for key, (program, paths) in made.items():
+            old = self._programs.pop(key, None)
+            if old is not None:
+                old[0].release()
             self._failed.pop(key, None)
-            del self._paths[key]
-        return len(gone)
+            self._programs[key], self._paths[key] = (program, uniform_defaults(program)), paths
+        return []
 
 
 def _key(defines: dict | None) -> tuple:

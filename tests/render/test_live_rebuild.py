@@ -295,3 +295,64 @@ def test_a_system_removed_or_added_leaves_the_others_running(session, compiled):
     sim = session.player.sim
     np.testing.assert_array_equal(particles(sim, "Jet"), jet)
     assert len(particles(sim, "Spray")) > 20                              # re-run to the running time
+
+
+STREAK = """<?xml version="1.0" encoding="utf-8"?>
+<Project name="Streaks" format="1">
+  <Screens><Screen name="Screen"><Scene name="Scene">
+    <Camera name="Camera"><Property name="Node3D.RenderTransformation">Srt3D(1,1,1, 0,0,0, 0,1,6)</Property></Camera>
+    <ParticleSystem name="System">
+      <ParticleEmitter name="Sparks">
+        <Property name="ParticleEmitter.EmissionMaterial">Emitter_Point</Property>
+        <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_Schedule</Property>
+        <Property name="Emission.Rate">300</Property>
+        <Property name="Emission.InitialVelocityStrength">3</Property>
+        <Property name="ParticleEmitter.MaximumAmount">800</Property>
+        <Property name="ParticleEmitter.ParticleMaterial">Materials/Streak</Property>
+      </ParticleEmitter>
+    </ParticleSystem>
+  </Scene></Screen></Screens>
+  <Materials>
+    <MaterialType name="Streak" slot="Particle" vertex="shaders/spark_streak.vert.glsl"
+                  fragment="shaders/spark_streak.frag.glsl" geometry="billboard"
+                  reads="ColorOverLife.StartColor ColorOverLife.EndColor">
+      <PropertyType name="Streak.Length" type="float" default="0.03" min="0"/>
+      <PropertyType name="Streak.Width" type="float" default="0.025" min="0"/>
+    </MaterialType>
+  </Materials>
+</Project>
+"""
+
+
+def test_a_rendering_shader_that_does_not_compile_is_a_broken_save(ctx, tmp_path, compiled):
+    import shutil
+    (tmp_path / "shaders").mkdir()
+    for name in ("spark_streak.vert.glsl", "spark_streak.frag.glsl"):
+        shutil.copy(Path(__file__).parent / "data" / name, tmp_path / "shaders" / name)
+    path = tmp_path / "streaks.kzm"
+    path.write_text(STREAK)
+    s = LiveSession(str(path), load=load_live, make_player=lambda p, g: Player(ctx, p, g, SIZE, seed=3))
+    s.start()
+    try:
+        s.player.step(0.4)
+        s.player.draw()
+        before = s.player.image()
+        assert before.any()
+        frag = tmp_path / "shaders" / "spark_streak.frag.glsl"
+        good = frag.read_text()
+        save(frag, good.rstrip("\n") + "\nfloat broken = undeclared_name;\n")
+        compiled.clear()
+        outcome = s.reload([str(frag)])
+        assert outcome.kind == "broken"
+        line = len(good.rstrip("\n").splitlines()) + 1
+        assert [(d.rule, d.span.file, d.span.line) for d in outcome.diagnostics] == [("shader.compile", str(frag), line)]
+        s.player.draw()                           # the last good programs draw on, nothing left out
+        assert s.player.renderer.problems == []
+        np.testing.assert_array_equal(s.player.image(), before)
+        save(frag, good)
+        compiled.clear()
+        outcome = s.reload([str(frag)])
+        assert outcome.kind == "reloaded" and s.problems == []
+        assert compiled and set(compiled) == {"render"}          # the streak's programs, no simulation one
+    finally:
+        s.release()
