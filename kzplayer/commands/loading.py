@@ -72,9 +72,10 @@ def _refused_shader(proj, d) -> bool:
     return False
 
 
-def validate_findings(proj, graph) -> list:
-    """What `kzplayer validate` finds in the loaded project (notes left out)."""
-    return [d for d in validate_project(proj, proj.diagnostics, graph) if d.severity != Severity.NOTE]
+def validate_findings(proj, graph, skip=()) -> list:
+    """What `kzplayer validate` finds in the loaded project (notes left out), but the rules
+    in `skip`."""
+    return [d for d in validate_project(proj, proj.diagnostics, graph, skip) if d.severity != Severity.NOTE]
 
 
 def print_diagnostics_stderr(diagnostics) -> None:

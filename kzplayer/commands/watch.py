@@ -52,7 +52,9 @@ def load_live(path: str, overrides=()):
     load of a --watch run is this one too: what a later save may not do, the first may not."""
     proj = _load(path)
     graph = resolve(proj)
-    findings = validate_findings(proj, graph)
+    # the shaders are compiled by the live session on the player's own context (a second
+    # context made here would leave the player's unbound), reported at file:line as validate does
+    findings = validate_findings(proj, graph, skip=("shader.compile",))
     errors = [d for d in findings if d.severity == Severity.ERROR]
     if errors:
         raise KzError(errors, exit_code=1)
@@ -65,11 +67,21 @@ def load_live(path: str, overrides=()):
 
 def describe(outcome) -> str:
     took = f"{outcome.seconds * 1000:.0f} ms"
-    if outcome.kind == "applied":
+    compiled = f"{outcome.compiled} program(s) compiled"
+    if outcome.kind == "applied" and outcome.reason is None:
         names = sorted({f"{e.path.rsplit('/', 1)[-1]}.{e.name.rsplit('.', 1)[-1]}" for e in outcome.edits})
         return f"applied {len(outcome.edits)} value(s) live ({', '.join(names[:4])}) in {took}"
+    if outcome.kind == "applied":
+        return (f"applied in place ({outcome.reason}): {len(outcome.kept)} system(s) kept their particles, "
+                f"{compiled}, in {took}")
     if outcome.kind == "rebuilt":
-        return f"rebuilt ({outcome.reason}) and re-run to the same time in {took}"
+        kept = f"; {len(outcome.kept)} other system(s) kept their particles" if outcome.kept else ""
+        return (f"rebuilt {', '.join(outcome.rerun[:4])}{' ...' if len(outcome.rerun) > 4 else ''} "
+                f"({outcome.reason}; {compiled}) and re-ran {'it' if len(outcome.rerun) == 1 else 'them'} "
+                f"to the same time{kept} in {took}")
+    if outcome.kind == "reloaded":
+        names = sorted({p.rsplit('/', 1)[-1] for p in outcome.assets}) or ["shaders"]
+        return f"reloaded {', '.join(names[:4])} in {took}"
     if outcome.kind == "broken":
         return "the save does not play (above); the last good state plays on"
     return "nothing that plays changed"
@@ -110,10 +122,11 @@ def play_watch(path, overrides, size, *, n_frames, fps, seed, output, frame_budg
         click.echo(f"kzplayer: watching {path} (Ctrl+C ends); wrote {output}", err=True)
 
         def changed(outcome):
-            if outcome.kind in ("applied", "rebuilt"):
+            shown = outcome.kind in ("applied", "rebuilt", "reloaded")
+            if shown:
                 write(session.player)
             click.echo(f"kzplayer: {time.strftime('%H:%M:%S')} {describe(outcome)}"
-                       + (f"; wrote {output}" if outcome.kind in ("applied", "rebuilt") else ""), err=True)
+                       + (f"; wrote {output}" if shown else ""), err=True)
             if on_change is not None:
                 on_change(outcome)
 

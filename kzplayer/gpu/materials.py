@@ -12,6 +12,7 @@ import moderngl
 import numpy as np
 
 from kzplayer import values as V
+from kzplayer.gpu.code_cache import CodeCache, stamp
 from kzplayer.gpu.glsl import PARAM_TYPES
 from kzplayer.gpu.preprocessor import preprocess
 from kzplayer.gpu.shader_errors import compile_compute
@@ -29,20 +30,54 @@ class ComputePrograms:
     def __init__(self, ctx: moderngl.Context):
         self.ctx = ctx
         self._programs: dict[str, tuple[moderngl.ComputeShader, object]] = {}
+        self.compiled = 0           # programs compiled so far (a live save says how many)
+        self.code = CodeCache()     # the generated text of the systems' programs
+        self._stages: dict[tuple, tuple] = {}     # (file, defines) -> (program, stamps of its files)
 
     def compile(self, source):
         if source.text not in self._programs:
             self._programs[source.text] = (compile_compute(self.ctx, source), source)
+            self.compiled += 1
         return self._programs[source.text][0]
 
     def stage(self, file: str, defines: dict | None = None):
-        """A fixed pass (Particles/pass_*.glsl) with these defines."""
-        return self.compile(preprocess(shader_dir() / file, defines, display_name=f"shaders/{file}"))
+        """A fixed pass (Particles/pass_*.glsl) with these defines (preprocessed again only
+        when one of its files changed)."""
+        key = (file, tuple(sorted((defines or {}).items())))
+        hit = self._stages.get(key)
+        if hit is not None and all(stamp(p) == s for p, s in hit[1].items()):
+            return hit[0]
+        source = preprocess(shader_dir() / file, defines, display_name=f"shaders/{file}")
+        program = self.compile(source)
+        self._stages[key] = (program, {p: stamp(p) for p in source.paths})
+        return program
 
     def release(self) -> None:
         for program, _ in self._programs.values():
             program.release()
         self._programs.clear()
+        self._stages.clear()
+
+    def keep_only(self, used) -> None:
+        """Free every program not in `used` (a live save: the old programs of a rebuilt
+        system, used by nobody now)."""
+        keep = {id(p) for p in used}
+        for text in [t for t, (p, _) in self._programs.items() if id(p) not in keep]:
+            self._programs.pop(text)[0].release()
+        self._stages = {k: v for k, v in self._stages.items() if id(v[0]) in keep}
+
+    def sources(self) -> list:
+        """The Source of every compiled program."""
+        return [source for _, source in self._programs.values()]
+
+    def paths_of(self, program) -> frozenset:
+        """The files one compiled program was made of."""
+        return next((source.paths for p, source in self._programs.values() if p is program), frozenset())
+
+    def paths(self) -> set:
+        """Every file the compiled programs were made of (resolved): what a save of one of
+        them recompiles (kzplayer.render.live watches them)."""
+        return {p for source in self.sources() for p in source.paths}
 
 
 def property_of(uniform: str, material: Material, known) -> str | None:

@@ -58,6 +58,8 @@ class Source:
     lines: dict[int, list[str]] = field(default_factory=dict)    # each file's text as compiled, by number
     # per file number and line index: where the columns of a renamed line came from
     colmaps: dict[int, dict[int, list]] = field(default_factory=dict)
+    # every file read into it (resolved): a live save recompiles the programs that hold it
+    paths: frozenset = frozenset()
 
     def locate(self, source_number: int, line: int) -> tuple[str, int]:
         """(file, line) of a line a driver reported."""
@@ -141,7 +143,7 @@ class _Preprocessor:
         self._lines(main_lines[first:], main, fid, [main], start=first + 1)
         text = "\n".join(self.out) + "\n"
         check_program_size(text, Span(self.files[fid], 1, 1))
-        return Source(text, dict(self.files), self.lines)
+        return Source(text, dict(self.files), self.lines, paths=frozenset(self.ids))
 
     def _file_id(self, path: Path, name: str) -> int:
         if path not in self.ids:

@@ -70,6 +70,7 @@ class ProgramBuilder:
         self.lines: dict[int, list[str]] = {}
         self.colmaps: dict[int, dict[int, list]] = {}
         self.included: set[Path] = set()
+        self.paths: set[Path] = set()   # every file read (Source.paths: what a shader save recompiles)
         self.version = version
         self.defines = dict(defines or {})
         self._shared_cache: dict[Path, bool] = {}
@@ -132,6 +133,7 @@ class ProgramBuilder:
         docstring); `label` names the generated parts in messages (`<generated: label NAME>`)."""
         target = self._find(name, shader_dir(), Span("<generated>", 1, 1))
         lines = read_shader(target, None).splitlines()
+        self.paths.add(target)
         fid = self._new_id(library_name(target), lines)
         out = self.out[section]
         out.append(line_directive(1, fid))
@@ -168,7 +170,7 @@ class ProgramBuilder:
         biggest = max(self.lines, key=lambda k: sum(map(len, self.lines[k])), default=None)
         check_program_size(text, Span(self.files.get(biggest, "<program>"), 1, 1))
         return Source(text, dict(self.files), dict(self.lines),
-                      {k: v for k, v in self.colmaps.items() if v})
+                      {k: v for k, v in self.colmaps.items() if v}, paths=frozenset(self.paths))
 
     # -- internals -----------------------------------------------------------------------
 
@@ -185,6 +187,7 @@ class ProgramBuilder:
         if target in self.included:
             return
         self.included.add(target)
+        self.paths.add(target)
         lines = read_shader(target, None).splitlines()
         fid = self._new_id(library_name(target), lines)
         out = self.out[section]
@@ -227,6 +230,7 @@ class ProgramBuilder:
                 return
             lines = read_shader(file, where).splitlines()
             files[file] = (name, lines)
+            self.paths.add(file)
             for number, line in enumerate(lines, 1):
                 m = _INCLUDE.match(line)
                 if m is None:

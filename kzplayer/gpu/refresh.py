@@ -34,11 +34,14 @@ def _emitter(sim, node, system) -> Emitter:
     return holder
 
 
-def refresh(sim) -> None:
-    """Re-read everything the GPU side derives from the scene's records."""
+def refresh(sim, only=None) -> None:
+    """Re-read everything the GPU side derives from the scene's records (`only`: of these
+    ParticleSystem paths alone, the systems a change reaches: kzplayer.scene.Change)."""
     scene = sim.scene
     holders(sim)
     for system in sim.systems:
+        if only is not None and system.item.path not in only:
+            continue
         for em in system.emitters:
             em.pool = _pool_size(sim, em.item, em.node.pool)
             em.history = history_length(scene.catalog, scene.value(em.item, "ParticleEmitter.ParticleMaterial"),
@@ -58,6 +61,8 @@ def refresh(sim) -> None:
                 if em.mesh_block is None:
                     scene.leave_out(em.node, "emission")
     for runner in sim.runners:
+        if only is not None and runner.system.item.path not in only:
+            continue
         sizes = _system_pools(sim, runner.system)
         while True:
             try:

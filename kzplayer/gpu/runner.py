@@ -86,7 +86,7 @@ class SystemRunner:
             self._generator = Generator(system_spec(
                 system, image_io=sim.image_io, table_vec4s=sim.table_vec4s, params_limit_vec4s=sim.uniform_block_vec4s,
                 full_walk=sim.walk_full_pool, host_events=self.host_events > 0, history_image=sim.texel_buffers))
-            self.code = self._generator.layout()
+            self.code = sim.programs.code.layout(self._generator)     # generated once per spec and files
             self._code_key, self._bakes = key, None
             if kept_time_scales and not self.code.time_scale and self.storage is not None:
                 self._reset_time_scales()
@@ -96,7 +96,7 @@ class SystemRunner:
         bakes = zero_bakes(self.code, params, lambda owner, u: any(
             (id(owner.item), p) in bound for p in _properties(owner, u)))
         if bakes != self._bakes:
-            self._generator.write(self.code, bakes)
+            sim.programs.code.write(self._generator, self.code, bakes)
             self.programs = {k: sim.programs.compile(src) for k, src in self.code.sources.items()}
             self._bakes = bakes
         self.image_io = sim.image_io and not self.code.raw_programs
@@ -117,7 +117,7 @@ class SystemRunner:
                 f"{sim.uniform_block_vec4s * 16:,} bytes); split them over several systems", None), exit_code=1)
         if self.storage is None or self.storage.layout.key != layout.key:
             self._relayout(layout)
-        self._write_blocks()
+        self._write_blocks(params)
 
     def _upload_meshes(self) -> None:
         """The system's mesh data (collision meshes, mesh emitters) in one buffer read as a
@@ -207,11 +207,12 @@ class SystemRunner:
         self.storage.write_state(k, state)
         em.event_totals = (0, 0)        # a new Event Buffer counts from zero
 
-    def _write_blocks(self) -> None:
-        """The emitter table and the node parameters (one write each)."""
+    def _write_blocks(self, params=None) -> None:
+        """The emitter table and the node parameters (one write each); `params`: the
+        parameter words when the caller has them already."""
         sim = self.sim
         table = table_words(self.system.members, self.storage.layout, self.code, runs).tobytes()
-        params = self._parameters().tobytes()
+        params = (self._parameters() if params is None else params).tobytes()
         if self.words_in_ssbo:      # one storage block: the table, then the parameters
             self.table = _sized(self.ctx, self.table, 16)
             self.params = _sized(self.ctx, self.params, len(table) + len(params))

@@ -346,8 +346,8 @@ class Simulation:
         return {id(em): (em.space_kind, em.simulation_to_world.copy())
                 for system in self.systems for em in system.emitters}
 
-    def _update(self, spaces: dict) -> None:
-        refresh(self)
+    def _update(self, spaces: dict, only=None) -> None:
+        refresh(self, only)
         for system in self.systems:
             for em in system.emitters:
                 kind, was = spaces.get(id(em), ("", None))

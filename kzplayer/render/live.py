@@ -1,23 +1,29 @@
 """Live preview (`kzplayer play FILE --watch`, docs/play.md "Live preview"): watch the
 project's files, and on a save reload, diff against the running project and bring the
-running Player up to date.
+running Player up to date, touching only what the save changed.
 
     session = LiveSession(path, load=load_for_play, make_player=make, report=show)
     session.start()                     # the first good load and its Player
-    outcome = session.reload()          # after a save: "applied", "rebuilt", "broken" or "unchanged"
+    outcome = session.reload([file])    # after a save: "applied", "rebuilt", "reloaded", "broken", "unchanged"
+    session.problems                    # the diagnostics of the last broken save ([] after a good one)
 
-What a save does (diff_projects, GL-free):
-- only property values changed (same items, same bindings, aliases and attributes): each new
-  value goes to the running Simulation through `set_value` (the binding graph re-evaluates
-  what depends on it; new parameter words, no program compiled, the particles keep flying,
-  the clock keeps its time) -> "applied";
-- anything else (an item added, removed, renamed or moved, a binding or alias edited, a
-  property removed, a material type's shader file or any other watched file changed) ->
-  "rebuilt": a new Player for the new project, re-run to the running one's time by
-  Player.seek (deterministic, nothing drawn), its pause and speed kept;
-- a save that does not load (XML error, unknown material, a binding that cannot compute)
-  -> "broken": its diagnostics go to `report`, the last good state keeps playing, and the
-  next good save is diffed against that last good state.
+What a save does (diff_projects is GL-free):
+- only property values changed: each new value goes to the running Simulation through
+  `apply_value` (kzplayer.gpu.transplant: the binding graph re-evaluates what depends on
+  it, the systems it reaches get new parameter words; no program compiled, the particles
+  keep flying, the clock keeps its time) -> "applied";
+- anything else in the project (a binding or alias edited, an item added, removed, renamed
+  or moved, a material's shader file) or a shader file saved: `rebuild` (render/rebuild.py) builds the
+  new project's Simulation on the old one's compiled programs (only changed program texts
+  compile: after a shader save, the programs that include it), and each ParticleSystem whose
+  programs are the same keeps its particles and clock with the new parameter words (a
+  binding edit: "applied" in place); a system whose programs changed starts afresh and is
+  re-run alone to the running time (kzplayer.gpu.transplant) -> "rebuilt" (which ones);
+- a texture or mesh file saved: that asset only is read again (the renderer's texture; a
+  mesh emitter's or collider's table) -> "reloaded";
+- a save that does not load or build (XML error, unknown material, a binding that cannot
+  compute, a shader that does not compile) -> "broken": its diagnostics go to `report` and
+  `problems`, the last good state keeps playing, the next save is diffed against it.
 
 `watch_loop` is the headless driver: watchfiles (a real file watcher) yields the changes,
 the Player advances by the wall time in between, and `on_change` hears each outcome.
@@ -36,8 +42,14 @@ from typing import Callable
 
 from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.gpu.transplant import apply_value, reload_meshes
+from kzplayer.project.assets import list_assets
+from kzplayer.render.rebuild import rebuild, recompile
+from kzplayer.resources import shader_dir
 
 SHADER_SUFFIXES = (".glsl", ".vert", ".frag", ".comp", ".geom", ".inc")
+MESH_SUFFIXES = (".glb", ".gltf", ".obj", ".bin", ".mtl")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tga", ".gif", ".tif", ".tiff", ".webp")
 MAX_WALL_STEP = 0.1        # a stall (a rebuild, a slow save) does not explode the effect
 
 
@@ -86,23 +98,28 @@ def _same(x, y) -> bool:
         return repr(x) == repr(y)
 
 
-def watched_folders(project, path: str) -> list[str]:
-    """The folders to watch: the project's folder (a folder project: the folder itself)
-    and the folder of every file it read. Folders, not files: editors save by writing a
-    new file and renaming it over the old one."""
+def watched_folders(project, path: str, files=()) -> list[str]:
+    """The folders to watch (recursively): the project's folder (a folder project: the folder
+    itself), the folder of every file it read and of every other file it plays from (`files`:
+    assets, the shaders and includes of its programs, kzplayer's library among them).
+    Folders, not files: editors save by writing a new file and renaming it over the old one."""
     root = Path(path).resolve()
-    folders = {str(root if root.is_dir() else root.parent)}
-    for f in project.files:
-        folders.add(str(Path(f).resolve().parent))
-    return sorted(folders)
+    folders = {root if root.is_dir() else root.parent}
+    for f in (*project.files, *files):
+        folders.add(Path(f).resolve().parent)
+    library = shader_dir().resolve()
+    if any(library == f or library in f.parents for f in folders):
+        folders = {f for f in folders if not (library in f.parents)} | {library}
+    # a folder inside another is watched through it
+    return sorted(str(f) for f in folders if not any(g in f.parents for g in folders))
 
 
-def relevant(project, path: str, changed: str) -> bool:
-    """A changed file that bears on the project: one it read, a shader (or include) under
-    its folder, or any file of a folder project's folder."""
+def relevant(project, path: str, changed: str, files=()) -> bool:
+    """A changed file that bears on the project: one it read or plays from (`files`), a
+    shader (or include) under its folder, or a .kzm/.xml of a folder project's folder."""
     p = Path(changed).resolve()
     root = Path(path).resolve()
-    if p == root or str(p) in {str(Path(f).resolve()) for f in project.files}:
+    if p == root or p in files or str(p) in {str(Path(f).resolve()) for f in project.files}:
         return True
     base = root if root.is_dir() else root.parent
     inside = base in p.parents
@@ -111,19 +128,24 @@ def relevant(project, path: str, changed: str) -> bool:
 
 @dataclass
 class Outcome:
-    kind: str                                  # applied | rebuilt | broken | unchanged
+    kind: str                                  # applied | rebuilt | reloaded | broken | unchanged
     edits: list[Edit] = field(default_factory=list)
-    reason: str | None = None                  # why it rebuilt
+    reason: str | None = None                  # what made it rebuild (a binding, an item, a shader)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seconds: float = 0.0                       # wall time of the reload and the update
+    kept: list[str] = field(default_factory=list)      # systems that kept their particles (a rebuild)
+    rerun: list[str] = field(default_factory=list)     # systems rebuilt and re-run to the time
+    compiled: int = 0                          # simulation programs compiled by this save
+    assets: list[str] = field(default_factory=list)    # textures and meshes read again
 
 
 class LiveSession:
     """The running Player of one project file, kept up to date with its saves.
 
     `load(path)` -> (project, graph), raising KzError for a project that does not play
-    (kzplayer.commands.play.load_for_play); `make_player(project, graph)` -> a Player;
-    `report(diagnostics)` hears what a broken save found."""
+    (kzplayer.commands.watch.load_live); `make_player(project, graph)` -> a Player;
+    `report(diagnostics)` hears what a broken save found; `problems` holds it until the
+    next good save (the window's HUD draws it)."""
 
     def __init__(self, path: str, *, load: Callable, make_player: Callable,
                  report: Callable[[list[Diagnostic]], None] = lambda d: None):
@@ -133,53 +155,118 @@ class LiveSession:
         self.report = report
         self.player = None
         self.good = None          # the last good load (what the next save is diffed against)
+        self.problems: list[Diagnostic] = []     # the last save's diagnostics while it is broken
+        self.files: set[Path] = set()            # what the project plays from besides its .kzm files
+        self._assets: dict[Path, str] = {}       # its assets' kinds (kzplayer.project.assets)
         self._running = None      # the project the Player plays: {path: item}
 
     def start(self, project=None, graph=None):
         """The first Player: of `project` and `graph` when the caller loaded them already."""
         if project is None:
             project, graph = self._load(self.path)
-        self._adopt(project, graph)
+        self.player = self._make_player(project, graph)
+        broken = [d for d in self.player.sim.diagnostics if d.rule == "shader.compile" and d.severity == Severity.ERROR]
+        if broken:          # what a later save may not do, the first may not either
+            self.release()
+            raise KzError(broken, exit_code=1)
+        self._adopt(project, self.player.project)
         return self.player
 
-    def _adopt(self, project, graph) -> None:
-        self.player = self._make_player(project, graph)
+    def _adopt(self, project, running) -> None:
         self.good = project
-        self._running = {item.path: item for item in project.walk()}
+        self._running = {item.path: item for item in running.walk()}
+        self._assets = {a.path.resolve(): a.kind for a in list_assets(project).files}
+        self.files = set(self._assets) | self.player.sim.programs.paths()
+        if self.player.renderer is not None:
+            self.files |= self.player.renderer.programs.paths()
 
-    def reload(self, shader_changed: bool = False) -> Outcome:
+    def folders(self) -> list[str]:
+        return watched_folders(self.good, self.path, self.files)
+
+    def relevant(self, changed: str) -> bool:
+        return relevant(self.good, self.path, changed, self.files)
+
+    def reload(self, changed=()) -> Outcome:
+        """Bring the Player up to date after a save of the files `changed` (paths)."""
         t0 = time.perf_counter()
-        try:
-            project, graph = self._load(self.path)
-        except KzError as exc:
-            self.report(list(exc.diagnostics))
-            return Outcome("broken", diagnostics=list(exc.diagnostics), seconds=time.perf_counter() - t0)
-        except Exception as exc:            # never a traceback in the middle of a session
-            d = Diagnostic(code_for("play.watch"), "play.watch", Severity.ERROR, f"{self.path}: the save could not be read ({exc})")
-            self.report([d])
-            return Outcome("broken", diagnostics=[d], seconds=time.perf_counter() - t0)
-        diff = diff_projects(self.good, project)
-        if shader_changed and diff.structural is None:
-            diff.structural = "a shader file changed"
-        if diff.structural is None and not diff.edits:
-            self.good = project
-            return Outcome("unchanged", seconds=time.perf_counter() - t0)
-        if diff.structural is None:
+        changed = [Path(f).resolve() for f in changed]
+        kinds = self._kinds(changed)
+        player = self.player
+        if changed and not kinds["project"] and not self.problems:
+            # only shaders, textures, meshes: the project is as it was (and as it runs)
+            project, graph, diff, loaded = player.project, player.graph, Diff(), False
+        else:
+            loaded = True
+            try:
+                project, graph = self._load(self.path)
+            except KzError as exc:
+                return self._broken(list(exc.diagnostics), t0)
+            except Exception as exc:            # never a traceback in the middle of a session
+                return self._broken([Diagnostic(code_for("play.watch"), "play.watch", Severity.ERROR,
+                                                f"{self.path}: the save could not be read ({exc})")], t0)
+            diff = diff_projects(self.good, project)
+        compiled = player.sim.programs.compiled
+        if kinds["shader"] and player.renderer is not None:
+            # the drawing's programs made of a saved file, compiled again (all or none)
+            problems = player.renderer.programs.remake(kinds["shader"])
+            if problems:
+                return self._broken(problems, t0)
+        sim_shaders = [f for f in kinds["shader"] if f in player.sim.programs.paths()
+                       or player.renderer is None or f not in player.renderer.programs.paths()]
+        out = Outcome("unchanged", edits=diff.edits)
+        if diff.structural is not None or sim_shaders:
+            try:
+                done = None if diff.structural or diff.edits else recompile(player, sim_shaders)
+                out.kept, out.rerun = done or rebuild(player, project, graph)
+            except KzError as exc:
+                return self._broken(list(exc.diagnostics), t0)
+            out.reason = diff.structural or f"{', '.join(f.name for f in sim_shaders)} changed"
+            out.kind = "rebuilt" if out.rerun else "applied"
+            self._adopt(project if loaded else self.good, player.project)
+        else:
             for edit in diff.edits:
-                self.player.sim.set_value(self._running[edit.path], edit.name, edit.value)
-            self.good = project
-            return Outcome("applied", edits=diff.edits, seconds=time.perf_counter() - t0)
-        self._rebuild(project, graph)
-        return Outcome("rebuilt", reason=diff.structural, seconds=time.perf_counter() - t0)
+                apply_value(player.sim, self._running[edit.path], edit.name, edit.value)
+            out.kind = "applied" if diff.edits else "unchanged"
+            if any(isinstance(e.value, str) for e in diff.edits):
+                self._adopt(project, player.project)      # a file name: a texture, a mesh to watch
+            if loaded:
+                self.good = project
+        out.assets = self._reload_assets(kinds)
+        if out.kind == "unchanged" and (out.assets or kinds["shader"]):
+            out.kind = "reloaded"
+        out.compiled = player.sim.programs.compiled - compiled
+        self.problems = []
+        out.seconds = time.perf_counter() - t0
+        return out
 
-    def _rebuild(self, project, graph) -> None:
-        old = self.player
-        at, clock, step = old.time, old.clock, 1.0 / 60.0
-        old.release()
-        self._adopt(project, graph)
-        self.player.clock = clock
-        if at > 0:
-            self.player.seek(at, step)
+    def _kinds(self, changed: list[Path]) -> dict[str, list[Path]]:
+        """The changed files by what they are to the player: shader, texture, mesh, project
+        (an asset by the kind the project names it with, else by its suffix)."""
+        out = {"shader": [], "texture": [], "mesh": [], "project": []}
+        programs = self.player.sim.programs.paths()
+        for f in changed:
+            suffix = f.suffix.lower()
+            kind = self._assets.get(f) or ("shader" if suffix in SHADER_SUFFIXES or f in programs else
+                                           "mesh" if suffix in MESH_SUFFIXES else
+                                           "texture" if suffix in IMAGE_SUFFIXES else "project")
+            out[kind if kind in out else "project"].append(f)
+        return out
+
+    def _reload_assets(self, kinds) -> list[str]:
+        """Read again the textures and meshes a save changed, nothing else."""
+        player, done = self.player, []
+        if kinds["texture"] and player.renderer is not None:
+            player.renderer.textures.forget(kinds["texture"])
+            done += [str(f) for f in kinds["texture"]]
+        if kinds["mesh"]:
+            reload_meshes(player.sim)
+            done += [str(f) for f in kinds["mesh"]]
+        return done
+
+    def _broken(self, diagnostics: list[Diagnostic], t0: float) -> Outcome:
+        self.problems = diagnostics
+        self.report(diagnostics)
+        return Outcome("broken", diagnostics=diagnostics, seconds=time.perf_counter() - t0)
 
     def release(self) -> None:
         if self.player is not None:
@@ -201,13 +288,13 @@ def watch_loop(session: LiveSession, *, on_change: Callable[[Outcome], None],
                stop: threading.Event | None = None, frame_ms: int = 16, debounce_ms: int = 30,
                on_turn: Callable[[object], None] | None = None) -> None:
     """Play `session` headless until `stop` is set, the Player advanced by the wall time
-    between turns; each relevant save -> session.reload() -> on_change(outcome).
+    between turns; each relevant save -> session.reload(files) -> on_change(outcome).
     `on_turn(player)` hears every turn (the watcher is running from the first one)."""
     import watchfiles   # lazy: only --watch needs it
 
     stop = stop or threading.Event()
     last = time.perf_counter()
-    folders = watched_folders(session.good, session.path)
+    folders = session.folders()
     for changes in watchfiles.watch(*folders, stop_event=stop, debounce=debounce_ms, step=5,
                                     rust_timeout=frame_ms, yield_on_timeout=True, raise_interrupt=False):
         now = time.perf_counter()
@@ -215,17 +302,15 @@ def watch_loop(session: LiveSession, *, on_change: Callable[[Outcome], None],
         last = now
         if on_turn is not None:
             on_turn(session.player)
-        hits = [f for _, f in changes if relevant(session.good, session.path, f)]
+        hits = sorted({f for _, f in changes if session.relevant(f)})
         if not hits:
             continue
-        shader = any(Path(f).suffix.lower() in SHADER_SUFFIXES for f in hits)
-        outcome = session.reload(shader_changed=shader)
+        outcome = session.reload(hits)
         on_change(outcome)
         last = time.perf_counter()       # the reload's wall time is not effect time
         if outcome.kind != "broken":
-            new = watched_folders(session.good, session.path)
-            if new != folders:           # a folder project gained a folder: watch it too
-                folders = new
+            new = session.folders()
+            if new != folders:           # a new include, asset or subfolder: watch it too
                 return watch_loop(session, on_change=on_change, stop=stop, frame_ms=frame_ms,
                                   debounce_ms=debounce_ms, on_turn=on_turn)
 
@@ -246,11 +331,11 @@ class Watcher:
         self._thread.start()
 
     def _run(self, debounce_ms: int) -> None:
-        folders = watched_folders(self.session.good, self.session.path)
+        folders = self.session.folders()
         for changes in self._watchfiles.watch(*folders, stop_event=self.stop, debounce=debounce_ms, step=5,
                                               rust_timeout=50, yield_on_timeout=True, raise_interrupt=False):
             self.ready.set()
-            hits = [f for _, f in changes if relevant(self.session.good, self.session.path, f)]
+            hits = [f for _, f in changes if self.session.relevant(f)]
             if hits:
                 self._saves.put(hits)
 
@@ -263,9 +348,8 @@ class Watcher:
             hits.extend(self._saves.get_nowait())
         if not hits:
             return None
-        return self.session.reload(shader_changed=any(Path(f).suffix.lower() in SHADER_SUFFIXES for f in hits))
+        return self.session.reload(sorted(set(hits)))
 
     def close(self) -> None:
         self.stop.set()
         self._thread.join(timeout=5)
-

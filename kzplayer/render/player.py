@@ -110,8 +110,12 @@ class Player:
         sim = Simulation(self.ctx, self.scene, seed=self.seed, leave_out_broken=True,
                          events_cap=self.events_cap or DEFAULT_CAP, programs=self._programs)
         sim.gpu_timers = self.timers
-        self._system_of = {em.path: runner.system.item.path for runner in sim.runners for em in runner.system.members}
+        self.map_systems(sim)
         return sim
+
+    def map_systems(self, sim) -> None:
+        """Each emitter's system, for its draws' GPU times (also after a live rebuild)."""
+        self._system_of = {em.path: runner.system.item.path for runner in sim.runners for em in runner.system.members}
 
     def _timed(self, em):
         """The timer query of an emitter's draw work in this frame (renderer hook)."""

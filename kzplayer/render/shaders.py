@@ -38,12 +38,16 @@ class ShaderFile:
         return ShaderFile(shader_dir() / rel, f"shaders/{rel}")
 
 
-def build_program(ctx, vertex: ShaderFile | str, fragment: ShaderFile | str, defines: dict | None = None):
+def build_program(ctx, vertex: ShaderFile | str, fragment: ShaderFile | str, defines: dict | None = None,
+                  paths: set | None = None):
     """A moderngl Program from two files (ShaderFiles, or names relative to shaders/); a
-    compile or link error raises KzError with diagnostics at the files' own lines."""
+    compile or link error raises KzError with diagnostics at the files' own lines.
+    `paths`, when given, gets every file the two stages were made of."""
     files = {"vertex_shader": _file(vertex), "fragment_shader": _file(fragment)}
     stages = {name: preprocess(f.path, defines, display_name=f.display, roots=f.roots)
               for name, f in files.items()}
+    if paths is not None:
+        paths.update(p for src in stages.values() for p in src.paths)
     try:
         return ctx.program(**{name: src.text for name, src in stages.items()})
     except Exception as exc:  # moderngl raises a bare Error carrying the driver log
@@ -69,6 +73,8 @@ class RenderPrograms:
         self.ctx = ctx
         self._programs: dict[tuple, tuple] = {}
         self._failed: dict[tuple, KzError] = {}     # a pair that did not compile is not tried every frame
+        self._paths: dict[tuple, set] = {}          # key -> the files it was made of (remake)
+        self._made: dict[tuple, tuple] = {}         # key -> what it is made from (remake)
 
     def render(self, vertex: ShaderFile | str, fragment: ShaderFile | str, defines: dict | None = None):
         vertex, fragment = _file(vertex), _file(fragment)
@@ -77,8 +83,10 @@ class RenderPrograms:
             failed = self._failed[key]
             raise KzError(failed.diagnostics, failed.exit_code)
         if key not in self._programs:
+            self._made[key] = (vertex, fragment, defines)
+            paths = self._paths[key] = {vertex.path.resolve(), fragment.path.resolve()}
             try:
-                program = build_program(self.ctx, vertex, fragment, defines)
+                program = build_program(self.ctx, vertex, fragment, defines, paths)
             except KzError as exc:
                 self._failed[key] = exc
                 raise
@@ -91,8 +99,10 @@ class RenderPrograms:
         f = _file(rel)
         key = ("compute", str(f.path), _key(defines))
         if key not in self._programs:
+            self._made[key] = (f, defines)
             source = preprocess(f.path, defines, display_name=f.display, roots=f.roots)
             program = compile_compute(self.ctx, source)
+            self._paths[key] = set(source.paths)
             self._programs[key] = (program, uniform_defaults(program))
         return self._programs[key]
 
@@ -101,6 +111,39 @@ class RenderPrograms:
             program.release()
         self._programs.clear()
         self._failed.clear()
+
+    def paths(self) -> set:
+        """Every file the programs (and the pairs that failed) were made of, resolved."""
+        return set().union(*self._paths.values())
+
+    def remake(self, files) -> list:
+        """Compile again the programs made of any of `files` (a live save of a shader file),
+        all or none: when one does not compile, every old program stays and its diagnostics
+        are returned ([] when all compiled and replaced the old ones)."""
+        files = {Path(f).resolve() for f in files}
+        made, found = {}, []
+        for key in [k for k, paths in self._paths.items() if paths & files]:
+            args = self._made[key]
+            try:
+                if key[0] == "render":
+                    paths = {args[0].path.resolve(), args[1].path.resolve()}
+                    made[key] = (build_program(self.ctx, *args, paths), paths)
+                else:
+                    source = preprocess(args[0].path, args[1], display_name=args[0].display, roots=args[0].roots)
+                    made[key] = (compile_compute(self.ctx, source), set(source.paths))
+            except KzError as exc:
+                found += [d for d in exc.diagnostics if d not in found]
+        if found:
+            for program, _ in made.values():
+                program.release()
+            return found
+        for key, (program, paths) in made.items():
+            old = self._programs.pop(key, None)
+            if old is not None:
+                old[0].release()
+            self._failed.pop(key, None)
+            self._programs[key], self._paths[key] = (program, uniform_defaults(program)), paths
+        return []
 
 
 def _key(defines: dict | None) -> tuple:

@@ -175,6 +175,19 @@ class TextureCache:
         tex.repeat_x = tex.repeat_y = repeat
         return tex
 
+    def forget(self, files) -> int:
+        """Drop the textures of `files` (a live save of an image: read again when next
+        drawn, nothing else reloaded); returns how many."""
+        files = {os.path.realpath(f) for f in files}
+        gone = [key for key in self._textures if os.path.realpath(key[0]) in files]
+        for key in gone:
+            tex = self._textures.pop(key)
+            if tex is not None:
+                self.used -= gpu_bytes(*tex.size)
+                tex.release()
+            self.problems.pop(key[0], None)
+        return len(gone)
+
     def release(self) -> None:
         for tex in self._textures.values():
             if tex is not None:

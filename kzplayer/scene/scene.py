@@ -193,7 +193,11 @@ class Scene:
 
     def _changed(self, nodes: set) -> Change:
         before = [_shape(s) for s in self.systems]
-        self.refresh()
+        # the systems the changed nodes are in or above; every system when one is an
+        # affector (a global force acts on systems it is not in) or a DataContext value
+        affected = None if any(i is None or i.type == "ParticleAffector" for i, _ in nodes) else \
+            {s.item.path for s in self.systems if any(_reaches(i, s) for i, _ in nodes)}
+        self.refresh(affected)
         items = {id(i) for i, _ in nodes if i is not None}
         touched = [s for s in self.systems if any(_reaches(i, s) for i, _ in nodes if i is not None)
                    or any(id(a.item) in items for a in s.affectors)]
@@ -220,10 +224,13 @@ class Scene:
             self.systems.append(system)
             self.emitters.extend(system.emitters)
 
-    def refresh(self) -> None:
-        """Re-read every record from the values (after a change of the graph)."""
+    def refresh(self, only=None) -> None:
+        """Re-read every record from the values (after a change of the graph); `only`: the
+        records of these ParticleSystem paths alone (what a change reaches: _changed)."""
         value = self.values.value
         for system in self.systems:
+            if only is not None and system.item.path not in only:
+                continue
             item = system.item
             system.framerate = max(float(value(item, "ParticleSystem.Framerate") or 60.0), 1e-3)
             system.verlet = str(value(item, "ParticleSystem.IntegrationMethod")) == "Verlet"
@@ -243,7 +250,7 @@ class Scene:
                 node.material = self.material(node.item, slot_property, slot)
                 node.transform = to_sim @ self.world(node.item)
                 node.visible = self.visible(node.item)
-        self._order_emitters()          # a binding may have moved a buffer handle
+        self._order_emitters(only)      # a binding may have moved a buffer handle
 
     def _refresh_emitter(self, em: SceneEmitter, to_sim: np.ndarray) -> None:
         item, value = em.item, self.values.value
@@ -276,18 +283,23 @@ class Scene:
         records = {id(a.item): a for a in system.affectors}
         return [records.get(id(item)) or SceneAffector(item) for item in chosen]
 
-    def _order_emitters(self) -> None:
+    def _order_emitters(self, only=None) -> None:
         """Each subemitter's event source (same system only), every system's emitters in
         dependency order (sources before the subemitters that read their events), and each
-        emitter's level (a source's subemitters run one level after it, in the same step)."""
+        emitter's level (a source's subemitters run one level after it, in the same step);
+        `only`: of these systems (paths) alone."""
         value = self.values.value
         by_path = {em.path: em for em in self.emitters}
         for em in self.emitters:
+            if only is not None and em.system.item.path not in only:
+                continue
             em.source, warning = event_source(em, value(em.item, "Emission.SourceEventBuffer"), by_path)
             if warning is not None:
                 self.warn(warning)
             em.particle_source, _ = event_source(em, value(em.item, "Emission.SourceParticleDataBuffer"), by_path)
         for system in self.systems:
+            if only is not None and system.item.path not in only:
+                continue
             system.emitters = dependency_order(system.emitters, lambda em: em.source)
             for em in system.emitters:           # sources come first
                 em.level = em.source.level + 1 if em.source is not None else 0

@@ -87,14 +87,18 @@ def validate_paths(paths: Iterable[str]) -> Result:
     return Result(files, _dedupe_and_sort(diagnostics), unreadable)
 
 
-def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = (), graph=None) -> list[Diagnostic]:
+def validate_project(project, loader_diagnostics: Iterable[Diagnostic] = (), graph=None,
+                     skip: Iterable[str] = ()) -> list[Diagnostic]:
     """Run every rule on a loaded project (plus what loading it found); sorted, deduplicated.
-    `graph`: the project's binding graph where the caller has resolved it already (`play`)."""
+    `graph`: the project's binding graph where the caller has resolved it already (`play`).
+    `skip`: rules (slugs) the caller checks itself (`play --watch` compiles the shaders on its
+    own context: shader.compile)."""
     context = Context(project, list(loader_diagnostics), graph)
     found: list[Diagnostic] = []
     superseded: dict[str, set] = {}      # rule slug -> spans where a rule said it better
+    skip = set(skip)
     for module in all_rules():
-        if not hasattr(module, "check"):
+        if not hasattr(module, "check") or module.RULE in skip:
             continue            # found by another stage: reported below, as found
         try:
             problems = list(module.check(context))

@@ -65,9 +65,9 @@ class Recording(LiveSession):
         super().__init__(*args, **kwargs)
         self.around = []
 
-    def reload(self, shader_changed=False):
+    def reload(self, changed=()):
         before = self._particles()
-        outcome = super().reload(shader_changed)
+        outcome = super().reload(changed)
         self.around.append((outcome, before, self._particles(), self.player, self.player.time))
         return outcome
 
@@ -205,8 +205,11 @@ def test_watch_needs_a_headless_png_or_gif(project, args, says):
         assert says in result.output
 
 
-def test_a_binding_edit_rebuilds_at_the_same_time_and_keeps_the_clock(ctx, project):
-    made = []
+def test_a_binding_edit_applies_in_place_keeps_the_particles_and_the_clock(ctx, project, monkeypatch):
+    made, compiled = [], []
+    original = moderngl.Context.compute_shader
+    monkeypatch.setattr(moderngl.Context, "compute_shader",
+                        lambda self, *a, **k: (compiled.append(1), original(self, *a, **k))[1])
 
     def make(p, g):
         made.append(Player(ctx, p, g, (48, 27), seed=2))
@@ -219,17 +222,24 @@ def test_a_binding_edit_rebuilds_at_the_same_time_and_keeps_the_clock(ctx, proje
         for _ in range(30):
             session.player.step(1 / 60)
         at = session.player.time
+        sim = session.player.sim
+        before = sim.read_particles(sim.emitters[0]).copy()
         text = project.read_text()
         project.write_text(text.replace("{./Emission.Rate} *", "{./Emission.Rate} * 0.5 *"))
-        outcome = session.reload()
-        assert outcome.kind == "rebuilt" and "bindings" in outcome.reason
-        assert len(made) == 2 and session.player is made[1] and made[0].sim is None    # the old one released
+        compiled.clear()
+        outcome = session.reload([str(project)])
+        assert outcome.kind == "applied" and "bindings" in outcome.reason
+        assert compiled == [] and outcome.compiled == 0 and outcome.rerun == []
+        assert len(made) == 1 and session.player is made[0]                  # the same Player
         assert session.player.time == pytest.approx(at) and session.player.clock.speed == 0.5
-        # the new pool is the new binding's: 400 x 0.5 x (1.6 + 0.2)
-        assert session.player.sim.emitters[0].capacity >= 360
-        assert session.player.sim.scene.value(session.player.sim.emitters[0].item,
-                                              "ParticleEmitter.MaximumAmount") == pytest.approx(360)
-        assert len(session.player.sim.read_particles(session.player.sim.emitters[0])) > 0
+        sim = session.player.sim
+        # the new pool is the new binding's: 400 x 0.5 x (1.6 + 0.2), the particles in it kept
+        assert sim.emitters[0].capacity >= 360
+        assert sim.scene.value(sim.emitters[0].item, "ParticleEmitter.MaximumAmount") == pytest.approx(360)
+        after = sim.read_particles(sim.emitters[0])
+        assert len(before) > 50
+        np.testing.assert_array_equal(before["serial"], after["serial"])
+        np.testing.assert_array_equal(before["age"], after["age"])
     finally:
         session.release()
 
