@@ -1,0 +1,384 @@
+// kzplayer studio: the page. Every request carries the token; the server does the work.
+"use strict";
+const TOKEN = window.STUDIO_TOKEN;
+const $ = (id) => document.getElementById(id);
+const COLOURS = ["#4fc3f7", "#ffb74d", "#aed581", "#f06292", "#ba68c8", "#fff176", "#4db6ac", "#e57373"];
+let state = null;          // the last /api/state
+let selected = null;       // the selected item's path
+let highlight = null;      // the property a diagnostic pointed at
+let history = [];          // [{t, alive: {path: n}}] for the chart
+let paused = false;
+let refreshing = false;    // a state fetch another tab's edit asked for is on its way
+
+async function call(path, data) {
+  const options = { headers: { "X-Studio-Token": TOKEN } };
+  if (data !== undefined) {
+    options.method = "POST";
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(data);
+  }
+  const response = await fetch(path, options);
+  const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+  return body;
+}
+
+function say(text, bad = false) {
+  const s = $("status");
+  s.textContent = text;
+  s.className = bad ? "bad" : "";
+}
+
+async function act(path, data, done) {
+  try {
+    const answer = await call(path, data);
+    if (answer.tree) await show(answer);
+    if (done) say(done);
+    return answer;
+  } catch (e) {
+    say(e.message, true);
+    return null;
+  }
+}
+
+// -- state: tree, history, diagnostics ------------------------------------------------------
+
+async function refresh() {
+  try { await show(await call("api/state")); } catch (e) { say(e.message, true); }
+}
+
+async function show(s) {
+  state = s;
+  $("file").textContent = s.file;
+  $("dirty").textContent = s.dirty ? "● edited" : "";
+  $("undo").disabled = !s.history.undo;
+  $("undo").title = s.history.undo ? `undo ${s.history.undo}` : "nothing to undo";
+  $("redo").disabled = !s.history.redo;
+  $("redo").title = s.history.redo ? `redo ${s.history.redo}` : "nothing to redo";
+  if (s.player_error) say(`nothing plays: ${s.player_error}`, true);
+  else if (s.disk_problem) say(`the file on disk does not load: ${s.disk_problem}`, true);
+  showTree(s.tree);
+  showDiagnostics(s.diagnostics);
+  if (selected && !s.tree.some((i) => i.path === selected)) selected = null;
+  if (selected) await select(selected, highlight);
+}
+
+function showTree(items) {
+  const ul = $("tree");
+  ul.replaceChildren();
+  for (const item of items) {
+    const li = document.createElement("li");
+    li.dataset.path = item.path;
+    li.style.paddingLeft = `${4 + item.depth * 12}px`;
+    li.className = (item.node ? "node" : "") + (item.path === selected ? " selected" : "");
+    li.textContent = item.name;
+    const type = document.createElement("span");
+    type.className = "type";
+    type.textContent = item.type;
+    li.append(type);
+    li.onclick = () => select(item.path);
+    ul.append(li);
+  }
+}
+
+function showDiagnostics(list) {
+  const ul = $("diagnostics");
+  ul.replaceChildren();
+  if (!list.length) {
+    const li = document.createElement("li");
+    li.className = "hint";
+    li.textContent = "validate finds nothing";
+    ul.append(li);
+  }
+  for (const d of list) {
+    const li = document.createElement("li");
+    li.className = d.severity;
+    const where = document.createElement("span");
+    where.className = "where";
+    where.textContent = `${d.code} ${d.file || ""}:${d.line || ""}:${d.column || ""}`;
+    li.append(where, `${d.message}${d.hint ? " (" + d.hint + ")" : ""}`);
+    if (d.item) li.onclick = () => select(d.item, d.property);
+    ul.append(li);
+  }
+}
+
+// -- the property panel ---------------------------------------------------------------------
+
+async function select(path, property = null) {
+  selected = path;
+  highlight = property;
+  for (const li of $("tree").children) li.classList.toggle("selected", li.dataset.path === path);
+  let p;
+  try { p = await call(`api/item?path=${encodeURIComponent(path)}`); } catch (e) { say(e.message, true); return; }
+  $("panel-title").textContent = `${p.name} (${p.type})`;
+  const panel = $("panel");
+  panel.replaceChildren();
+  for (const g of p.groups) panel.append(group(p, g));
+  if (property) {
+    const row = panel.querySelector(`.row[data-name="${CSS.escape(property)}"]`);
+    if (row) { row.classList.add("highlight"); row.scrollIntoView({ block: "center" }); }
+  }
+}
+
+function group(p, g) {
+  const div = document.createElement("div");
+  div.className = "group";
+  div.dataset.material = g.material || "";
+  const h = document.createElement("h3");
+  h.textContent = g.title;
+  if (g.missing && g.missing.length) {
+    const add = document.createElement("button");
+    add.className = "add-reads";
+    add.textContent = `add the ${g.missing.length} properties this material reads`;
+    add.onclick = () => act("api/add-reads", { path: p.path, material: g.material }, `added what ${g.material} reads`);
+    h.append(add);
+  }
+  div.append(h);
+  for (const r of g.rows) div.append(row(p, r));
+  return div;
+}
+
+function row(p, r) {
+  const div = document.createElement("div");
+  div.className = "row " + (r.set ? "set" : "unset");
+  div.dataset.name = r.name;
+  const mark = document.createElement("span");
+  mark.className = "mark";
+  mark.textContent = r.set ? "●" : "";
+  mark.title = r.set ? "set in the file" : "not set: the default plays";
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = r.name;
+  name.title = r.doc;
+  div.append(mark, name, r.output ? document.createTextNode(r.value || "(engine)") : input(p, r));
+  const meta = document.createElement("span");
+  meta.className = "meta";
+  const range = r.min !== null || r.max !== null ? ` ${r.min ?? "-∞"} … ${r.max ?? "∞"}` : "";
+  meta.textContent = `${r.type || "?"}${r.unit ? " · " + r.unit : ""}${range} · default ${r.default || "none"}`;
+  div.append(meta);
+  if (r.binding !== null) div.append(binding(p, r, p.bindings[r.binding]));
+  return div;
+}
+
+async function setValue(p, r, value, div) {
+  const ok = await act("api/set", { path: p.path, name: r.name, value }, `${r.name} = ${value}`);
+  if (!ok && div) {
+    let e = div.querySelector(".error");
+    if (!e) { e = document.createElement("span"); e.className = "error"; div.append(e); }
+    e.textContent = $("status").textContent;
+  }
+}
+
+function numberOf(text) { const x = parseFloat(text); return Number.isFinite(x) ? x : 0; }
+function parts(text) { return (text.match(/-?[\d.]+(?:e[-+]?\d+)?/gi) || []).map(Number); }
+
+function input(p, r) {
+  const span = document.createElement("span");
+  span.className = "input";
+  const commit = (value) => setValue(p, r, value, span.parentElement);
+  const value = r.value || r.default || "";
+  if (r.type === "bool") {
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = value === "true";
+    box.onchange = () => commit(box.checked ? "true" : "false");
+    span.append(box);
+  } else if (r.type === "enum" || r.type === "material") {
+    const sel = document.createElement("select");
+    const words = r.type === "enum" ? r.enum : r.choices || [];
+    for (const w of words.includes(value) || !value ? words : [value, ...words]) {
+      const o = document.createElement("option");
+      o.textContent = w;
+      o.selected = w === value;
+      sel.append(o);
+    }
+    sel.onchange = () => commit(sel.value);
+    span.append(sel);
+  } else if (r.type === "float" || r.type === "int") {
+    const num = document.createElement("input");
+    num.type = "number";
+    num.className = "value";
+    num.step = r.type === "int" ? "1" : "any";
+    if (r.min !== null) num.min = r.min;
+    if (r.max !== null) num.max = r.max;
+    num.value = numberOf(value);
+    num.onchange = () => commit(num.value);
+    span.append(num);
+    if (r.min !== null && r.max !== null) {
+      const slider = document.createElement("input");
+      slider.type = "range";
+      slider.min = r.min; slider.max = r.max;
+      slider.step = r.type === "int" ? 1 : (r.max - r.min) / 200;
+      slider.value = numberOf(value);
+      slider.oninput = () => { num.value = slider.value; };
+      slider.onchange = () => commit(slider.value);
+      span.append(slider);
+    }
+  } else if (r.type === "color4") {
+    const [cr, cg, cb, ca] = [...parts(value), 1, 1, 1, 1];
+    const pick = document.createElement("input");
+    pick.type = "color";
+    const hex = (x) => Math.round(Math.min(Math.max(x, 0), 1) * 255).toString(16).padStart(2, "0");
+    pick.value = `#${hex(cr)}${hex(cg)}${hex(cb)}`;
+    const alpha = document.createElement("input");
+    alpha.type = "number"; alpha.min = 0; alpha.max = 1; alpha.step = 0.05; alpha.value = ca; alpha.title = "alpha";
+    const send = () => {
+      const c = [1, 3, 5].map((k) => (parseInt(pick.value.slice(k, k + 2), 16) / 255).toFixed(3));
+      commit(`Color4(${c.join(", ")}, ${alpha.value})`);
+    };
+    pick.onchange = send;
+    alpha.onchange = send;
+    span.append(pick, alpha);
+  } else if (/^vector[234]$/.test(r.type || "")) {
+    const n = Number(r.type.slice(-1));
+    const comps = [...parts(value), 0, 0, 0, 0].slice(0, n);
+    span.className = "input vector";
+    const boxes = comps.map((c) => {
+      const b = document.createElement("input");
+      b.type = "number"; b.step = "any"; b.value = c;
+      b.onchange = () => commit(`(${boxes.map((x) => x.value || 0).join(", ")})`);
+      span.append(b);
+      return b;
+    });
+  } else {
+    const t = document.createElement("input");
+    t.type = "text";
+    t.value = value;
+    t.onchange = () => commit(t.value);
+    span.append(t);
+  }
+  return span;
+}
+
+// -- bindings: checked as typed -------------------------------------------------------------
+
+function binding(p, r, b) {
+  const div = document.createElement("div");
+  div.className = "binding";
+  const t = document.createElement("input");
+  t.type = "text";
+  t.value = b.expression;
+  t.spellcheck = false;
+  t.title = "the binding's expression: Enter applies it";
+  const out = document.createElement("pre");
+  const value = document.createElement("span");
+  value.className = "value";
+  let timer = null;
+  const check = async () => {
+    try {
+      const c = await call("api/binding/check", { path: p.path, index: b.index, expression: t.value });
+      const e = c.problems.find((x) => x.severity === "error") || c.problems[0];
+      if (e) {
+        const caret = e.column ? `\n${" ".repeat(e.column - 1)}${"^".repeat(Math.max(1, (e.end_column || e.column + 1) - e.column))}` : "";
+        out.textContent = `${e.column ? "column " + e.column + ": " : ""}${e.message}${e.hint ? " (" + e.hint + ")" : ""}\n${t.value}${caret}`;
+      } else out.textContent = "";
+      out.dataset.column = e && e.column ? e.column : "";
+      value.textContent = c.value !== null ? `= ${c.value}` : "";
+    } catch (err) { out.textContent = err.message; }
+  };
+  t.oninput = () => { clearTimeout(timer); timer = setTimeout(check, 120); };
+  t.onkeydown = (ev) => {
+    if (ev.key === "Enter") act("api/binding/set", { path: p.path, index: b.index, expression: t.value }, "binding applied");
+  };
+  div.append(t, value, out);
+  return div;
+}
+
+// -- the live view, its controls and the chart ----------------------------------------------
+
+function connect() {
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?token=${TOKEN}`);
+  ws.binaryType = "blob";
+  const view = $("view").getContext("2d");
+  ws.onmessage = async (m) => {
+    if (typeof m.data !== "string") {
+      const bitmap = await createImageBitmap(m.data);
+      view.drawImage(bitmap, 0, 0, 640, 360);
+      bitmap.close();
+      $("view").dataset.frames = Number($("view").dataset.frames || 0) + 1;
+      return;
+    }
+    const info = JSON.parse(m.data);
+    frame(info);
+    if (state && info.version !== state.version && !refreshing) {
+      refreshing = true;
+      refresh().finally(() => { refreshing = false; });
+    }
+  };
+  ws.onclose = () => { say("the connection to kzplayer serve is closed", true); setTimeout(connect, 2000); };
+  let drag = null;
+  const canvas = $("view");
+  canvas.onmousedown = (e) => { drag = [e.clientX, e.clientY]; canvas.style.cursor = "grabbing"; };
+  window.addEventListener("mouseup", () => { drag = null; canvas.style.cursor = "grab"; });
+  window.addEventListener("mousemove", (e) => {
+    if (!drag || ws.readyState !== 1) return;
+    ws.send(JSON.stringify({ orbit: [e.clientX - drag[0], e.clientY - drag[1]] }));
+    drag = [e.clientX, e.clientY];
+  });
+  canvas.onwheel = (e) => { e.preventDefault(); if (ws.readyState === 1) ws.send(JSON.stringify({ zoom: e.deltaY > 0 ? 1.1 : 1 / 1.1 })); };
+  canvas.ondblclick = () => ws.readyState === 1 && ws.send(JSON.stringify({ reset: true }));
+}
+
+function frame(info) {
+  paused = info.paused;
+  $("pause").textContent = paused ? "play" : "pause";
+  $("clock").textContent = `${info.time.toFixed(2)} s`;
+  const last = history[history.length - 1];
+  if (last && info.time < last.t) history = [];       // a restart, a seek back
+  history.push({ t: info.time, alive: info.alive });
+  if (history.length > 600) history.shift();
+  const tbody = $("alive").tBodies[0];
+  const paths = state ? state.emitters : Object.keys(info.alive);
+  tbody.replaceChildren(...paths.map((path, k) => {
+    const tr = document.createElement("tr");
+    tr.dataset.emitter = path;
+    tr.innerHTML = `<td><span class="swatch" style="background:${COLOURS[k % COLOURS.length]}"></span></td><td></td><td class="count"></td>`;
+    tr.children[1].textContent = path.split("/").pop();
+    tr.children[2].textContent = info.alive[path] ?? 0;
+    return tr;
+  }));
+  chart(paths);
+}
+
+function chart(paths) {
+  const c = $("chart"), g = c.getContext("2d");
+  g.clearRect(0, 0, c.width, c.height);
+  if (history.length < 2) return;
+  const top = Math.max(1, ...history.flatMap((h) => paths.map((p) => h.alive[p] || 0)));
+  const t0 = history[0].t, t1 = Math.max(history[history.length - 1].t, t0 + 1e-6);
+  g.fillStyle = "#777";
+  g.fillText(`${top} alive`, 4, 12);
+  paths.forEach((p, k) => {
+    g.strokeStyle = COLOURS[k % COLOURS.length];
+    g.beginPath();
+    history.forEach((h, i) => {
+      const x = ((h.t - t0) / (t1 - t0)) * (c.width - 2) + 1;
+      const y = c.height - 2 - ((h.alive[p] || 0) / top) * (c.height - 18);
+      if (i) g.lineTo(x, y); else g.moveTo(x, y);
+    });
+    g.stroke();
+  });
+}
+
+function controls() {
+  $("pause").onclick = () => act("api/control", { action: paused ? "play" : "pause" });
+  $("step").onclick = () => act("api/control", { action: "step" });
+  $("restart").onclick = () => { history = []; act("api/control", { action: "restart" }); };
+  $("seek").onchange = () => { history = []; act("api/control", { action: "seek", value: Number($("seek").value) }); };
+  $("speed").onchange = () => act("api/control", { action: "speed", value: Number($("speed").value) });
+  $("undo").onclick = () => act("api/undo", {}, "undone");
+  $("redo").onclick = () => act("api/redo", {}, "redone");
+  $("save").onclick = async () => {
+    const a = await act("api/save", {});
+    if (a) say(`saved ${a.written.join(", ") || "(nothing to write)"}`);
+  };
+  window.addEventListener("keydown", (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.target.tagName === "INPUT") return;
+    if (e.key === "z" && !e.shiftKey) { e.preventDefault(); $("undo").click(); }
+    else if (e.key === "Z" || e.key === "y") { e.preventDefault(); $("redo").click(); }
+    else if (e.key === "s") { e.preventDefault(); $("save").click(); }
+  });
+}
+
+controls();
+refresh().then(connect);
