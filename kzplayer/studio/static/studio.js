@@ -186,9 +186,12 @@ function input(p, r) {
   } else if (r.type === "enum" || r.type === "material") {
     const sel = document.createElement("select");
     const words = r.type === "enum" ? r.enum : r.choices || [];
-    for (const w of words.includes(value) || !value ? words : [value, ...words]) {
+    const listed = words.includes(value) ? words : [value, ...words];   // "" first: none chosen
+    for (const w of listed) {
       const o = document.createElement("option");
       o.textContent = w;
+      o.value = w;
+      if (!w) o.textContent = "(none)";
       o.selected = w === value;
       sel.append(o);
     }

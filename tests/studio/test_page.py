@@ -1,0 +1,138 @@
+"""End to end in headless Chromium: the page opens, frames arrive, an emitter's rate edit
+changes its alive count, a broken binding shows its error at its column, undo, save (the
+file differs from the original in the edited value only), two tabs, an external edit."""
+from __future__ import annotations
+
+import difflib
+import re
+import time
+
+from tests.studio.conftest import DEMO, NOZZLE
+
+LIT = """() => { const c = document.getElementById('view');
+  const probe = document.createElement('canvas'); probe.width = c.width; probe.height = c.height;
+  const g = probe.getContext('2d'); g.drawImage(c, 0, 0);
+  const d = g.getImageData(0, 0, c.width, c.height).data; let lit = 0;
+  for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 60) lit++;
+  return lit; }"""
+
+
+def frames(page) -> int:
+    return page.evaluate("Number(document.getElementById('view').dataset.frames || 0)")
+
+
+def alive(page) -> int:
+    return int(page.locator(f"#alive tr[data-emitter='{NOZZLE}'] .count").inner_text())
+
+
+def wait_for(check, timeout=20.0, every=0.1):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = check()
+        if got:
+            return got
+        time.sleep(every)
+    raise AssertionError(f"not within {timeout} s: {check.__doc__ or check}")
+
+
+def select_nozzle(page):
+    page.click("#tree li[data-path='%s']" % NOZZLE)
+    page.wait_for_selector(".row[data-name='Emission.Rate'] input.value")
+
+
+def set_number(page, name: str, value: str):
+    box = page.locator(f".row[data-name='{name}'] input.value")
+    box.fill(value)
+    box.press("Enter")          # a change event: the page posts the edit
+
+
+def test_frames_arrive_and_the_canvas_is_not_blank(page):
+    page.wait_for_function("Number(document.getElementById('view').dataset.frames || 0) > 5", timeout=20000)
+    first = frames(page)
+    time.sleep(1.0)
+    assert frames(page) > first + 5              # a stream, not one picture
+    assert page.evaluate(LIT) > 500              # the fountain's drops are drawn
+
+
+def test_rate_edit_changes_the_alive_count(page):
+    select_nozzle(page)
+    # steady state of the demo: Rate x mean Lifetime = 400 x 1.6 = 640 alive
+    wait_for(lambda: alive(page) > 450, timeout=30)
+    set_number(page, "Emission.Rate", "40")
+    # 40 x 1.6 = 64 once the 400/s drops have died (at most Lifetime + Variance = 1.8 s)
+    wait_for(lambda: alive(page) < 110, timeout=30)
+    assert page.locator(".row[data-name='Emission.Rate'] .mark").inner_text() == "●"
+
+
+def test_a_broken_binding_shows_its_error_at_its_column(page):
+    select_nozzle(page)
+    expr = page.locator(".row[data-name='ParticleEmitter.MaximumAmount'] .binding input")
+    expr.fill("{./Emission.Rate} * (2")
+    out = page.locator(".row[data-name='ParticleEmitter.MaximumAmount'] .binding pre")
+    wait_for(lambda: out.inner_text().strip() != "")
+    text = out.inner_text()
+    assert "column 23" in text and "expected ')'" in text
+    caret = text.splitlines()[-1]
+    assert caret == " " * 22 + "^"               # under the end of the text: where ')' is missing
+    expr.fill("{./Emission.Rate} * 2")
+    value = page.locator(".row[data-name='ParticleEmitter.MaximumAmount'] .binding .value")
+    wait_for(lambda: value.inner_text() == "= 800")
+    assert out.inner_text().strip() == ""
+
+
+def test_undo_then_save_changes_only_the_edited_value(page, project):
+    select_nozzle(page)
+    set_number(page, "Emission.Rate", "800")
+    wait_for(lambda: page.locator("#dirty").inner_text() != "")
+    set_number(page, "Emission.Lifetime", "2.5")
+    wait_for(lambda: "Lifetime" in (page.get_attribute("#undo", "title") or ""))
+    page.click("#undo")                          # the lifetime edit goes
+    wait_for(lambda: "Rate" in (page.get_attribute("#undo", "title") or ""))
+    assert page.locator(".row[data-name='Emission.Lifetime'] input.value").input_value() == "1.6"
+    page.click("#save")
+    wait_for(lambda: "saved" in page.locator("#status").inner_text())
+    before = DEMO.read_text(encoding="utf-8").splitlines()
+    after = project.read_text(encoding="utf-8").splitlines()
+    changed = [line for line in difflib.unified_diff(before, after, lineterm="", n=0)
+               if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    assert changed == ['-                <Property name="Emission.Rate">400</Property>',
+                       '+                <Property name="Emission.Rate">800</Property>']
+    assert page.locator("#dirty").inner_text() == ""
+
+
+def test_two_tabs_see_each_other_s_edits(page, studio, browser):
+    other = browser.new_context().new_page()
+    try:
+        other.goto(studio.url)
+        select_nozzle(other)
+        select_nozzle(page)
+        set_number(page, "Emission.Rate", "123")
+        box = other.locator(".row[data-name='Emission.Rate'] input.value")
+        wait_for(lambda: box.input_value() == "123")
+    finally:
+        other.context.close()
+
+
+def test_an_external_edit_reloads_the_page_state(page, studio, project):
+    select_nozzle(page)
+    wait_for(lambda: studio.watcher.ready.is_set())
+    text = project.read_text(encoding="utf-8")
+    project.write_text(text.replace('"Emission.Rate">400<', '"Emission.Rate">77<'), encoding="utf-8")
+    box = page.locator(".row[data-name='Emission.Rate'] input.value")
+    wait_for(lambda: box.input_value() == "77")
+
+
+def test_a_click_on_a_finding_selects_its_item_and_property(page):
+    select_nozzle(page)
+    expr = page.locator(".row[data-name='ParticleEmitter.MaximumAmount'] .binding input")
+    expr.fill("{./Emission.Rat} * 2")           # applied: the validator finds the unknown property
+    expr.press("Enter")
+    finding = page.locator("#diagnostics li.error")
+    finding.first.wait_for(timeout=10000)
+    assert "Emission.Rat" in finding.first.inner_text()
+    page.click("#tree li[data-path$='/Gravity']")
+    page.wait_for_selector("#panel-title:has-text('Gravity')")
+    finding.first.click()
+    wait_for(lambda: page.locator(".row.highlight").count() == 1)
+    assert page.locator(".row.highlight").get_attribute("data-name") == "ParticleEmitter.MaximumAmount"
+    assert page.locator("#tree li.selected").get_attribute("data-path") == NOZZLE
