@@ -19,7 +19,7 @@ ZOOM_RANGE = (0.05, 20.0)
 @dataclass
 class Orbit:
     yaw: float = 0.0       # degrees
-    pitch: float = 0.0
+    pitch: float = 0.0    # degrees: up is positive (the camera rises over the pivot)
     zoom: float = 1.0      # distance to the pivot, times the camera's own
 
     def moved(self, d_yaw: float = 0.0, d_pitch: float = 0.0, zoom_by: float = 1.0) -> "Orbit":
@@ -52,7 +52,7 @@ def orbit_camera(camera, orbit: Orbit):
     forward, right = -rot[:, 2], rot[:, 0]
     depth = max(float(np.dot(-pos, forward)), 1.0)
     pivot = pos + forward * depth
-    turn = _axis_rotation(np.array([0.0, 1.0, 0.0]), orbit.yaw) @ _axis_rotation(right, orbit.pitch)
+    turn = _axis_rotation(np.array([0.0, 1.0, 0.0]), orbit.yaw) @ _axis_rotation(right, -orbit.pitch)
     out = np.eye(4)
     out[:3, :3] = turn @ rot
     out[:3, 3] = pivot + orbit.zoom * (turn @ (pos - pivot))

@@ -57,14 +57,20 @@ def _snapshot(project, item, name: str) -> _Was:
 
 
 def _restore(project, item, name: str, was: _Was) -> None:
+    """The property as `was` says. It stays on the project's changed list (the file must be
+    written again) unless the file still has the text it is put back to: it is on the list
+    now (no save since the edit) and was not before the edit."""
     prop = item.properties.get(name)
+    listed = any(p is prop for p in project.changed)
     if not was.present:
         item.properties.pop(name, None)
         project.changed[:] = [p for p in project.changed if p is not prop]
         return
     prop.value, prop.text = was.value, was.text
-    if not was.changed:
+    if listed and not was.changed:
         project.changed[:] = [p for p in project.changed if p is not prop]
+    elif not listed:
+        project.changed.append(prop)
 
 
 @dataclass

@@ -78,7 +78,7 @@ def _mouse(engine, text: str) -> None:
     orbit, zoom = msg.get("orbit"), msg.get("zoom")
     if isinstance(orbit, list) and len(orbit) == 2 and all(isinstance(v, (int, float)) for v in orbit):
         dx, dy = (max(min(float(v), 2000.0), -2000.0) for v in orbit)
-        engine.turn(-dx * 0.4, -dy * 0.4, 1.0)
+        engine.turn(-dx * 0.4, dy * 0.4, 1.0)     # drag down: look from above
     elif isinstance(zoom, (int, float)) and 0.1 <= zoom <= 10.0:
         engine.turn(0.0, 0.0, float(zoom))
     elif msg.get("reset") is True:

@@ -63,7 +63,7 @@ class StudioSession:
         self.graph = resolve(project)
         self.undone: list = []
         self.done: list = []
-        self.saved_at = 0                  # len(self.done) when the file last matched the model
+        self.saved_at = None               # the last edit done when the file last matched the model
         self.disk = self._fingerprint()
         self._findings = None
         self.version += 1
@@ -126,14 +126,14 @@ class StudioSession:
 
     @property
     def dirty(self) -> bool:
-        return len(self.done) != self.saved_at or bool(self.project.changed)
+        return (self.done[-1] if self.done else None) is not self.saved_at
 
     def save(self) -> list[str]:
         """project.save in place (atomic; only the edited values' text changes when only
         values changed). The undo history stays: undoing after a save makes it dirty again."""
         written = self.project.save()
         self.disk = self._fingerprint()
-        self.saved_at = len(self.done)
+        self.saved_at = self.done[-1] if self.done else None
         self.version += 1
         return written
 
