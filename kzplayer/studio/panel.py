@@ -1,10 +1,10 @@
 """What the page shows of the model, as JSON-ready dicts: the item tree and the property
 panel of one item.
 
-The panel lists exactly the properties that the item's assigned materials read (the
-catalog's `reads`, stock and custom materials alike), one group per material slot, then
-the item type's own properties (`ParticleEmitter.MaximumAmount`), then any property the
-file sets that neither names. Each row: catalog type, unit, range, default, the value now
+The panel lists the item's material slots, then exactly the properties that its assigned
+materials read (the catalog's `reads`, stock and custom materials alike), one group per
+material, then the item type's own properties (`ParticleEmitter.MaximumAmount`), then any
+property the file sets that none of them names. Each row: catalog type, unit, range, default, the value now
 (after bindings), whether the file sets it, and the binding that writes it.
 """
 from __future__ import annotations
@@ -48,8 +48,9 @@ def panel(project, graph, item) -> dict:
     slot_props = [s.name for s in cat.properties.values() if s.type == "material" and item.type in s.item_types]
     own = [n for n, s in cat.properties.items()
            if item.type in s.item_types and n.split(".", 1)[0] == item.type and n not in slot_props]
-    groups.append({"title": item.type, "material": None,
-                   "rows": [row(project, graph, item, n) for n in slot_props + own]})
+    if slot_props:
+        groups.append({"title": "materials", "material": None,
+                       "rows": [row(project, graph, item, n) for n in slot_props]})
     shown.update(slot_props + own)
     for slot_property, name in material_slots(project, item):
         spec = cat.material(name)
@@ -61,6 +62,8 @@ def panel(project, graph, item) -> dict:
         groups.append({"title": f"{spec.name} ({spec.slot})", "material": spec.name, "slot": slot_property,
                        "missing": [n for n in reads if item.own_property(n) is None],
                        "rows": [row(project, graph, item, n) for n in reads]})
+    if own:
+        groups.append({"title": item.type, "material": None, "rows": [row(project, graph, item, n) for n in own]})
     rest = [n for n in item.properties if n not in shown and cat.canonical(n) not in shown]
     if rest:
         groups.append({"title": "set in the file, read by none of its materials", "material": None,

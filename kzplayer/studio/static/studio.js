@@ -150,10 +150,12 @@ function row(p, r) {
   name.className = "name";
   name.textContent = r.name;
   name.title = r.doc;
-  div.append(mark, name, r.output ? document.createTextNode(r.value || "(engine)") : input(p, r));
+  const fixed = r.output ? r.value || "(the engine's)" : r.type === "buffer" ? (r.binding !== null ? "(its binding's)" : "(none: a binding gives it)") : null;
+  div.append(mark, name, fixed !== null ? document.createTextNode(fixed) : input(p, r));
   const meta = document.createElement("span");
   meta.className = "meta";
-  const range = r.min !== null || r.max !== null ? ` ${r.min ?? "-∞"} … ${r.max ?? "∞"}` : "";
+  const short = (x) => (x === null ? null : Number(Number(x).toPrecision(6)));
+  const range = r.min !== null || r.max !== null ? ` ${short(r.min) ?? "-∞"} … ${short(r.max) ?? "∞"}` : "";
   meta.textContent = `${r.type || "?"}${r.unit ? " · " + r.unit : ""}${range} · default ${r.default || "none"}`;
   div.append(meta);
   if (r.binding !== null) div.append(binding(p, r, p.bindings[r.binding]));
