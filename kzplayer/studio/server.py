@@ -176,8 +176,12 @@ class Studio:
                 threading.Event().wait(0.02)
 
     def run(self) -> None:
-        """In the foreground until Ctrl+C (uvicorn's signal handling)."""
-        self.server.run(sockets=[self.sock])
+        """In the foreground until Ctrl+C (uvicorn's signal handling; it raises the signal
+        again once it has shut down: the end of a studio, exit 0)."""
+        try:
+            self.server.run(sockets=[self.sock])
+        except KeyboardInterrupt:
+            pass
 
     def stop(self) -> None:
         if self.server is not None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from kzplayer.bindings import resolve
 from kzplayer.diagnostics import KzError, Severity
-from kzplayer.project.loader import load_project
+from kzplayer.project.loader import load, load_project
 from kzplayer.studio.ops import Effect, EditError
 from kzplayer.validate import validate_project
 
@@ -56,9 +56,8 @@ class StudioSession:
         history are dropped. A project that does not load raises KzError (the last good
         state stays)."""
         project, found = load_project(self.path)
-        errors = [d for d in found if d.severity == Severity.ERROR]
-        if project is None or errors:
-            raise KzError(errors or found, exit_code=2)
+        if project is None or any(d.severity == Severity.ERROR for d in found):
+            load(self.path)          # raises as kzplayer.load does: exit 1, or 2 for a file that cannot be read
         self.project, self.loaded = project, found
         self.graph = resolve(project)
         self.undone: list = []
