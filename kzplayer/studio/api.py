@@ -16,9 +16,11 @@ from kzplayer.studio import panel
 from kzplayer.studio.binding_check import check_expression
 from kzplayer.studio.ops import EditError, Group, SetBinding, SetValue, find_item
 from kzplayer.studio.security import MAX_FILE, BodyTooLarge, Refused, inside
+from kzplayer.studio.tree_ops import AddItem, DuplicateItem, MoveItem, RemoveItem, RenameItem, WireSubemitter
 
 MAX_TEXT = 16 * 1024          # characters of a value or an expression
 CONTROLS = ("pause", "play", "step", "restart", "seek", "speed")
+MAX_VALUES = 64               # properties set in one request (a gradient's stops and mid point)
 
 
 class BadRequest(ValueError):
@@ -222,4 +224,51 @@ async def control(request: Request):
     def work(engine):
         engine.control(action, value)
         return engine.info()
+    return JSONResponse(await request.app.state.engine.run(work))
+
+
+@handler
+async def set_many(request: Request):
+    """Several properties of one item as one step of undo (the gradient and curve editors)."""
+    def make(d):
+        values = d.get("values")
+        if not isinstance(values, dict) or not values or len(values) > MAX_VALUES:
+            raise BadRequest(f"'values' must be an object of 1 to {MAX_VALUES} property names and values")
+        path = text(d, "path", 4096)
+        edits = [SetValue(path, text({"name": k}, "name", 256), text(values, k)) for k in values]
+        return Group(text(d, "label", 200) if "label" in d else f"{len(edits)} values", edits)
+    return await _edit(request, make)
+
+
+def _tree_op(d: dict):
+    kind = text(d, "op", 16)
+    if kind == "add":
+        return AddItem(text(d, "parent", 4096), type=d.get("type") and text(d, "type", 256),
+                       material=d.get("material") and text(d, "material", 256),
+                       name=d.get("name") and text(d, "name", 256))
+    if kind == "remove":
+        return RemoveItem(text(d, "path", 4096))
+    if kind == "rename":
+        return RenameItem(text(d, "path", 4096), text(d, "name", 256))
+    if kind == "duplicate":
+        return DuplicateItem(text(d, "path", 4096))
+    if kind == "move":
+        return MoveItem(text(d, "path", 4096), text(d, "parent", 4096), integer(d, "index"))
+    if kind == "wire":
+        return WireSubemitter(text(d, "path", 4096), text(d, "source", 4096))
+    raise BadRequest("'op' must be add, remove, rename, duplicate, move or wire")
+
+
+@handler
+async def tree_edit(request: Request):
+    return await _edit(request, _tree_op)
+
+
+@handler
+async def catalog(request: Request):
+    """What "add" offers: the node types, and the materials by slot."""
+    def work(engine):
+        cat = engine.session.project.catalog
+        types = sorted(t for t in cat.item_types if cat.item_type(t).is_node)
+        return {"types": types, "materials": [{"name": m.name, "slot": m.slot} for m in cat.materials]}
     return JSONResponse(await request.app.state.engine.run(work))

@@ -248,6 +248,9 @@ class Engine:
         except KzError as exc:                # the edit left nothing that plays: said on the page
             self.player_error = "; ".join(d.message for d in exc.diagnostics)
             return
+        except Exception as exc:              # a bug met on an odd tree: said, the studio goes on
+            self.player_error = f"internal error: {type(exc).__name__}: {exc}"
+            return
         if clock is not None:
             self.player.clock = clock
         if at > 0:

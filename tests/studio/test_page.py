@@ -136,3 +136,48 @@ def test_a_click_on_a_finding_selects_its_item_and_property(page):
     wait_for(lambda: page.locator(".row.highlight").count() == 1)
     assert page.locator(".row.highlight").get_attribute("data-name") == "ParticleEmitter.MaximumAmount"
     assert page.locator("#tree li.selected").get_attribute("data-path") == NOZZLE
+
+
+SYSTEM = NOZZLE.rsplit("/", 1)[0]
+
+
+def test_wire_a_subemitter_and_see_its_particles_then_undo(page):
+    page.click(f"#tree li[data-path='{SYSTEM}']")
+    page.wait_for_selector("#panel-title:has-text('Particle System')")
+    page.select_option("#add-what", "type:ParticleEmitter")
+    page.click("#add")
+    new = f"{SYSTEM}/ParticleEmitter"
+    page.wait_for_selector(f"#tree li[data-path='{new}']")
+    page.click(f"#tree li[data-path='{new}']")
+    page.wait_for_selector("#wire")
+    page.select_option("#wire-source", NOZZLE)
+    page.click("#wire")
+    row = page.locator(f"#alive tr[data-emitter='{new}'] .count")
+    # each of the nozzle's drops that dies (from 1.4 s of its life on) spawns one particle
+    wait_for(lambda: row.count() == 1 and int(row.inner_text()) > 20, timeout=40)
+    events = page.locator(".row[data-name='Emission.SourceEventBuffer'] .binding input")
+    assert events.input_value() == "{@../Nozzle/ParticleEmitter.EventBuffer}"
+    page.click("#undo")                              # the wiring goes; the new emitter stays
+    wait_for(lambda: page.locator(".row[data-name='Emission.SourceEventBuffer'] .binding").count() == 0)
+    page.click("#undo")                              # and then the emitter
+    wait_for(lambda: page.locator(f"#tree li[data-path='{new}']").count() == 0)
+
+
+def test_the_over_life_editors_set_colour_and_opacity(page):
+    select_nozzle(page)
+    page.select_option(".row[data-name='ParticleEmitter.ParticleMaterial'] select", "ParticlesColorOverLife3Stop")
+    page.wait_for_selector(".gradient-editor .stop[data-name='ParticlesOverLife.ColorMid']")
+    page.locator(".gradient-editor .stop[data-name='ColorOverLife.StartColor']").fill("#ff0000")
+    start = page.locator(".row[data-name='ColorOverLife.StartColor']")
+    wait_for(lambda: start.locator(".mark").inner_text() == "●")
+    assert start.locator("input[type=color]").input_value() == "#ff0000"
+    curve = page.locator(".curve-editor.opacity canvas")
+    box = curve.bounding_box()
+    end = (box["x"] + box["width"] - 8, box["y"] + 6)            # the end point, at opacity 1
+    page.mouse.move(*end)
+    page.mouse.down()
+    page.mouse.move(end[0], box["y"] + box["height"] - 6, steps=4)   # down to 0
+    page.mouse.up()
+    opacity = page.locator(".row[data-name='ParticlesOverLife.OpacityEnd'] input.value")
+    wait_for(lambda: opacity.input_value() == "0")
+    assert "opacity over life" in page.get_attribute("#undo", "title")

@@ -63,7 +63,16 @@ async function show(s) {
   if (selected) await select(selected, highlight);
 }
 
+const CONTAINERS = ["ParticleSystem", "EmptyNode", "Scene"];
+
 function showTree(items) {
+  const move = $("move-to");
+  move.replaceChildren(...items.filter((i) => CONTAINERS.includes(i.type)).map((i) => {
+    const o = document.createElement("option");
+    o.value = i.path;
+    o.textContent = `into ${i.name}`;
+    return o;
+  }));
   const ul = $("tree");
   ul.replaceChildren();
   for (const item of items) {
@@ -113,6 +122,7 @@ async function select(path, property = null) {
   $("panel-title").textContent = `${p.name} (${p.type})`;
   const panel = $("panel");
   panel.replaceChildren();
+  if (p.type === "ParticleEmitter") panel.append(wiring(p));
   for (const g of p.groups) panel.append(group(p, g));
   if (property) {
     const row = panel.querySelector(`.row[data-name="${CSS.escape(property)}"]`);
@@ -134,6 +144,8 @@ function group(p, g) {
     h.append(add);
   }
   div.append(h);
+  const send = (values, label) => act("api/set-many", { path: p.path, values, label }, `${label}: applied`);
+  if (g.material) div.append(...overLifeEditors(p, g, send));
   for (const r of g.rows) div.append(row(p, r));
   return div;
 }
@@ -172,7 +184,8 @@ async function setValue(p, r, value, div) {
 }
 
 function numberOf(text) { const x = parseFloat(text); return Number.isFinite(x) ? x : 0; }
-function parts(text) { return (text.match(/-?[\d.]+(?:e[-+]?\d+)?/gi) || []).map(Number); }
+// the numbers of a literal, after its type's name: `Color4(1, 0.5, 0, 1)` -> [1, 0.5, 0, 1]
+function parts(text) { return (text.slice(text.indexOf("(") + 1).match(/-?[\d.]+(?:e[-+]?\d+)?/gi) || []).map(Number); }
 
 function input(p, r) {
   const span = document.createElement("span");
@@ -253,6 +266,27 @@ function input(p, r) {
     span.append(t);
   }
   return span;
+}
+
+function wiring(p) {
+  const div = document.createElement("div");
+  div.className = "wire";
+  const sel = document.createElement("select");
+  sel.id = "wire-source";
+  for (const e of (state ? state.emitters : []).filter((e) => e !== p.path)) {
+    const o = document.createElement("option");
+    o.value = e;
+    o.textContent = e.split("/").pop();
+    sel.append(o);
+  }
+  const go = document.createElement("button");
+  go.id = "wire";
+  go.textContent = "make it a subemitter of";
+  go.title = "the events page's recipe: event-driven materials, the two buffer bindings, the source's event material";
+  go.disabled = !sel.options.length;
+  go.onclick = () => act("api/tree", { op: "wire", path: p.path, source: sel.value }, `wired to ${sel.value.split("/").pop()}`);
+  div.append(go, " ", sel);
+  return div;
 }
 
 // -- bindings: checked as typed -------------------------------------------------------------
@@ -365,6 +399,57 @@ function chart(paths) {
   });
 }
 
+function siblings(path) {
+  const parent = path.slice(0, path.lastIndexOf("/"));
+  const depth = path.split("/").length;
+  return [parent, state.tree.filter((i) => i.path.split("/").length === depth && i.path.startsWith(parent + "/")).map((i) => i.path)];
+}
+
+async function treeTools() {
+  try {
+    const c = await call("api/catalog");
+    const add = $("add-what");
+    const types = document.createElement("optgroup");
+    types.label = "item types";
+    for (const t of c.types) { const o = document.createElement("option"); o.value = `type:${t}`; o.textContent = t; types.append(o); }
+    add.append(types);
+    for (const slot of [...new Set(c.materials.map((m) => m.slot))]) {
+      const group = document.createElement("optgroup");
+      group.label = `${slot} materials`;
+      for (const m of c.materials.filter((m) => m.slot === slot)) {
+        const o = document.createElement("option"); o.value = `material:${m.name}`; o.textContent = m.name; group.append(o);
+      }
+      add.append(group);
+    }
+  } catch (e) { say(e.message, true); }
+  const need = () => { if (!selected) say("select an item first", true); return selected; };
+  $("add").onclick = () => {
+    if (!need()) return;
+    const [kind, name] = $("add-what").value.split(":");
+    act("api/tree", { op: "add", parent: selected, [kind]: name }, `added ${name}`);
+  };
+  $("remove").onclick = () => need() && act("api/tree", { op: "remove", path: selected }, "removed");
+  $("duplicate").onclick = () => need() && act("api/tree", { op: "duplicate", path: selected }, "duplicated");
+  $("rename").onclick = async () => {
+    if (!need()) return;
+    const name = $("rename-to").value;
+    const to = selected.slice(0, selected.lastIndexOf("/") + 1) + name;
+    if (await act("api/tree", { op: "rename", path: selected, name }, `renamed to ${name}`)) await select(to);
+  };
+  const shift = (by) => {
+    if (!need()) return;
+    const [parent, paths] = siblings(selected);
+    act("api/tree", { op: "move", path: selected, parent, index: Math.max(0, paths.indexOf(selected) + by) }, "moved");
+  };
+  $("up").onclick = () => shift(-1);
+  $("down").onclick = () => shift(1);
+  $("move").onclick = async () => {
+    if (!need()) return;
+    const to = `${$("move-to").value}/${selected.split("/").pop()}`;
+    if (await act("api/tree", { op: "move", path: selected, parent: $("move-to").value, index: 100000 }, "moved")) await select(to);
+  };
+}
+
 function controls() {
   $("pause").onclick = () => act("api/control", { action: paused ? "play" : "pause" });
   $("step").onclick = () => act("api/control", { action: "step" });
@@ -386,4 +471,5 @@ function controls() {
 }
 
 controls();
+treeTools();
 refresh().then(connect);
