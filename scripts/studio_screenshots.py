@@ -3,7 +3,7 @@
     python scripts/studio_screenshots.py [OUT_FOLDER]      (default docs/)
 
 studio_fountain.png: the demo, its nozzle selected, a broken binding typed (the error at its
-column); studio_shells.png: 14_firework_shells, its Sparks subemitter selected, the view orbited.
+column); studio_shells.png: 14_firework_shells, its Stars subemitter selected (the colour gradient and the scale and opacity curves), the view orbited.
 Each project is a copy in a temporary folder: the samples are never written.
 """
 from __future__ import annotations
@@ -44,12 +44,14 @@ def fountain(page) -> None:
     expr = page.locator(".row[data-name='ParticleEmitter.MaximumAmount'] .binding input")
     expr.fill("{./Emission.Rate} * ({./Emission.Lifetime + 0.2")
     page.wait_for_function("document.querySelector('.binding pre').textContent.length > 0")
+    page.evaluate("document.querySelector(\".row[data-name='ParticleEmitter.MaximumAmount']\").scrollIntoView({block: 'center'})")
     time.sleep(1.0)
 
 
 def shells(page) -> None:
-    page.click("#tree li[data-path$='/Sparks']")
-    page.wait_for_selector(".row")
+    page.click("#tree li[data-path$='/Stars']")
+    page.wait_for_selector(".gradient-editor")
+    page.evaluate("document.querySelector('.gradient-editor').parentElement.scrollIntoView()")
     box = page.locator("#view").bounding_box()
     page.mouse.move(box["x"] + 320, box["y"] + 180)
     page.mouse.down()

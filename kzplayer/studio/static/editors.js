@@ -109,7 +109,7 @@ function curve(p, rows, send, what, prefix, read, write, lo, hi) {
     g.stroke();
     g.fillStyle = "#fff";
     for (const q of points) { g.beginPath(); g.arc(X(q.t), Y(q.v), 4, 0, 7); g.fill(); }
-    g.fillStyle = "#777"; g.fillText(`${top.toFixed(2)}`, 2, 10);
+    g.fillStyle = "#777"; g.fillText(`top ${top.toFixed(2)}`, canvas.width - 56, 12);
   };
   let held = null;
   const at = (e) => { const b = canvas.getBoundingClientRect(); return [e.clientX - b.left, e.clientY - b.top]; };
