@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import socket
 import threading
 from importlib import resources
@@ -67,6 +68,11 @@ async def _frames(ws: WebSocket) -> None:
         engine.hub.unsubscribe(event)
 
 
+def _finite(v) -> bool:
+    """A JSON number that is one (JSON from Python's parser may hold NaN and Infinity)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
 def _mouse(engine, text: str) -> None:
     """{"orbit": [dx, dy]} (pixels dragged), {"zoom": factor}, {"reset": true}; anything else is ignored."""
     try:
@@ -76,10 +82,10 @@ def _mouse(engine, text: str) -> None:
     if not isinstance(msg, dict):
         return
     orbit, zoom = msg.get("orbit"), msg.get("zoom")
-    if isinstance(orbit, list) and len(orbit) == 2 and all(isinstance(v, (int, float)) for v in orbit):
+    if isinstance(orbit, list) and len(orbit) == 2 and all(_finite(v) for v in orbit):
         dx, dy = (max(min(float(v), 2000.0), -2000.0) for v in orbit)
         engine.turn(-dx * 0.4, dy * 0.4, 1.0)     # drag down: look from above
-    elif isinstance(zoom, (int, float)) and 0.1 <= zoom <= 10.0:
+    elif _finite(zoom) and 0.1 <= zoom <= 10.0:
         engine.turn(0.0, 0.0, float(zoom))
     elif msg.get("reset") is True:
         engine.reset_view()
@@ -94,8 +100,8 @@ async def _socket(ws: WebSocket) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             data = message.get("text")
-            if data is None or len(data) > MAX_MESSAGE:
-                await ws.close(code=1009)
+            if data is None or len(data) > MAX_MESSAGE:       # the page sends short text only
+                await ws.close(code=1003 if data is None else 1009)
                 break
             _mouse(ws.app.state.engine, data)
     except (WebSocketDisconnect, RuntimeError):

@@ -114,3 +114,24 @@ def test_the_websocket_checks_token_and_origin(studio):
         with pytest.raises(websockets.exceptions.InvalidStatus) as info:
             _ws(studio, origin, token)
         assert info.value.response.status_code == 403
+
+
+def test_the_websocket_ignores_bad_mouse_messages_and_closes_on_binary(studio):
+    async def go():
+        url = f"ws://127.0.0.1:{studio.port}/ws?token={studio.token}"
+        async with websockets.connect(url, origin=None, open_timeout=10,
+                                      additional_headers={"Origin": f"http://127.0.0.1:{studio.port}"}) as ws:
+            for text in ("not json", "[1]", '{"orbit": [NaN, 1]}', '{"orbit": [1e400, 1]}', '{"zoom": 0}',
+                         '{"zoom": "x"}', '{"orbit": [true, false]}'):
+                await ws.send(text)
+            await ws.send('{"orbit": [10, 5]}')          # a real one
+            await asyncio.sleep(0.3)
+            await ws.send(b"\x00binary")
+            with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                while True:
+                    await asyncio.wait_for(ws.recv(), 10)
+            return closed.value.rcvd.code if closed.value.rcvd else None
+    assert asyncio.run(go()) == 1003
+    orbit = studio.engine.orbit
+    assert (orbit.yaw, orbit.pitch, orbit.zoom) == ((-10 * 0.4) % 360, 5 * 0.4, 1.0)     # only the real one
+    assert httpx.get(f"http://127.0.0.1:{studio.port}/api/state?token={studio.token}", timeout=10).status_code == 200
