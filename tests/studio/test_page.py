@@ -181,3 +181,55 @@ def test_the_over_life_editors_set_colour_and_opacity(page):
     opacity = page.locator(".row[data-name='ParticlesOverLife.OpacityEnd'] input.value")
     wait_for(lambda: opacity.input_value() == "0")
     assert "opacity over life" in page.get_attribute("#undo", "title")
+
+
+def clock(page) -> float:
+    return float(page.locator("#clock").inner_text().split()[0])
+
+
+def picture(page) -> str:
+    return page.evaluate("document.getElementById('view').toDataURL('image/png')")
+
+
+def test_pause_step_speed_and_the_mouse_orbit(page, studio):
+    page.wait_for_function("Number(document.getElementById('view').dataset.frames || 0) > 5", timeout=20000)
+    page.click("#pause")
+    wait_for(lambda: page.locator("#pause").inner_text() == "play")
+    held = clock(page)
+    time.sleep(0.5)
+    assert clock(page) == held                                   # paused: the effect's time stands
+    page.click("#step")
+    wait_for(lambda: clock(page) != held)
+    assert abs(clock(page) - held - 1 / 60) < 0.011              # one step of 1/60 s (the clock shows 2 decimals)
+    before = picture(page)
+    box = page.locator("#view").bounding_box()
+    page.mouse.move(box["x"] + 320, box["y"] + 180)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 420, box["y"] + 200, steps=5)    # orbit: the picture turns, the time does not
+    page.mouse.up()
+    wait_for(lambda: picture(page) != before)
+    assert abs(clock(page) - held - 1 / 60) < 0.011
+    page.select_option("#speed", "0.25")
+    wait_for(lambda: studio.engine.player.clock.speed == 0.25)   # the Player's own clock (render/player.py)
+    page.click("#pause")                                         # play on
+    wait_for(lambda: clock(page) > held + 0.05)
+
+
+def test_one_click_adds_what_a_material_reads_and_one_undo_removes_it(page):
+    select_nozzle(page)
+    add = page.locator(".group[data-material='Emitter_Point'] button.add-reads")
+    assert add.inner_text().startswith("add the 8 ")
+    add.click()
+    wait_for(lambda: page.locator(".group[data-material='Emitter_Point'] button.add-reads").count() == 0)
+    marks = page.locator(".group[data-material='Emitter_Point'] .row .mark")
+    assert [m for m in marks.all_inner_texts() if m != "●"] == []
+    page.click("#undo")
+    wait_for(lambda: page.locator(".group[data-material='Emitter_Point'] button.add-reads").count() == 1)
+
+
+def test_the_chart_draws_the_alive_count(page):
+    page.wait_for_function("Number(document.getElementById('view').dataset.frames || 0) > 30", timeout=30000)
+    lit = page.evaluate("""() => { const c = document.getElementById('chart');
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n; }""")
+    assert lit > 300                                             # a line across the chart, and its label
