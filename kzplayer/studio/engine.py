@@ -24,6 +24,7 @@ from kzplayer.diagnostics import KzError
 from kzplayer.gpu.context import create_context
 from kzplayer.render.player import Player
 from kzplayer.studio.camera import Orbit, orbit_camera
+from kzplayer.studio.ops import EditError
 from kzplayer.studio.session import Live, StudioSession
 
 MAX_WALL_STEP = 0.1        # a stall (a rebuild) does not throw the effect forward
@@ -259,7 +260,7 @@ class Engine:
     def control(self, action: str, value: float | None = None) -> None:
         player = self.player
         if player is None:
-            raise ValueError("nothing plays (see the problems)")
+            raise EditError("nothing plays (see the problems)")
         if action == "pause":
             player.clock.paused = True
         elif action == "play":
@@ -274,7 +275,7 @@ class Engine:
         elif action == "speed":
             player.clock.speed = value
         else:
-            raise ValueError(f"unknown control {action!r}")
+            raise EditError(f"unknown control {action!r}")
 
     def _release(self) -> None:
         if self.player is not None:

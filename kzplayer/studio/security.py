@@ -1,8 +1,9 @@
 """What keeps the studio's server to its user (docs/studio.md, "Security"), in the manner
 of Jupyter's: a random token in the URL that every request and websocket must carry (a
 query `token=` or the `X-Studio-Token` header), the Host header one of the names the
-server listens on (a DNS-rebinding page cannot talk to it), the websocket's Origin the
-page's own, request bodies bounded, and every path the page names kept inside the project
+server listens on (a DNS-rebinding page cannot talk to it; listening on every address,
+`--host 0.0.0.0`, any name, the token still needed), the websocket's Origin the page's own
+(the same host as the request's), request bodies bounded, and every path the page names kept inside the project
 folder (no `..`, no absolute path, no link out of it).
 
 The check is an ASGI middleware in front of the whole app: a request refused here gets a
@@ -50,10 +51,10 @@ def inside(folder: str, relative: str) -> Path:
 class Guard:
     """ASGI middleware: the token, Host and Origin checks and the body bound."""
 
-    def __init__(self, app, token: str, hosts: set[str]):
+    def __init__(self, app, token: str, hosts: set[str] | None):
         self.app = app
         self.token = token
-        self.hosts = hosts            # "127.0.0.1:8123", "localhost:8123", ...
+        self.hosts = hosts            # "127.0.0.1:8123", "localhost:8123", ...; None: any (--host 0.0.0.0)
 
     async def __call__(self, scope, receive, send):
         kind = scope["type"]
@@ -75,7 +76,7 @@ class Guard:
 
     def refusal(self, scope, headers) -> tuple[int, str] | None:
         host = headers.get("host", "")
-        if host not in self.hosts:
+        if self.hosts is not None and host not in self.hosts:
             return 403, f"host {host!r} is not this studio's"
         given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
         given = headers.get(TOKEN_HEADER, given)
@@ -83,7 +84,7 @@ class Guard:
             return 403, "a token is needed: open the URL kzplayer serve printed"
         if scope["type"] == "websocket":
             origin = headers.get("origin")
-            if origin is None or urlsplit(origin).netloc not in self.hosts:
+            if origin is None or urlsplit(origin).netloc != host:
                 return 403, f"origin {origin!r} is not this studio's page"
         return None
 

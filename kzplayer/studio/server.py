@@ -136,9 +136,13 @@ def make_app(engine: Engine, token: str) -> Starlette:
     return app
 
 
-def _hosts(host: str, port: int) -> set[str]:
-    names = {host, f"[{host}]"} if ":" in host else {host}
-    if host in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "::"):
+def _hosts(host: str, port: int) -> set[str] | None:
+    """The Host headers this studio answers: its address's names; None (any) for every
+    address (`--host 0.0.0.0`: the machine's names are not known here)."""
+    if host in ("0.0.0.0", "::", ""):
+        return None
+    names = {f"[{host}]"} if ":" in host else {host}
+    if host in ("127.0.0.1", "::1", "localhost"):
         names |= {"127.0.0.1", "localhost", "[::1]"}
     return {f"{n}:{port}" for n in names}
 

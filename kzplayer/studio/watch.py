@@ -46,8 +46,11 @@ def _check(engine) -> bool:
         changed = engine.session.external_change()
     except KzError as exc:
         engine.session.disk_problem = "; ".join(d.message for d in exc.diagnostics) or "the file does not load"
+        engine.session.version += 1          # the pages fetch the state and show why
         return False
-    engine.session.disk_problem = None
+    if engine.session.disk_problem is not None:
+        engine.session.disk_problem = None
+        engine.session.version += 1
     if changed:
         engine.rebuild()
     return changed
