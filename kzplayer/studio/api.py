@@ -4,6 +4,7 @@ on the render thread (engine.run) and answers JSON. Every bad request is a 4xx w
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -20,6 +21,7 @@ from kzplayer.studio.tree_ops import AddItem, DuplicateItem, MoveItem, RemoveIte
 
 MAX_TEXT = 16 * 1024          # characters of a value or an expression
 CONTROLS = ("pause", "play", "step", "restart", "seek", "speed")
+MAX_SEEK = 120.0              # seconds: a seek re-runs the effect from its start, frame by frame
 MAX_VALUES = 64               # properties set in one request (a gradient's stops and mid point)
 
 
@@ -42,6 +44,8 @@ def handler(fn):
             return error(400, "; ".join(d.message for d in exc.diagnostics) or str(exc))
         except BodyTooLarge:
             return error(413, "the request body is too large")
+        except asyncio.TimeoutError:
+            return error(503, "the render thread is busy (a long seek or rebuild): try again")
         except FileNotFoundError as exc:
             return error(404, f"no such file: {os.path.basename(str(exc.filename or ''))}")
         except Exception as exc:        # a bug: one line for the page, the server goes on
@@ -215,7 +219,7 @@ async def control(request: Request):
         raise BadRequest(f"'action' must be one of {', '.join(CONTROLS)}")
     value = None
     if action == "seek":
-        value = number(data, "value", 0.0, 600.0)
+        value = number(data, "value", 0.0, MAX_SEEK)
     elif action == "speed":
         value = number(data, "value", 0.0, 8.0)
     elif action == "step" and "value" in data:

@@ -30,6 +30,7 @@ from kzplayer.studio.session import Live, StudioSession
 MAX_WALL_STEP = 0.1        # a stall (a rebuild) does not throw the effect forward
 MAX_REPLAY = 20.0          # a rebuild re-runs the effect to its time, at most this far
 STEP = 1.0 / 60.0          # the single step and the seek's frame
+JOB_TIMEOUT = 120.0        # seconds a request waits for the render thread (a long seek, a rebuild)
 
 
 class FrameHub:
@@ -124,8 +125,9 @@ class Engine:
             self._jobs.put((fn, future))
         return future
 
-    async def run(self, fn):
-        return await asyncio.wrap_future(self.call(fn))
+    async def run(self, fn, timeout: float = JOB_TIMEOUT):
+        """fn(engine) on the render thread; asyncio.TimeoutError past `timeout` seconds."""
+        return await asyncio.wait_for(asyncio.wrap_future(self.call(fn)), timeout)
 
     def turn(self, d_yaw: float, d_pitch: float, zoom_by: float) -> None:
         self.orbit = self.orbit.moved(d_yaw, d_pitch, zoom_by)
@@ -171,12 +173,15 @@ class Engine:
             if now < next_tick and not urgent:
                 continue
             next_tick = max(next_tick + interval, now)
-            if self.player is not None and not self.player.clock.paused:
-                self.player.advance(min(now - last, MAX_WALL_STEP))
-                self.dirty = True
+            try:
+                if self.player is not None and not self.player.clock.paused:
+                    self.player.advance(min(now - last, MAX_WALL_STEP))
+                    self.dirty = True
+                if self.dirty and self.player is not None:
+                    self._frame()
+            except Exception as exc:         # a frame over its budget, a driver error, a bug: said, the studio goes on
+                self._stop_playing(exc)
             last = now
-            if self.dirty and self.player is not None:
-                self._frame()
 
     def _jobs_until(self, deadline: float) -> bool:
         """Run jobs until `deadline`; True when one ran (its effect is drawn at once)."""
@@ -198,16 +203,27 @@ class Engine:
             except BaseException as exc:    # handed to the request that asked (a clear error there)
                 future.set_exception(exc)
 
+    def _stop_playing(self, exc: Exception) -> None:
+        """The Player failed (KzError: its diagnostics; anything else: a bug): it is let go,
+        the page says why, the next edit or undo that rebuilds plays again."""
+        if isinstance(exc, KzError):
+            self.player_error = "; ".join(d.message for d in exc.diagnostics) or str(exc)
+        else:
+            self.player_error = f"internal error: {type(exc).__name__}: {exc}"
+        if self.player is not None:
+            try:
+                self.player.release()
+            except Exception:                # releasing a broken Player: nothing more to lose
+                pass
+            self.player = None
+        if self.session is not None:
+            self.session.version += 1        # the pages fetch the state and show it
+
     def _frame(self) -> None:
         player = self.player
-        try:
-            base, _ = player.camera(self.size[0] / self.size[1])
-            player.draw(camera=orbit_camera(base, self.orbit))
-            image = player.image()
-        except KzError as exc:               # a frame over its budget, a driver error: said, not fatal
-            self.player_error = "; ".join(d.message for d in exc.diagnostics)
-            self.player = None
-            return
+        base, _ = player.camera(self.size[0] / self.size[1])
+        player.draw(camera=orbit_camera(base, self.orbit))
+        image = player.image()
         buf = io.BytesIO()
         Image.fromarray(image).save(buf, "JPEG", quality=self.quality)
         self.frames += 1
@@ -246,16 +262,12 @@ class Engine:
         self.alive = {}
         try:
             self._make_player()
-        except KzError as exc:                # the edit left nothing that plays: said on the page
-            self.player_error = "; ".join(d.message for d in exc.diagnostics)
-            return
-        except Exception as exc:              # a bug met on an odd tree: said, the studio goes on
-            self.player_error = f"internal error: {type(exc).__name__}: {exc}"
-            return
-        if clock is not None:
-            self.player.clock = clock
-        if at > 0:
-            self.player.seek(min(at, MAX_REPLAY), STEP)
+            if clock is not None:
+                self.player.clock = clock
+            if at > 0:
+                self.player.seek(min(at, MAX_REPLAY), STEP)
+        except Exception as exc:              # the edit left nothing that plays (or a bug): said on the page
+            self._stop_playing(exc)
 
     def control(self, action: str, value: float | None = None) -> None:
         player = self.player

@@ -13,6 +13,8 @@ import math
 
 from kzplayer.project.literal_format import format_literal
 
+PLACED = ("Node3D.RenderTransformation",)     # where a node is: shown with its type's own properties
+
 
 def tree(project) -> list[dict]:
     """Every item in tree order: path, name, type, depth (libraries at 0)."""
@@ -48,6 +50,7 @@ def panel(project, graph, item) -> dict:
     slot_props = [s.name for s in cat.properties.values() if s.type == "material" and item.type in s.item_types]
     own = [n for n, s in cat.properties.items()
            if item.type in s.item_types and n.split(".", 1)[0] == item.type and n not in slot_props]
+    own += [n for n in PLACED if cat.property(n) is not None and item.type in cat.property(n).item_types]
     if slot_props:
         groups.append({"title": "materials", "material": None,
                        "rows": [row(project, graph, item, n) for n in slot_props]})

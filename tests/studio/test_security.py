@@ -135,3 +135,22 @@ def test_the_websocket_ignores_bad_mouse_messages_and_closes_on_binary(studio):
     orbit = studio.engine.orbit
     assert (orbit.yaw, orbit.pitch, orbit.zoom) == ((-10 * 0.4) % 360, 5 * 0.4, 1.0)     # only the real one
     assert httpx.get(f"http://127.0.0.1:{studio.port}/api/state?token={studio.token}", timeout=10).status_code == 200
+
+
+def test_a_player_that_fails_is_said_and_the_next_rebuild_plays_again(studio):
+    def boom(dt):
+        raise RuntimeError("the driver fell over")
+    studio.engine.call(lambda e: setattr(e.player, "advance", boom)).result(timeout=30)
+    state = None
+    for _ in range(100):
+        state = get(studio, "/api/state").json()
+        if state["player_error"]:
+            break
+    assert state["player_error"] == "internal error: RuntimeError: the driver fell over"
+    r = post(studio, "/api/control", json={"action": "pause"})
+    refused(r, 400)
+    assert "nothing plays" in r.json()["error"]
+    # a binding edit rebuilds the Player: it plays again
+    r = post(studio, "/api/binding/set", json={"path": NOZZLE, "index": 0, "expression": "{./Emission.Rate} * 2"})
+    assert r.status_code == 200 and r.json()["player_error"] is None
+    assert post(studio, "/api/control", json={"action": "pause"}).json()["paused"] is True

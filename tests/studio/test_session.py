@@ -147,3 +147,18 @@ def test_diagnostics_point_at_an_item_and_property(session):
 
 def test_the_demo_is_where_play_finds_it():
     assert DEMO.exists()
+
+
+def test_a_folder_project_saves_only_the_edited_items_file(tmp_path):
+    from kzplayer.project.convert import convert
+    folder = tmp_path / "fountain"
+    convert(str(DEMO), str(folder))
+    before = {f: f.read_bytes() for f in folder.rglob("*") if f.is_file()}
+    s = StudioSession(folder)
+    s.edit(SetValue(NOZZLE, "Emission.Rate", "640"))
+    s.save()
+    after = {f: f.read_bytes() for f in folder.rglob("*") if f.is_file()}
+    changed = [f for f in after if after[f] != before.get(f)]
+    assert len(changed) == 1 and set(after) == set(before)
+    assert changed_lines(before[changed[0]].decode(), after[changed[0]].decode()) == [
+        '-  <Property name="Emission.Rate">400</Property>', '+  <Property name="Emission.Rate">640</Property>']
