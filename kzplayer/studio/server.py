@@ -159,6 +159,7 @@ class Studio:
         self.sock = socket.socket(family, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, port))             # OSError: the port is taken (the CLI says so)
+        self.sock.listen(128)                    # connections wait from now on, not refused, until uvicorn runs
         self.port = self.sock.getsockname()[1]
         self.watcher = None
         self.server = None
