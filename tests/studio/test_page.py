@@ -49,8 +49,7 @@ def set_number(page, name: str, value: str):
 def test_frames_arrive_and_the_canvas_is_not_blank(page):
     page.wait_for_function("Number(document.getElementById('view').dataset.frames || 0) > 5", timeout=20000)
     first = frames(page)
-    time.sleep(1.0)
-    assert frames(page) > first + 5              # a stream, not one picture
+    wait_for(lambda: frames(page) > first + 5)   # a stream, not one picture
     assert page.evaluate(LIT) > 500              # the fountain's drops are drawn
 
 
