@@ -25,13 +25,22 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
+def until(page, expression: str, timeout: float = 30.0) -> None:
+    """Poll from here: the page's policy forbids eval (wait_for_function needs it)."""
+    end = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > end:
+            raise TimeoutError(expression)
+        time.sleep(0.1)
+
+
 def shoot(browser, project: Path, out: Path, actions) -> None:
     studio = Studio(str(project), port=0, seed=1, watch=False)
     studio.start()
     try:
         page = browser.new_page(viewport={"width": 1500, "height": 860})
         page.goto(studio.url)
-        page.wait_for_function("Number(document.getElementById('view').dataset.frames || 0) > 20", timeout=30000)
+        until(page, "Number(document.getElementById('view').dataset.frames || 0) > 20")
         actions(page)
         page.screenshot(path=str(out))
         page.close()
@@ -43,7 +52,7 @@ def fountain(page) -> None:
     page.click("#tree li:has-text('Nozzle')")
     expr = page.locator(".row[data-name='ParticleEmitter.MaximumAmount'] .binding input")
     expr.fill("{./Emission.Rate} * ({./Emission.Lifetime + 0.2")
-    page.wait_for_function("document.querySelector('.binding pre').textContent.length > 0")
+    until(page, "document.querySelector('.binding pre').textContent.length > 0")
     page.evaluate("document.querySelector(\".row[data-name='ParticleEmitter.MaximumAmount']\").scrollIntoView({block: 'center'})")
     time.sleep(1.0)
 

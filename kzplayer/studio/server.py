@@ -39,9 +39,17 @@ DEMO = "demo_fountain.kzm"          # as `kzplayer play` with no project
 
 
 def _index(request):
+    """The page, with the token in it. Its policy: its own scripts, styles and frames only
+    (no inline script, no other site), its websocket on this host, never inside another
+    site's frame (clickjacking), no referrer (the token stays in this tab)."""
     page = (STATIC / "index.html").read_text(encoding="utf-8")
+    host = request.headers.get("host", "")
+    policy = (f"default-src 'self'; img-src 'self' blob: data:; connect-src 'self' ws://{host}; "
+              "script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
     return HTMLResponse(page.replace("{{TOKEN}}", request.app.state.token),
-                        headers={"cache-control": "no-store", "referrer-policy": "no-referrer"})
+                        headers={"cache-control": "no-store", "referrer-policy": "no-referrer",
+                                 "content-security-policy": policy, "x-frame-options": "DENY",
+                                 "x-content-type-options": "nosniff"})
 
 
 async def _http_error(request, exc: HTTPException):

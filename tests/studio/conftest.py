@@ -61,8 +61,13 @@ def browser():
 
 @pytest.fixture
 def page(browser, studio):
+    """The studio's page, under its own Content-Security-Policy: a violation (an inline
+    script or style, another site) fails the test that caused it."""
     context = browser.new_context(viewport={"width": 1500, "height": 900})
     pg = context.new_page()
+    said = []
+    pg.on("console", lambda m: said.append(m.text) if "Content Security Policy" in m.text else None)
     pg.goto(studio.url)
     yield pg
     context.close()
+    assert said == [], "the page broke its own policy"

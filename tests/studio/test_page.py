@@ -26,6 +26,7 @@ def alive(page) -> int:
 
 
 def wait_for(check, timeout=20.0, every=0.1):
+    """Poll from here (page.evaluate, not wait_for_function: the page's policy forbids eval)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         got = check()
@@ -47,7 +48,7 @@ def set_number(page, name: str, value: str):
 
 
 def test_frames_arrive_and_the_canvas_is_not_blank(page):
-    page.wait_for_function("Number(document.getElementById('view').dataset.frames || 0) > 5", timeout=20000)
+    wait_for(lambda: frames(page) > 5)
     first = frames(page)
     wait_for(lambda: frames(page) > first + 5)   # a stream, not one picture
     assert page.evaluate(LIT) > 500              # the fountain's drops are drawn
@@ -191,7 +192,7 @@ def picture(page) -> str:
 
 
 def test_pause_step_speed_and_the_mouse_orbit(page, studio):
-    page.wait_for_function("Number(document.getElementById('view').dataset.frames || 0) > 5", timeout=20000)
+    wait_for(lambda: frames(page) > 5)
     page.click("#pause")
     wait_for(lambda: page.locator("#pause").inner_text() == "play")
     held = clock(page)
@@ -227,7 +228,7 @@ def test_one_click_adds_what_a_material_reads_and_one_undo_removes_it(page):
 
 
 def test_the_chart_draws_the_alive_count(page):
-    page.wait_for_function("Number(document.getElementById('view').dataset.frames || 0) > 30", timeout=30000)
+    wait_for(lambda: frames(page) > 30, timeout=30)
     lit = page.evaluate("""() => { const c = document.getElementById('chart');
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
       for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n; }""")

@@ -154,3 +154,11 @@ def test_a_player_that_fails_is_said_and_the_next_rebuild_plays_again(studio):
     r = post(studio, "/api/binding/set", json={"path": NOZZLE, "index": 0, "expression": "{./Emission.Rate} * 2"})
     assert r.status_code == 200 and r.json()["player_error"] is None
     assert post(studio, "/api/control", json={"action": "pause"}).json()["paused"] is True
+
+
+def test_the_page_has_a_strict_policy(studio):
+    r = get(studio, "/")
+    policy = r.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy and "unsafe" not in policy
+    assert r.headers["x-frame-options"] == "DENY" and r.headers["referrer-policy"] == "no-referrer"
+    assert studio.token in r.text and "<script>" not in r.text          # no inline script

@@ -1,6 +1,6 @@
 // kzplayer studio: the page. Every request carries the token; the server does the work.
 "use strict";
-const TOKEN = window.STUDIO_TOKEN;
+const TOKEN = document.querySelector("meta[name='studio-token']").content;
 const $ = (id) => document.getElementById(id);
 const COLOURS = ["#4fc3f7", "#ffb74d", "#aed581", "#f06292", "#ba68c8", "#fff176", "#4db6ac", "#e57373"];
 let state = null;          // the last /api/state
@@ -371,9 +371,15 @@ function frame(info) {
   tbody.replaceChildren(...paths.map((path, k) => {
     const tr = document.createElement("tr");
     tr.dataset.emitter = path;
-    tr.innerHTML = `<td><span class="swatch" style="background:${COLOURS[k % COLOURS.length]}"></span></td><td></td><td class="count"></td>`;
-    tr.children[1].textContent = path.split("/").pop();
-    tr.children[2].textContent = info.alive[path] ?? 0;
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = COLOURS[k % COLOURS.length];
+    const cells = [0, 1, 2].map(() => document.createElement("td"));
+    cells[0].append(swatch);
+    cells[1].textContent = path.split("/").pop();
+    cells[2].className = "count";
+    cells[2].textContent = info.alive[path] ?? 0;
+    tr.append(...cells);
     return tr;
   }));
   chart(paths);
