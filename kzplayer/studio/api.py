@@ -15,7 +15,8 @@ from starlette.responses import FileResponse, JSONResponse
 from kzplayer.diagnostics import KzError
 from kzplayer.studio import panel
 from kzplayer.studio.binding_check import check_expression
-from kzplayer.studio.ops import EditError, Group, SetBinding, SetValue, find_item
+from kzplayer.studio.ops import (AddBinding, EditError, Group, RemoveBinding, SetBinding, SetValue,
+                                 find_item)
 from kzplayer.studio.security import MAX_FILE, BodyTooLarge, Refused, inside
 from kzplayer.studio.tree_ops import AddItem, DuplicateItem, MoveItem, RemoveItem, RenameItem, WireSubemitter
 
@@ -151,6 +152,17 @@ async def set_binding(request: Request):
 
 
 @handler
+async def add_binding(request: Request):
+    return await _edit(request, lambda d: AddBinding(text(d, "path", 4096), text(d, "target", 256),
+                                                     text(d, "expression")))
+
+
+@handler
+async def remove_binding(request: Request):
+    return await _edit(request, lambda d: RemoveBinding(text(d, "path", 4096), integer(d, "index")))
+
+
+@handler
 async def add_reads(request: Request):
     """One click: every property that a material of the item reads and the item does not
     set is written with its catalog default (one step of undo)."""
@@ -176,14 +188,18 @@ async def add_reads(request: Request):
 @handler
 async def check_binding(request: Request):
     data = await body(request)
-    path, index, expression = text(data, "path", 4096), integer(data, "index"), text(data, "expression")
+    path, expression = text(data, "path", 4096), text(data, "expression")
+    index = integer(data, "index") if "index" in data else None       # none: a new binding of `target`
+    name = text(data, "target", 256) if index is None else None
 
     def work(engine):
         s = engine.session
         target = find_item(s.project, path)
-        if index >= len(target.bindings):
+        if index is not None and index >= len(target.bindings):
             raise EditError(f"{path} has no binding #{index}")
-        return check_expression(s.project, target, index, expression)
+        if index is None and s.project.property_spec(name) is None:
+            raise EditError(f"no property {name!r} in the catalog")
+        return check_expression(s.project, target, index, expression, target=name)
     return JSONResponse(await request.app.state.engine.run(work))
 
 

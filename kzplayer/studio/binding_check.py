@@ -16,8 +16,16 @@ from kzplayer.project.model import Binding
 WHERE = "<expression>"
 
 
-def check_expression(project, item, index: int, expression: str) -> dict:
-    """{"ok", "problems": [{message, hint, severity, line, column, end_column}], "value"}."""
+def check_expression(project, item, index: int | None, expression: str, target: str | None = None) -> dict:
+    """{"ok", "problems": [{message, hint, severity, line, column, end_column}], "value"}
+    for the item's binding #index with `expression`; index None: a new binding of `target`."""
+    if index is None:
+        old = Binding(target=target, expression="", short=True, owner=item)
+        item.bindings.append(old)
+        try:
+            return check_expression(project, item, len(item.bindings) - 1, expression)
+        finally:
+            item.bindings.remove(old)
     old = item.bindings[index]
     trial = Binding(target=old.target, expression=expression, name=old.name, field=old.field,
                     mode=old.mode, push_target=old.push_target, enabled=old.enabled, short=True,

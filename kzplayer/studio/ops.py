@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kzplayer.project.literals import check_value
+from kzplayer.project.model import Binding
 
 
 class EditError(ValueError):
@@ -150,6 +151,60 @@ class SetBinding:
         def undo():
             b.expression, b.raw_code, b.sources = self.old[0], self.old[1], list(self.old[2])
         return Effect(rebuild=True, then=[undo])
+
+
+@dataclass
+class AddBinding:
+    """A new binding (the short form) on an item: `target` = `expression`."""
+    path: str
+    target: str
+    expression: str
+
+    @property
+    def label(self) -> str:
+        return f"bind {self.path.rsplit('/', 1)[-1]}.{self.target}"
+
+    def apply(self, project) -> Effect:
+        item = find_item(project, self.path)
+        spec = project.property_spec(self.target)
+        if spec is None:
+            raise EditError(f"no property {self.target!r} in the catalog")
+        if spec.output:
+            raise EditError(f"{self.target} is computed by the engine: a binding reads it, it cannot write it")
+        if any(project.catalog.canonical(b.target) == spec.name for b in item.bindings):
+            raise EditError(f"{item.name} binds {self.target} already: edit that binding")
+        self.binding = Binding(spec.name, self.expression, short=True, owner=item)
+        return Effect(rebuild=True, then=[lambda: item.bindings.append(self.binding)])
+
+    def revert(self, project) -> Effect:
+        item = find_item(project, self.path)
+        return Effect(rebuild=True, then=[lambda: item.bindings.remove(self.binding)])
+
+
+@dataclass
+class RemoveBinding:
+    """One of an item's bindings taken off (the property plays its own value again)."""
+    path: str
+    index: int
+
+    @property
+    def label(self) -> str:
+        return f"unbind #{self.index} of {self.path.rsplit('/', 1)[-1]}"
+
+    def apply(self, project) -> Effect:
+        item = find_item(project, self.path)
+        if not 0 <= self.index < len(item.bindings):
+            raise EditError(f"{self.path} has no binding #{self.index}")
+        binding = item.bindings[self.index]
+
+        def commit():
+            self.removed = binding
+            item.bindings.remove(binding)
+        return Effect(rebuild=True, then=[commit])
+
+    def revert(self, project) -> Effect:
+        item = find_item(project, self.path)
+        return Effect(rebuild=True, then=[lambda: item.bindings.insert(self.index, self.removed)])
 
 
 @dataclass

@@ -127,6 +127,8 @@ def make_app(engine: Engine, token: str) -> Starlette:
         Route("/api/set", api.set_value, methods=["POST"]),
         Route("/api/binding/check", api.check_binding, methods=["POST"]),
         Route("/api/binding/set", api.set_binding, methods=["POST"]),
+        Route("/api/binding/add", api.add_binding, methods=["POST"]),
+        Route("/api/binding/remove", api.remove_binding, methods=["POST"]),
         Route("/api/add-reads", api.add_reads, methods=["POST"]),
         Route("/api/set-many", api.set_many, methods=["POST"]),
         Route("/api/tree", api.tree_edit, methods=["POST"]),

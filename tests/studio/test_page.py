@@ -233,3 +233,18 @@ def test_the_chart_draws_the_alive_count(page):
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
       for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n; }""")
     assert lit > 300                                             # a line across the chart, and its label
+
+
+def test_bind_an_unbound_property_then_unbind_it(page):
+    select_nozzle(page)
+    page.click(".row[data-name='Emission.Lifetime'] button.bind")
+    expr = page.locator(".row[data-name='Emission.Lifetime'] .binding input")
+    expr.fill("{./Emission.Rate} / 200")
+    value = page.locator(".row[data-name='Emission.Lifetime'] .binding .value")
+    wait_for(lambda: value.inner_text() == "= 2")
+    expr.press("Enter")
+    pool = page.locator(".row[data-name='ParticleEmitter.MaximumAmount'] input.value")
+    wait_for(lambda: pool.input_value() == "880")            # 400 x (2 + 0.2): the pool's binding re-ran
+    page.click(".row[data-name='Emission.Lifetime'] button.unbind")
+    wait_for(lambda: pool.input_value() == "720")
+    assert page.locator(".row[data-name='Emission.Lifetime'] button.bind").count() == 1

@@ -162,3 +162,22 @@ def test_a_folder_project_saves_only_the_edited_items_file(tmp_path):
     assert len(changed) == 1 and set(after) == set(before)
     assert changed_lines(before[changed[0]].decode(), after[changed[0]].decode()) == [
         '-  <Property name="Emission.Rate">400</Property>', '+  <Property name="Emission.Rate">640</Property>']
+
+
+def test_a_binding_added_and_one_removed_each_undo(session):
+    from kzplayer.studio.ops import AddBinding, RemoveBinding
+    nozzle = session.project.find(NOZZLE)
+    session.edit(AddBinding(NOZZLE, "Emission.Lifetime", "{./Emission.Rate} / 200"))
+    assert session.graph.value(nozzle, "Emission.Lifetime") == 2.0 and pool(session) == 880     # 400 x (2.0 + 0.2)
+    with pytest.raises(EditError):
+        session.edit(AddBinding(NOZZLE, "Emission.Lifetime", "1"))          # bound already
+    with pytest.raises(EditError):
+        session.edit(AddBinding(NOZZLE, "ParticleEmitter.EventBuffer", "1"))
+    session.undo()
+    assert len(nozzle.bindings) == 1 and session.graph.value(nozzle, "Emission.Lifetime") == 1.6
+    session.edit(RemoveBinding(NOZZLE, 0))
+    assert nozzle.bindings == [] and pool(session) == 1000          # the catalog default plays
+    session.undo()
+    assert len(nozzle.bindings) == 1 and pool(session) == 720 and not session.dirty
+    new = check_expression(session.project, nozzle, None, "{./Emission.Rate} * 2", target="Emission.Lifetime")
+    assert new["value"] == "800" and len(nozzle.bindings) == 1        # tried, not kept

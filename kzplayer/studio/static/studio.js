@@ -171,6 +171,14 @@ function row(p, r) {
   meta.textContent = `${r.type || "?"}${r.unit ? " · " + r.unit : ""}${range} · default ${r.default || "none"}`;
   div.append(meta);
   if (r.binding !== null) div.append(binding(p, r, p.bindings[r.binding]));
+  else if (!r.output) {
+    const bind = document.createElement("button");
+    bind.className = "bind";
+    bind.textContent = "bind";
+    bind.title = "write a binding for this property";
+    bind.onclick = () => { bind.replaceWith(binding(p, r, { index: null, expression: "" })); };
+    meta.append(" ", bind);
+  }
   return div;
 }
 
@@ -305,7 +313,8 @@ function binding(p, r, b) {
   let timer = null;
   const check = async () => {
     try {
-      const c = await call("api/binding/check", { path: p.path, index: b.index, expression: t.value });
+      const which = b.index === null ? { target: r.name } : { index: b.index };
+      const c = await call("api/binding/check", { path: p.path, expression: t.value, ...which });
       const e = c.problems.find((x) => x.severity === "error") || c.problems[0];
       if (e) {
         const caret = e.column ? `\n${" ".repeat(e.column - 1)}${"^".repeat(Math.max(1, (e.end_column || e.column + 1) - e.column))}` : "";
@@ -317,9 +326,20 @@ function binding(p, r, b) {
   };
   t.oninput = () => { clearTimeout(timer); timer = setTimeout(check, 120); };
   t.onkeydown = (ev) => {
-    if (ev.key === "Enter") act("api/binding/set", { path: p.path, index: b.index, expression: t.value }, "binding applied");
+    if (ev.key !== "Enter") return;
+    if (b.index === null) act("api/binding/add", { path: p.path, target: r.name, expression: t.value }, "binding added");
+    else act("api/binding/set", { path: p.path, index: b.index, expression: t.value }, "binding applied");
   };
-  div.append(t, value, out);
+  div.append(t, value);
+  if (b.index !== null) {
+    const unbind = document.createElement("button");
+    unbind.className = "unbind";
+    unbind.textContent = "unbind";
+    unbind.onclick = () => act("api/binding/remove", { path: p.path, index: b.index }, "binding removed");
+    div.append(" ", unbind);
+  }
+  div.append(out);
+  if (b.index === null) setTimeout(() => t.focus(), 0);
   return div;
 }
 
