@@ -248,3 +248,31 @@ def test_bind_an_unbound_property_then_unbind_it(page):
     page.click(".row[data-name='Emission.Lifetime'] button.unbind")
     wait_for(lambda: pool.input_value() == "720")
     assert page.locator(".row[data-name='Emission.Lifetime'] button.bind").count() == 1
+
+
+def children_of(page, parent: str) -> list[str]:
+    depth = parent.count("/") + 1
+    paths = page.eval_on_selector_all("#tree li", "els => els.map(e => e.dataset.path)")
+    return [p.rsplit("/", 1)[1] for p in paths if p.startswith(parent + "/") and p.count("/") == depth]
+
+
+def test_the_tree_tools_duplicate_rename_move_and_remove(page):
+    gravity = f"{SYSTEM}/Gravity"
+    page.click(f"#tree li[data-path='{gravity}']")
+    page.wait_for_selector("#panel-title:has-text('Gravity')")
+    page.click("#duplicate")
+    wait_for(lambda: children_of(page, SYSTEM) == ["Nozzle", "Gravity", "Gravity copy"])
+    page.click(f"#tree li[data-path='{gravity} copy']")
+    page.wait_for_selector("#panel-title:has-text('Gravity copy')")
+    page.fill("#rename-to", "Pull")
+    page.click("#rename")
+    wait_for(lambda: children_of(page, SYSTEM) == ["Nozzle", "Gravity", "Pull"])
+    page.wait_for_selector("#panel-title:has-text('Pull')")
+    page.click("#up")
+    wait_for(lambda: children_of(page, SYSTEM) == ["Nozzle", "Pull", "Gravity"])
+    page.click("#remove")
+    wait_for(lambda: children_of(page, SYSTEM) == ["Nozzle", "Gravity"])
+    for _ in range(4):
+        page.click("#undo")
+        time.sleep(0.2)
+    wait_for(lambda: children_of(page, SYSTEM) == ["Nozzle", "Gravity"] and page.locator("#undo").is_disabled())
