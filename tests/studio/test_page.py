@@ -276,3 +276,26 @@ def test_the_tree_tools_duplicate_rename_move_and_remove(page):
         page.click("#undo")
         time.sleep(0.2)
     wait_for(lambda: children_of(page, SYSTEM) == ["Nozzle", "Gravity"] and page.locator("#undo").is_disabled())
+
+
+def test_a_texture_shows_as_a_thumbnail_served_from_the_project_folder(browser, tmp_path):
+    import shutil as sh
+
+    from kzplayer.studio.server import Studio
+    from tests.conftest import REPO
+    folder = tmp_path / "fire"
+    sh.copytree(REPO / "sample_projects", folder, ignore=sh.ignore_patterns("golden", "pictures"))
+    studio = Studio(str(folder / "04_fire.kzm"), port=0, seed=1, watch=False)
+    studio.start()
+    context = browser.new_context()
+    try:
+        pg = context.new_page()
+        pg.goto(studio.url)
+        emitter = pg.locator("#tree li", has_text="ParticleEmitter").first
+        emitter.click()
+        img = pg.locator(".row[data-name='Particle.Texture'] img.thumbnail")
+        wait_for(lambda: img.count() == 1 and pg.evaluate(
+            "() => { const i = document.querySelector('img.thumbnail'); return i && i.complete && i.naturalWidth > 0; }"))
+    finally:
+        context.close()
+        studio.stop()

@@ -170,6 +170,7 @@ function row(p, r) {
   const range = r.min !== null || r.max !== null ? ` ${short(r.min) ?? "-∞"} … ${short(r.max) ?? "∞"}` : "";
   meta.textContent = `${r.type || "?"}${r.unit ? " · " + r.unit : ""}${range} · default ${r.default || "none"}`;
   div.append(meta);
+  if (/\.Texture$/.test(r.name) && r.value && r.value !== '""') div.append(thumbnail(r.value));
   if (r.binding !== null) div.append(binding(p, r, p.bindings[r.binding]));
   else if (!r.output) {
     const bind = document.createElement("button");
@@ -189,6 +190,16 @@ async function setValue(p, r, value, div) {
     if (!e) { e = document.createElement("span"); e.className = "error"; div.append(e); }
     e.textContent = $("status").textContent;
   }
+}
+
+// a texture of the project folder, as the server serves it (never a file outside the folder)
+function thumbnail(value) {
+  const img = document.createElement("img");
+  img.className = "thumbnail";
+  img.alt = value;
+  img.src = `api/file?token=${encodeURIComponent(TOKEN)}&path=${encodeURIComponent(value.replace(/^"|"$/g, ""))}`;
+  img.onerror = () => img.remove();
+  return img;
 }
 
 function numberOf(text) { const x = parseFloat(text); return Number.isFinite(x) ? x : 0; }
