@@ -88,7 +88,8 @@ def test_undo_then_save_changes_only_the_edited_value(page, project):
     wait_for(lambda: "Lifetime" in (page.get_attribute("#undo", "title") or ""))
     page.click("#undo")                          # the lifetime edit goes
     wait_for(lambda: "Rate" in (page.get_attribute("#undo", "title") or ""))
-    assert page.locator(".row[data-name='Emission.Lifetime'] input.value").input_value() == "1.6"
+    lifetime = page.locator(".row[data-name='Emission.Lifetime'] input.value")
+    wait_for(lambda: lifetime.input_value() == "1.6")          # the panel is fetched again after the state
     page.click("#save")
     wait_for(lambda: "saved" in page.locator("#status").inner_text())
     before = DEMO.read_text(encoding="utf-8").splitlines()
