@@ -36,12 +36,18 @@ def wait_for(check, timeout=20.0, every=0.1):
     raise AssertionError(f"not within {timeout} s: {check.__doc__ or check}")
 
 
+def settle(page):
+    """No request of the page on its way (body[data-busy] is 0): what an edit changed is drawn."""
+    wait_for(lambda: page.evaluate("document.body.dataset.busy || '0'") == "0")
+
+
 def select_nozzle(page):
     page.click("#tree li[data-path='%s']" % NOZZLE)
     page.wait_for_selector(".row[data-name='Emission.Rate'] input.value")
 
 
 def set_number(page, name: str, value: str):
+    settle(page)                # the panel drawn again after the last edit: this box is the one shown
     box = page.locator(f".row[data-name='{name}'] input.value")
     box.fill(value)
     box.press("Enter")          # a change event: the page posts the edit
@@ -86,8 +92,10 @@ def test_undo_then_save_changes_only_the_edited_value(page, project):
     wait_for(lambda: page.locator("#dirty").inner_text() != "")
     set_number(page, "Emission.Lifetime", "2.5")
     wait_for(lambda: "Lifetime" in (page.get_attribute("#undo", "title") or ""))
+    settle(page)
     page.click("#undo")                          # the lifetime edit goes
     wait_for(lambda: "Rate" in (page.get_attribute("#undo", "title") or ""))
+    settle(page)
     lifetime = page.locator(".row[data-name='Emission.Lifetime'] input.value")
     wait_for(lambda: lifetime.input_value() == "1.6")          # the panel is fetched again after the state
     page.click("#save")
@@ -172,8 +180,9 @@ def test_the_over_life_editors_set_colour_and_opacity(page):
     start = page.locator(".row[data-name='ColorOverLife.StartColor']")
     wait_for(lambda: start.locator(".mark").inner_text() == "●")
     assert start.locator("input[type=color]").input_value() == "#ff0000"
+    settle(page)
     curve = page.locator(".curve-editor.opacity canvas")
-    box = curve.bounding_box()
+    box = wait_for(curve.bounding_box)
     end = (box["x"] + box["width"] - 8, box["y"] + 6)            # the end point, at opacity 1
     page.mouse.move(*end)
     page.mouse.down()

@@ -12,7 +12,14 @@ let history = [];          // [{t, alive: {path: n}}] for the chart
 let paused = false;
 let refreshing = false;    // a state fetch another tab's edit asked for is on its way
 
+let pending = 0;           // requests on their way: body[data-busy] (what tests wait for)
+
 async function call(path, data) {
+  document.body.dataset.busy = ++pending;
+  try { return await request(path, data); } finally { document.body.dataset.busy = --pending; }
+}
+
+async function request(path, data) {
   const options = { headers: { "X-Studio-Token": TOKEN } };
   if (data !== undefined) {
     options.method = "POST";
