@@ -30,6 +30,9 @@ def data_packages() -> dict[str, str]:
 
 
 data = data_packages()
-setup(packages=find_packages(include=["kzplayer", "kzplayer.*"]) + list(data),
+# The studio's page (kzplayer serve) is served from the package (no CDN, works offline): its
+# folder is named a package too, as the data folders are.
+STUDIO_PAGE = {"kzplayer.studio.static": ["*.html", "*.js", "*.css"]}
+setup(packages=find_packages(include=["kzplayer", "kzplayer.*"]) + list(data) + list(STUDIO_PAGE),
       package_dir={"kzplayer": "kzplayer", **data},
-      package_data={package: DATA_FILES for package in data})
+      package_data={**{package: DATA_FILES for package in data}, **STUDIO_PAGE})

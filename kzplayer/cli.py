@@ -218,5 +218,21 @@ def diff(old, new, fmt, render, render_output, size, seed) -> None:
     sys.exit(run(old, new, fmt=fmt, render=render, render_output=render_output, size=size, seed=seed))
 
 
+@main.command(short_help="The browser studio: edit a project live in a web page.")
+@click.argument("project", required=False)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (another than 127.0.0.1 lets other machines in, with the token).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="0: any free port.")
+@click.option("--fps", type=click.FloatRange(1, 60), default=30.0, show_default=True, help="Frames a second streamed.")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Override every Emission.Seed.")
+def serve(project, host, port, fps, seed) -> None:
+    """Serve the studio of PROJECT (no PROJECT: the built-in demo) at a local URL with a
+    token: the live view, the item tree, the property panel, bindings, diagnostics,
+    undo/redo and save (docs/studio.md). Ctrl+C stops it."""
+    # lazy: only the command that runs is imported (the studio needs the web stack and GL)
+    from kzplayer.studio.server import serve as run
+    run(project, host=host, port=port, fps=fps, seed=seed, echo=click.echo)
+
+
 if __name__ == "__main__":
     main()

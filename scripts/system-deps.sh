@@ -28,12 +28,21 @@ if ! "$PY" -c 'import ensurepip, venv' 2>/dev/null; then
 fi
 
 have() { ldconfig -p 2>/dev/null | grep -q "$1"; }
-if have libEGL_mesa.so && have libGL.so.1; then
-  exit 0
+if ! { have libEGL_mesa.so && have libGL.so.1; }; then
+  pkgs="libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri libgles2"
+  if can_install; then
+    apt_install $pkgs
+  else
+    echo "warning: Mesa EGL/OpenGL libraries not found; install: $pkgs (or your GPU driver)" >&2
+  fi
 fi
-pkgs="libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri libgles2"
-if can_install; then
-  apt_install $pkgs
-else
-  echo "warning: Mesa EGL/OpenGL libraries not found; install: $pkgs (or your GPU driver)" >&2
+
+# The studio's tests (tests/studio/) drive Debian's chromium through Playwright (Playwright's
+# own browser download is not used); with CI=true they fail without it.
+if [ ! -x "${KZPLAYER_CHROMIUM:-/usr/bin/chromium}" ]; then
+  if can_install; then
+    apt_install chromium
+  else
+    echo "warning: chromium not found; the studio's browser tests need it: install chromium (Debian/Ubuntu)" >&2
+  fi
 fi

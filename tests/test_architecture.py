@@ -21,7 +21,8 @@ The stages, low to high (an import may point at its own stage or a lower one, ne
     7     render       kzplayer.render.*   (pictures)
     8     validate     kzplayer.validate.* (the checks)
     9     workflows    kzplayer.effecttest.*, kzplayer.projdiff.* (`kzplayer test`, `diff`)
-    10    commands     kzplayer.commands.*, kzplayer.batch.* (each command's work; batches)
+    10    commands     kzplayer.commands.*, kzplayer.batch.* (each command's work; batches),
+                       kzplayer.studio.* (`kzplayer serve`: the browser studio's server)
     11    cli          kzplayer.cli        (option parsing)
     12    facade       kzplayer            (`import kzplayer`: load, sample, the stages)
 
@@ -55,6 +56,7 @@ RANKS: dict[str, int] = {**{f"kzplayer.{m}": 0 for m in SHARED},
                          "kzplayer.bindings": 4, "kzplayer.scene": 5, "kzplayer.gpu": 6,
                          "kzplayer.render": 7, "kzplayer.validate": 8, "kzplayer.effecttest": 9,
                          "kzplayer.projdiff": 9, "kzplayer.commands": 10, "kzplayer.batch": 10,
+                         "kzplayer.studio": 10,
                          "kzplayer.cli": 11, "kzplayer": 12}
 # Arrows up the table that are by design, each with its reason.
 ALLOWED_UP: dict[tuple[str, str], str] = {}

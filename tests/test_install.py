@@ -66,6 +66,14 @@ def test_the_wheel_holds_every_data_file_and_every_module(wheel):
     assert sorted(expected - names) == []
 
 
+def test_the_wheel_holds_the_studio_page(wheel):
+    """kzplayer serve's page is package data: every file of kzplayer/studio/static/."""
+    built, _ = wheel
+    names = set(zipfile.ZipFile(built).namelist())
+    page = {f.relative_to(REPO).as_posix() for f in (REPO / "kzplayer" / "studio" / "static").iterdir()}
+    assert "kzplayer/studio/static/index.html" in page and sorted(page - names) == []
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     source = _copy_of_repo(tmp_path_factory)
