@@ -46,3 +46,13 @@ if [ ! -x "${KZPLAYER_CHROMIUM:-/usr/bin/chromium}" ]; then
     echo "warning: chromium not found; the studio's browser tests need it: install chromium (Debian/Ubuntu)" >&2
   fi
 fi
+
+# The real-window test (tests/render/test_window_x11.py) opens a glfw window on Xvfb; with
+# CI=true it fails without it.
+if ! command -v Xvfb >/dev/null; then
+  if can_install; then
+    apt_install xvfb
+  else
+    echo "warning: Xvfb not found; the real-window test needs it: install xvfb (Debian/Ubuntu)" >&2
+  fi
+fi
