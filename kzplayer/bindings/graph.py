@@ -254,8 +254,13 @@ class BindingGraph:
             return False     # waits for its DataContext input (reported by _missing_data)
         self.evaluations += 1
         try:
-            result = evaluate(b.program, _Env(self, b))
+            result = evaluate(b.runs, _Env(self, b))
         except ExprError as exc:
+            if b.runs is not b.program:      # the shared tree: the problem's place is the file's
+                try:
+                    evaluate(b.program, _Env(self, b))
+                except ExprError as exact:
+                    exc = exact
             self._report(exc.diagnostic)
             return False
         if result.skipped:       # continueIf(false): the target keeps its value

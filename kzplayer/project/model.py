@@ -180,10 +180,23 @@ class Item:
         return "/".join(reversed(parts))
 
     def child(self, name: str) -> "Item | None":
-        for c in self.children:
-            if c.name == name:
-                return c
-        return None
+        """The first child named `name`. A path walk asks this once per segment: an item with
+        many children keeps a name index (rebuilt when its list of children is replaced or
+        changes length, checked on every hit), so resolving the paths of thousands of
+        siblings is not a scan of the siblings each."""
+        children = self.children
+        if len(children) < 16:
+            return next((c for c in children if c.name == name), None)
+        index = self.__dict__.get("_child_index")
+        if index is None or index[0] is not children or index[1] != len(children):
+            names: dict[str, int] = {}
+            for k, c in enumerate(children):
+                names.setdefault(c.name, k)
+            index = self.__dict__["_child_index"] = (children, len(children), names)
+        k = index[2].get(name)
+        if k is not None and children[k].name == name:
+            return children[k]
+        return next((c for c in children if c.name == name), None)
 
     def walk(self) -> Iterator["Item"]:
         """This item and all below it, in tree order (depth first, children in file order)."""
