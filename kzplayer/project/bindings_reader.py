@@ -22,12 +22,14 @@ def short_binding(item: Item, el, src: SourceFile, diagnostics: list) -> None:
                                  src.element_span(el),
                                  hint='e.g. <Binding target="ParticleEmitter.MaximumAmount">...</Binding>'))
         return
-    start, end = src.text_range(el)
+    text = el.text or ""
+    # where the file spells no entity and no CDATA, no text needs anchors (nor the positions)
+    anchors = () if src.plain else src.anchors(*src.text_range(el), text)
     item.bindings.append(Binding(
-        target=target, expression=el.text or "", name=el.get("name"),
+        target=target, expression=text, name=el.get("name"),
         field=el.get("field", "WHOLE_PROPERTY"), mode=mode_word(el.get("mode", "ONE_WAY")),
-        short=True, span=src.lazy_element_span(el), expression_span=(SourceFile.span, src, start, end),
-        expression_anchors=src.anchors(start, end, el.text or ""),
+        short=True, span=src.lazy_element_span(el), expression_span=(SourceFile.value_span, src, el),
+        expression_anchors=anchors,
         target_span=(SourceFile.attribute_span, src, el, "target"), owner=item, element=el))
 
 
