@@ -51,6 +51,7 @@ class BindingGraph:
     def __init__(self, project, data_context: dict | None = None):
         self.project = project
         self.evaluations = 0                  # binding evaluations so far (tests count them)
+        self.order_steps = 0                  # dependency edges the ordering followed (tests count them)
         self.bindings: list[CompiledBinding] = []
         self.order: list[CompiledBinding] = []     # the bindings that run, in evaluation order
         self._static: list[Diagnostic] = []
@@ -203,6 +204,7 @@ class BindingGraph:
                 _, b = heapq.heappop(ready)
                 self._rank[b] = len(self.order)
                 self.order.append(b)
+                self.order_steps += len(succ[b])
                 for r in succ[b]:
                     indeg[r] -= 1
                     if indeg[r] == 0 and r not in blocked:
