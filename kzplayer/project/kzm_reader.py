@@ -21,12 +21,15 @@ from kzplayer.project.files import Outside, inside
 from kzplayer.project.layout import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX, Documents,
                                      item_file_name, not_a_project)
 from kzplayer.project.literals import LiteralError, example_hint, parse_literal
-from kzplayer.project.model import Alias, Item, Project, Property
+from kzplayer.project.model import Alias, Deferred, Item, Project, Property
 from kzplayer.project.source import (BAD_NAME, DUPLICATE, MISSING_FILE, ORPHAN, OUTSIDE,
                                      PROPERTY_TYPE, STRUCTURE, UNKNOWN_TYPE, SourceFile, _diag,
                                      read_source)
 
 MAX_DEPTH = 200        # items deep; well within Python's recursion limit
+# Where a loaded Item or Property is written, worked out from its element when first read.
+_ELEMENT_SPAN = Deferred(lambda obj: obj._source.element_span(obj.element))
+_VALUE_SPAN = Deferred(lambda obj: obj._source.value_span(obj.element))
 
 
 class _Loader:
@@ -133,7 +136,6 @@ class _Loader:
                 self.add(item, sub, seen)
 
     def item(self, parent: Item, el, src: SourceFile) -> Item:
-        span = src.lazy_element_span(el)
         library = parent.parent is None
         name = el.get("name")
         if name is None:
@@ -143,7 +145,7 @@ class _Loader:
                                               src.element_span(el)))
         else:
             self.name_ok(name, lambda: src.attribute_span(el, "name"))
-        item = Item.loaded(el.tag, name, span, el, {k: v for k, v in el.items() if k != "name"})
+        item = Item.loaded(el.tag, name, _ELEMENT_SPAN, el, {k: v for k, v in el.items() if k != "name"}, src)
         if el.tag in self.custom:
             self.custom[el.tag].append(item)       # in tree order, as Project.items() lists them
         if self.item_types is not None and el.tag not in self.item_types \
@@ -305,8 +307,7 @@ class _Loader:
         if not name:
             self.diagnostics.append(_diag(STRUCTURE, "<Property> needs a name attribute", src.element_span(el)))
             return
-        prop = Property.loaded(name, el.text or "", (SourceFile.element_span, src, el), el,
-                               (SourceFile.value_span, src, el))
+        prop = Property.loaded(name, el.text or "", _ELEMENT_SPAN, el, _VALUE_SPAN, src)
         first = item.properties.get(name)
         if first is not None:
             self.diagnostics.append(_diag(STRUCTURE, f"property {name} is set twice on {item.path} "

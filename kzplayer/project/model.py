@@ -21,10 +21,20 @@ from kzplayer.project.literals import check_value, format_literal
 from kzplayer.project.paths import resolve
 
 
+class Deferred:
+    """A SpanField value worked out from the object that holds it, `make(obj)`, when read:
+    one shared instance per kind of position, so that a loaded Property or Item keeps no
+    tuple of its own (fewer objects for the garbage collector to scan after a big load)."""
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable) -> None:
+        self.make = make
+
+
 class SpanField:
-    """A Span attribute that may also be set to `(function, *arguments)`: the loader defers
-    working out line and column until the span is read, since most are never shown and
-    a large project has tens of thousands."""
+    """A Span attribute that may also be set to `(function, *arguments)` or a Deferred: the
+    loader defers working out line and column until the span is read, since most are never
+    shown and a large project has tens of thousands."""
 
     def __set_name__(self, owner, name: str) -> None:
         self.key = "_" + name
@@ -35,6 +45,8 @@ class SpanField:
         value = obj.__dict__.get(self.key)
         if value.__class__ is tuple:
             value = obj.__dict__[self.key] = value[0](*value[1:])
+        elif value.__class__ is Deferred:
+            value = obj.__dict__[self.key] = value.make(obj)
         return value
 
     def __set__(self, obj, value) -> None:
@@ -46,7 +58,9 @@ def copy_spans(dst, src, names) -> None:
     yet stays so (the saver takes fresh positions for every property after a save)."""
     for name in names:
         key = "_" + name
-        dst.__dict__[key] = src.__dict__.get(key)
+        value = src.__dict__.get(key)
+        # a Deferred reads the object that holds it: `dst` keeps it as a call on `src`
+        dst.__dict__[key] = (value.make, src) if value.__class__ is Deferred else value
 
 
 @dataclass
@@ -64,12 +78,15 @@ class Property:
     value_span: Span | None = SpanField()   # where the value text starts (after the `>`)
 
     @classmethod
-    def loaded(cls, name: str, text: str, span, element, value_span) -> "Property":
+    def loaded(cls, name: str, text: str, span, element, value_span, source=None) -> "Property":
         """The loader's constructor (value None until typed): the attributes __init__ sets,
-        in one step; a large project makes tens of thousands (tests/project compares both)."""
+        in one step, and the file it came from (`_source`, which a Deferred span reads); a
+        large project makes tens of thousands (tests/project compares both)."""
         prop = cls.__new__(cls)
         prop.__dict__.update({"name": name, "value": None, "text": text, "_span": span,
                               "element": element, "_value_span": value_span})
+        if source is not None:
+            prop._source = source
         return prop
 
 
@@ -179,12 +196,14 @@ class Item:
     aliases: dict[str, Alias] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def loaded(cls, type: str, name: str, span, element, attributes: dict) -> "Item":
+    def loaded(cls, type: str, name: str, span, element, attributes: dict, source=None) -> "Item":
         """The loader's constructor: what __init__ sets, in one step (see Property.loaded)."""
         item = cls.__new__(cls)
         item.__dict__.update({"type": type, "name": name, "parent": None, "children": [],
                               "properties": {}, "bindings": [], "attributes": attributes,
                               "_span": span, "element": element, "aliases": {}})
+        if source is not None:
+            item._source = source
         return item
 
     @property
