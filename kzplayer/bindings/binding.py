@@ -178,7 +178,7 @@ def _compile_shared(cb: CompiledBinding, project) -> bool:
     if tree is None:
         return False
     inputs = {}
-    for i, ref in enumerate(tree.unique_references):
+    for i, ref in enumerate(tree.shared_references):
         if ref.kind == "index":
             return False
         try:

@@ -191,8 +191,12 @@ class BindingGraph:
         """Kahn's algorithm, ties in tree order. What it cannot order sits on a loop or behind
         one: loop members never run; what waited only for them runs, reading their values."""
         live = [b for b in self.bindings if b.enabled and b.ok and b.writes is not None]
-        succ = {b: [r for r in self._readers.get(b.writes, ()) if r is not b] for b in live}
-        selfloops = {b for b in live if b in self._readers.get(b.writes, ())}
+        succ, selfloops = {}, set()        # each binding's readers looked up once
+        for b in live:
+            readers = self._readers.get(b.writes, ())
+            succ[b] = [r for r in readers if r is not b]
+            if len(succ[b]) < len(readers):
+                selfloops.add(b)
         indeg = dict.fromkeys(live, 0)
         for b in live:
             for r in succ[b]:

@@ -94,6 +94,8 @@ def shared(text: str) -> ast.Program | None:
         if len(CACHE.trees) >= CACHE.MAX_TEXTS:
             CACHE.clear()
         tree = CACHE.trees[text] = tree if tree is not None and not tree.diagnostics else None
+        if tree is not None:
+            tree.shared_references = tree.unique_references     # walked once per text, not per use
     return tree
 
 
