@@ -42,15 +42,19 @@ class SpanField:
     def __get__(self, obj, owner=None):
         if obj is None:
             return None                       # the dataclass field's default
-        value = obj.__dict__.get(self.key)
+        # attribute access, not obj.__dict__: reading __dict__ makes Python build a dict per
+        # object (one more object for the collector to scan, per Property of a big project)
+        value = getattr(obj, self.key, None)
         if value.__class__ is tuple:
-            value = obj.__dict__[self.key] = value[0](*value[1:])
+            value = value[0](*value[1:])
+            object.__setattr__(obj, self.key, value)
         elif value.__class__ is Deferred:
-            value = obj.__dict__[self.key] = value.make(obj)
+            value = value.make(obj)
+            object.__setattr__(obj, self.key, value)
         return value
 
     def __set__(self, obj, value) -> None:
-        obj.__dict__[self.key] = value
+        object.__setattr__(obj, self.key, value)
 
 
 def copy_spans(dst, src, names) -> None:
@@ -83,8 +87,8 @@ class Property:
         in one step, and the file it came from (`_source`, which a Deferred span reads); a
         large project makes tens of thousands (tests/project compares both)."""
         prop = cls.__new__(cls)
-        prop.__dict__.update({"name": name, "value": None, "text": text, "_span": span,
-                              "element": element, "_value_span": value_span})
+        prop.name, prop.value, prop.text, prop._span = name, None, text, span
+        prop.element, prop._value_span = element, value_span
         if source is not None:
             prop._source = source
         return prop
@@ -199,9 +203,9 @@ class Item:
     def loaded(cls, type: str, name: str, span, element, attributes: dict, source=None) -> "Item":
         """The loader's constructor: what __init__ sets, in one step (see Property.loaded)."""
         item = cls.__new__(cls)
-        item.__dict__.update({"type": type, "name": name, "parent": None, "children": [],
-                              "properties": {}, "bindings": [], "attributes": attributes,
-                              "_span": span, "element": element, "aliases": {}})
+        item.type, item.name, item.parent, item.children = type, name, None, []
+        item.properties, item.bindings, item.attributes = {}, [], attributes
+        item._span, item.element, item.aliases = span, element, {}
         if source is not None:
             item._source = source
         return item
@@ -224,12 +228,12 @@ class Item:
         children = self.children
         if len(children) < 16:
             return next((c for c in children if c.name == name), None)
-        index = self.__dict__.get("_child_index")
+        index = getattr(self, "_child_index", None)
         if index is None or index[0] is not children or index[1] != len(children):
             names: dict[str, int] = {}
             for k, c in enumerate(children):
                 names.setdefault(c.name, k)
-            index = self.__dict__["_child_index"] = (children, len(children), names)
+            index = self._child_index = (children, len(children), names)
         k = index[2].get(name)
         if k is not None and children[k].name == name:
             return children[k]
