@@ -59,12 +59,16 @@ class SpanField:
 
 def copy_spans(dst, src, names) -> None:
     """Copy SpanField attributes from `src` to `dst` as stored: a position not worked out
-    yet stays so (the saver takes fresh positions for every property after a save)."""
+    yet stays so (the saver takes fresh positions for every property after a save). A
+    Deferred position reads its object's `_source` and `element`: those come along."""
+    deferred = False
     for name in names:
         key = "_" + name
-        value = src.__dict__.get(key)
-        # a Deferred reads the object that holds it: `dst` keeps it as a call on `src`
-        dst.__dict__[key] = (value.make, src) if value.__class__ is Deferred else value
+        value = getattr(src, key, None)
+        deferred = deferred or value.__class__ is Deferred
+        object.__setattr__(dst, key, value)
+    if deferred:
+        dst._source, dst.element = src._source, src.element
 
 
 @dataclass

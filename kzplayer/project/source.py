@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import gc
 import os
 import re
 from dataclasses import dataclass, field
@@ -207,9 +208,16 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
 
 def _scan_tags(text: str, tree) -> dict:
     """Every element's start tag in the raw text, in document order (SourceFile.tags)."""
-    marks = [(m.start(), m.end(), bool(m.group("close")))
-             for m in _MARKUP.finditer(text) if m.group("tag")]
-    elements = list(tree.getroot().iter(etree.Element))
+    # tens of thousands of new tuples: the collector would scan the heap again and again
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        marks = [(m.start(), m.end(), bool(m.group("close")))
+                 for m in _MARKUP.finditer(text) if m.group("tag")]
+        elements = list(tree.getroot().iter(etree.Element))
+    finally:
+        if was_on:
+            gc.enable()
     tags = dict(zip(elements, marks))
     if len(marks) != len(elements):   # should not happen; keep positions usable anyway
         for el in elements[len(marks):]:
