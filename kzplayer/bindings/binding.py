@@ -29,7 +29,7 @@ from kzplayer.expr import infer
 from kzplayer.expr.parser import shared as shared_tree
 from kzplayer.expr.fields import field_names
 from kzplayer.expr.types import SAMPLES, sample
-from kzplayer.project.model import SpanField
+from kzplayer.project.spans import SpanField
 
 ONE_WAY, TWO_WAY, TO_SOURCE = "ONE_WAY", "TWO_WAY", "TO_SOURCE"
 _MODES = {"ONEWAY": ONE_WAY, "TWOWAY": TWO_WAY, "TOSOURCE": TO_SOURCE}

@@ -180,9 +180,10 @@ class BindingGraph:
                 cb, diags = compile_binding(binding, len(self.bindings), self.project)
                 self.bindings.append(cb)
                 self._static.extend(diags)
-                if not cb.enabled or cb.writes is None or cb.writes[0] is None:
+                writes = cb.writes
+                if not cb.enabled or writes is None or writes[0] is None:
                     continue
-                self._writers[cb.writes].append(cb)
+                self._writers[writes].append(cb)
                 if cb.ok:
                     for node in cb.reads:
                         self._readers[node].append(cb)
@@ -274,7 +275,8 @@ class BindingGraph:
 
     def _run(self, b: CompiledBinding) -> bool:
         """Evaluate one binding and store its result; True when the written value changed."""
-        if any(n[0] is None and (data_context_key(n[1]) or n[1]) not in self._data for n in b.reads):
+        if any(i.node[0] is None and (data_context_key(i.node[1]) or i.node[1]) not in self._data
+               for i in b.inputs.values()):
             return False     # waits for its DataContext input (reported by _missing_data)
         self.evaluations += 1
         try:

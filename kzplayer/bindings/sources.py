@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from kzplayer.bindings.problems import problem
 from kzplayer.diagnostics import Diagnostic, Span
-from kzplayer.project.model import SpanField
+from kzplayer.project.spans import SpanField
 from kzplayer.project.paths import resolve
 from kzplayer.values import BufferHandle, type_name
 

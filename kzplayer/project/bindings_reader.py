@@ -3,7 +3,8 @@ Kanzi's `<BindingItem>` with its `<BindingSourceItem>`s, into model.Binding with
 of every part (the expression's, for errors at a column inside it)."""
 from __future__ import annotations
 
-from kzplayer.project.model import Binding, BindingSource, Deferred, Item
+from kzplayer.project.model import Binding, BindingSource, Item
+from kzplayer.project.spans import Deferred
 from kzplayer.project.source import STRUCTURE, SourceFile, _diag
 
 _MODES = {"ONEWAY": "ONE_WAY", "TWOWAY": "TWO_WAY", "TOSOURCE": "TO_SOURCE"}

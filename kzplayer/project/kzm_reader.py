@@ -21,7 +21,8 @@ from kzplayer.project.files import Outside, inside
 from kzplayer.project.layout import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX, Documents,
                                      item_file_name, not_a_project)
 from kzplayer.project.literals import LiteralError, example_hint, parse_literal
-from kzplayer.project.model import Alias, Deferred, Item, Project, Property
+from kzplayer.project.model import Alias, Item, Project, Property
+from kzplayer.project.spans import Deferred
 from kzplayer.project.source import (BAD_NAME, DUPLICATE, MISSING_FILE, ORPHAN, OUTSIDE,
                                      PROPERTY_TYPE, STRUCTURE, UNKNOWN_TYPE, SourceFile, _diag,
                                      read_source)
