@@ -320,7 +320,8 @@ class BindingGraph:
                 return False
             self._data[key] = value
             return True
-        if self.value(*node) == value and type(self.value(*node)) is type(value):
+        current = self.value(*node)
+        if current == value and type(current) is type(value):
             self._values.setdefault(node, value)
             return False
         self._values[node] = value

@@ -226,6 +226,18 @@ def too_deep(statements) -> tuple[object, int] | None:
     return (found, deepest) if found is not None else None
 
 
+def depth(statements) -> int:
+    """Levels of the deepest statement (a leaf is 1). Iterative, so it is safe on any tree."""
+    deepest = 0
+    for statement in statements:
+        stack = [(statement, 1)]
+        while stack:
+            node, level = stack.pop()
+            deepest = max(deepest, level)
+            stack.extend((c, level + 1) for c in children(node))
+    return deepest
+
+
 def relocate(program: Program, file: str, where) -> Program:
     """A copy of `program` (parsed as if it started at line 1, column 1 of '<expression>') with
     every span moved into `file`: `where(line, column) -> (line, column)` maps each position.

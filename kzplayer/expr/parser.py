@@ -58,6 +58,7 @@ class ParseCache:
 
 
 CACHE = ParseCache()
+SHALLOW = 50        # levels of a tree that the evaluator walks within Python's own recursion limit
 
 
 def parse(text: str, *, file: str | None = None, line: int = 1, column: int = 1,
@@ -96,6 +97,7 @@ def shared(text: str) -> ast.Program | None:
         tree = CACHE.trees[text] = tree if tree is not None and not tree.diagnostics else None
         if tree is not None:
             tree.shared_references = tree.unique_references     # walked once per text, not per use
+            tree.shallow = ast.depth(tree.statements) <= SHALLOW  # runs without deep_recursion()
     return tree
 
 

@@ -74,3 +74,18 @@ def test_a_problem_found_running_a_shared_tree_is_reported_where_that_binding_is
     assert d.rule == "expr.division-by-zero", d
     assert (d.span.line, d.span.column) == where(p.path, text, nth=2)
     assert d.span.end_column == d.span.column + len(text)
+
+
+def test_a_deep_shared_tree_runs_as_deep_as_the_limits_allow(project_of):
+    # 1,500 levels (each + of a chain is one): beyond Python's own recursion limit, so this
+    # tree is not marked shallow and runs inside deep_recursion() like any parsed program
+    text = "{./Emission.Rate}" + " + 1" * 1499
+    body = "\n".join(f'<ParticleEmitter name="E{i}"><Property name="Emission.Rate">{i}</Property>'
+                     f'<Binding target="ParticleEmitter.MaximumAmount">{text}</Binding></ParticleEmitter>'
+                     for i in range(3))
+    p = project_of(body)
+    graph = resolve(p)
+    assert not graph.diagnostics
+    assert parser.shared(text).shallow is False
+    assert graph.value(p.find("Screens/Screen/E2"), "ParticleEmitter.MaximumAmount") == 2 + 1499
+    assert parser.shared(TEXTS[0]).shallow is True
