@@ -26,8 +26,8 @@ from kzplayer.bindings.sources import (OUTPUTS, Input, Unresolved, check_propert
                                        node_label, node_type, resolve_reference, unresolved)
 from kzplayer.diagnostics import Diagnostic, Severity, a_or_an
 from kzplayer.expr import infer
-from kzplayer.expr.parser import shared as shared_tree
 from kzplayer.expr.fields import field_names
+from kzplayer.expr.parser import shared as shared_tree
 from kzplayer.expr.types import SAMPLES, sample
 from kzplayer.project.spans import SpanField
 
