@@ -2,22 +2,35 @@
 change. Chains (each binding reads the one before) and fans (many bindings read one hub).
 
     python benchmarks/bench_bindings.py [--chains 100 --length 50 --hubs 50 --fan 100]
+                                        [--repeat 5] [--tree=CHECKOUT]
 
-Prints the figures for docs/benchmarks.md ("Bindings").
+`--tree=CHECKOUT` imports kzplayer from another checkout, for before/after runs alternated
+by the caller. `resolve` and the graph build alone (compile + order) are interleaved;
+min / median / max of CPU and wall time. Prints the figures for docs/benchmarks.md
+("Bindings").
 """
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# the checkout whose kzplayer is measured: this one, or --tree=PATH (read before the imports)
+TREE = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--tree=")),
+            str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, TREE)
 
 import kzplayer  # noqa: E402
-from _timing import best_of  # noqa: E402  (this folder: the benchmarks run as scripts)
+from _timing import best_of, interleaved  # noqa: E402  (this folder: the benchmarks run as scripts)
 from kzplayer.bindings import resolve  # noqa: E402
 from kzplayer.bindings.graph import BindingGraph  # noqa: E402
+
+
+def spread(times: list[float]) -> str:
+    """min / median / max in ms."""
+    return " / ".join(f"{t * 1000:.0f}" for t in (min(times), statistics.median(times), max(times)))
 
 
 def generate(chains: int, length: int, hubs: int, fan: int) -> str:
@@ -48,24 +61,32 @@ def main() -> None:
     ap.add_argument("--length", type=int, default=50)
     ap.add_argument("--hubs", type=int, default=50)
     ap.add_argument("--fan", type=int, default=100)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--tree", help="import kzplayer from this checkout (given as --tree=PATH)")
     a = ap.parse_args()
+    assert kzplayer.__file__.startswith(TREE), kzplayer.__file__
+    print(f"kzplayer from {Path(kzplayer.__file__).parent}")
     with tempfile.TemporaryDirectory() as tmp:
         f = Path(tmp) / "bench.kzm"
         f.write_text(generate(a.chains, a.length, a.hubs, a.fan), encoding="utf-8")
         t_load, project = best_of(1, lambda: kzplayer.load(f))
     n = sum(len(i.bindings) for i in project.walk())
-    t_build, _ = best_of(a.repeat, lambda: BindingGraph(project))       # compile + order
-    t_resolve, graph = best_of(a.repeat, lambda: resolve(project))        # compile + order + evaluate
+    graph = resolve(project)
     assert not graph.diagnostics, graph.diagnostics[:3]
     evaluated = graph.evaluations        # counted by the graph, before anything else runs on it
     print(f"project: {n} bindings ({a.chains} chains of {a.length}, {a.hubs} fans of {a.fan}), "
           f"load {t_load * 1e3:.0f} ms")
+    runs = interleaved({"resolve": lambda: resolve(project), "build": lambda: BindingGraph(project)}, a.repeat)
+    (w_res, c_res), (w_build, c_build) = runs["resolve"], runs["build"]
     t_eval, _ = best_of(a.repeat, graph.evaluate_all)
-    print(f"resolve (parse, resolve paths, type-check, order, evaluate all): {t_resolve * 1e3:.0f} ms "
-          f"({t_resolve / n * 1e6:.1f} us per binding)")
-    print(f"  compile + order alone: {t_build * 1e3:.0f} ms; evaluating all {n} again: {t_eval * 1e3:.0f} ms")
+    print(f"interleaved, {a.repeat} runs each: min / median / max, ms")
+    print(f"resolve (parse, resolve paths, type-check, order, evaluate all): CPU {spread(c_res)}, "
+          f"wall {spread(w_res)} ({statistics.median(c_res) / n * 1e6:.1f} us per binding by median CPU)")
+    print(f"  compile + order alone: CPU {spread(c_build)}; evaluating all {n} again: {t_eval * 1e3:.0f} ms (best)")
     print(f"evaluations in one resolve: {evaluated}")
+    order_steps = getattr(graph, "order_steps", None)
+    if order_steps is not None:
+        print(f"dependency edges the ordering followed: {order_steps}")
 
     def change(path, name):
         """One set_value (a new value each time) -> the bindings it evaluated."""

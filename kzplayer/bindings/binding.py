@@ -27,7 +27,9 @@ from kzplayer.bindings.sources import (OUTPUTS, Input, Unresolved, check_propert
 from kzplayer.diagnostics import Diagnostic, Severity, a_or_an
 from kzplayer.expr import infer
 from kzplayer.expr.fields import field_names
+from kzplayer.expr.parser import shared as shared_tree
 from kzplayer.expr.types import SAMPLES, sample
+from kzplayer.project.spans import SpanField
 
 ONE_WAY, TWO_WAY, TO_SOURCE = "ONE_WAY", "TWO_WAY", "TO_SOURCE"
 _MODES = {"ONEWAY": ONE_WAY, "TWOWAY": TWO_WAY, "TOSOURCE": TO_SOURCE}
@@ -43,7 +45,10 @@ class CompiledBinding:
     mode: str
     enabled: bool
     index: int                      # position in tree order
-    program: object | None = None   # what runs: RawCode, else the expression
+    # what runs: RawCode, else the expression; with the file's positions, made when first read
+    # where the binding runs its text's shared tree (`runs`: see _compile_shared)
+    program: object | None = SpanField()
+    runs: object | None = None      # the tree the graph evaluates: `program`, or the shared one
     shown: object | None = None     # the SourceExpression's program where RawCode runs (compared)
     inputs: dict[tuple, Input] = field(default_factory=dict)   # Reference.key -> what it reads
     back: Input | None = None       # the single source reference that TWO_WAY writes back
@@ -126,9 +131,12 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
     # an empty RawCode (hand-written files) is derived from the expression, as the short form's is
     runs_raw = bool((binding.raw_code or "").strip()) and not binding.short
     span = (binding.raw_code_span if runs_raw else binding.expression_span) or binding.span
+    if not runs_raw and cb.ok and not diags and _compile_shared(cb, project):
+        return cb, diags
     cb.program = parse_program(binding, "raw_code" if runs_raw else "expression")
+    cb.runs = cb.program
     if runs_raw and not cb.program.diagnostics:
-        cb.program = fold_source_fields(cb.program, binding.sources)
+        cb.program = cb.runs = fold_source_fields(cb.program, binding.sources)
     if cb.program.diagnostics:
         for d in cb.program.diagnostics:
             fail(d)
@@ -157,6 +165,58 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         else:
             cb.back = cb.inputs.get(ref.key)
     return cb, diags
+
+
+def _compile_shared(cb: CompiledBinding, project) -> bool:
+    """The usual case made cheap: an expression that parses, whose references all resolve and
+    that type-checks clean runs its text's one shared tree (expr.parser.shared); its program
+    with the file's positions is made only if something reads it (`cb.program`: validate's
+    rules, a problem found when it runs). False, with `cb` untouched, where anything is to be
+    reported: the caller then compiles it the full way, so every problem has its exact place."""
+    binding = cb.binding
+    tree = shared_tree(binding.expression or "")
+    if tree is None:
+        return False
+    inputs = {}
+    for i, ref in enumerate(tree.shared_references):
+        if ref.kind == "index":
+            return False
+        try:
+            found = resolve_reference(project, ref, cb.owner)
+        except Unresolved:
+            return False
+        found.span = (_reference_span, cb, i)     # worked out when read (SpanField)
+        inputs[ref.key] = found
+    back = None
+    if cb.mode == TWO_WAY:
+        ref = single_reference(tree)
+        if ref is None:
+            return False
+        back = inputs.get(ref.key)
+    key = (tree.text, cb.item is not None and field_type(node_type(project, cb.target), cb.field),
+           tuple(field_type(node_type(project, i.node), i.field) for i in inputs.values()))
+    if key not in _CLEAN:
+        cb.inputs = inputs
+        found = _check(cb, project, tree)
+        cb.inputs = {}
+        if found:
+            return False
+        if len(_CLEAN) >= _CLEAN_MAX:
+            _CLEAN.clear()
+        _CLEAN.add(key)
+    cb.inputs, cb.back, cb.runs = inputs, back, tree
+    cb.program = (parse_program, binding, "expression")       # deferred: made when read
+    return True
+
+
+# (text, target type, reference types) that type-checked clean: the check depends on nothing
+# else, and a project repeats the same binding on every emitter of a kind.
+_CLEAN: set[tuple] = set()
+_CLEAN_MAX = 100_000
+
+
+def _reference_span(cb: CompiledBinding, index: int):
+    return cb.program.unique_references[index].span
 
 
 def undelivered(binding, target, project) -> Diagnostic | None:
@@ -204,7 +264,7 @@ def _field_problem(cb: CompiledBinding, project) -> Diagnostic | None:
     return None
 
 
-def _check(cb: CompiledBinding, project) -> list[Diagnostic]:
+def _check(cb: CompiledBinding, project, program=None) -> list[Diagnostic]:
     """The type checker over the whole program, as Kanzi compiles a binding before it runs:
     an unknown function, a wrong argument count, a type or field error, an unassigned
     variable or a result the target cannot take ("invalid result type") is reported (and
@@ -216,7 +276,7 @@ def _check(cb: CompiledBinding, project) -> list[Diagnostic]:
             return None
         return field_type(node_type(project, src.node), src.field)
     target = field_type(node_type(project, cb.target), cb.field) if cb.item else None
-    result, found = infer(cb.program, ref_type, target_type=target)
+    result, found = infer(program or cb.program, ref_type, target_type=target)
     # a constant 1/0 or int("x") is a problem only if the run reaches it (`false && 1/0`)
     found = [d for d in found if d.rule not in _RUNTIME]
     if cb.ok and result and target and not any(d.severity is Severity.ERROR for d in found):

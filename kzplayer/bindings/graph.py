@@ -9,8 +9,10 @@ change in that order, and stops where a value comes out unchanged.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import heapq
 from collections import defaultdict
+from contextlib import contextmanager
 
 from kzplayer.bindings.binding import TWO_WAY, CompiledBinding, compile_binding
 from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
@@ -25,15 +27,31 @@ from kzplayer.expr import ExprError, evaluate
 
 def resolve(project, data_context: dict | None = None) -> "BindingGraph":
     """Compile every binding of `project` and evaluate each once, in dependency order."""
-    graph = BindingGraph(project, data_context)
-    graph.evaluate_all()
+    with _no_collections():
+        graph = BindingGraph(project, data_context)
+        graph.evaluate_all()
     return graph
+
+
+@contextmanager
+def _no_collections():
+    """The garbage collector paused: a graph of 10,000 bindings is some 100,000 new, linked
+    objects, and the collections their allocation triggers scan the whole heap (the project
+    too) again and again; nothing becomes cyclic garbage while a graph is built."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 class BindingGraph:
     def __init__(self, project, data_context: dict | None = None):
         self.project = project
         self.evaluations = 0                  # binding evaluations so far (tests count them)
+        self.order_steps = 0                  # dependency edges the ordering followed (tests count them)
         self.bindings: list[CompiledBinding] = []
         self.order: list[CompiledBinding] = []     # the bindings that run, in evaluation order
         self._static: list[Diagnostic] = []
@@ -43,9 +61,10 @@ class BindingGraph:
         self._readers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
         self._writers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
         self._rank: dict[CompiledBinding, int] = {}
-        self._compile()
-        self._sort()
-        self._preview_data(set(self._data))
+        with _no_collections():
+            self._compile()
+            self._sort()
+            self._preview_data(set(self._data))
 
     # -- the interface ----------------------------------------------------------------------
 
@@ -161,9 +180,10 @@ class BindingGraph:
                 cb, diags = compile_binding(binding, len(self.bindings), self.project)
                 self.bindings.append(cb)
                 self._static.extend(diags)
-                if not cb.enabled or cb.writes is None or cb.writes[0] is None:
+                writes = cb.writes
+                if not cb.enabled or writes is None or writes[0] is None:
                     continue
-                self._writers[cb.writes].append(cb)
+                self._writers[writes].append(cb)
                 if cb.ok:
                     for node in cb.reads:
                         self._readers[node].append(cb)
@@ -172,8 +192,12 @@ class BindingGraph:
         """Kahn's algorithm, ties in tree order. What it cannot order sits on a loop or behind
         one: loop members never run; what waited only for them runs, reading their values."""
         live = [b for b in self.bindings if b.enabled and b.ok and b.writes is not None]
-        succ = {b: [r for r in self._readers.get(b.writes, ()) if r is not b] for b in live}
-        selfloops = {b for b in live if b in self._readers.get(b.writes, ())}
+        succ, selfloops = {}, set()        # each binding's readers looked up once
+        for b in live:
+            readers = self._readers.get(b.writes, ())
+            succ[b] = [r for r in readers if r is not b]
+            if len(succ[b]) < len(readers):
+                selfloops.add(b)
         indeg = dict.fromkeys(live, 0)
         for b in live:
             for r in succ[b]:
@@ -185,6 +209,7 @@ class BindingGraph:
                 _, b = heapq.heappop(ready)
                 self._rank[b] = len(self.order)
                 self.order.append(b)
+                self.order_steps += len(succ[b])
                 for r in succ[b]:
                     indeg[r] -= 1
                     if indeg[r] == 0 and r not in blocked:
@@ -250,12 +275,18 @@ class BindingGraph:
 
     def _run(self, b: CompiledBinding) -> bool:
         """Evaluate one binding and store its result; True when the written value changed."""
-        if any(n[0] is None and (data_context_key(n[1]) or n[1]) not in self._data for n in b.reads):
+        if any(i.node[0] is None and (data_context_key(i.node[1]) or i.node[1]) not in self._data
+               for i in b.inputs.values()):
             return False     # waits for its DataContext input (reported by _missing_data)
         self.evaluations += 1
         try:
-            result = evaluate(b.program, _Env(self, b))
+            result = evaluate(b.runs, _Env(self, b))
         except ExprError as exc:
+            if b.runs is not b.program:      # the shared tree: the problem's place is the file's
+                try:
+                    evaluate(b.program, _Env(self, b))
+                except ExprError as exact:
+                    exc = exact
             self._report(exc.diagnostic)
             return False
         if result.skipped:       # continueIf(false): the target keeps its value
@@ -289,7 +320,8 @@ class BindingGraph:
                 return False
             self._data[key] = value
             return True
-        if self.value(*node) == value and type(self.value(*node)) is type(value):
+        current = self.value(*node)
+        if current == value and type(current) is type(value):
             self._values.setdefault(node, value)
             return False
         self._values[node] = value

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from kzplayer.bindings.problems import problem
 from kzplayer.diagnostics import Diagnostic, Span
+from kzplayer.project.spans import SpanField
 from kzplayer.project.paths import resolve
 from kzplayer.values import BufferHandle, type_name
 
@@ -63,7 +64,7 @@ class Input:
     field; fields written after a reference in the expression are the evaluator's business)."""
     node: tuple
     field: str | None = None
-    span: Span | None = None
+    span: Span | None = SpanField()       # may be worked out when read (binding._compile_shared)
 
     @property
     def label(self) -> str:

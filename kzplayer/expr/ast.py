@@ -224,3 +224,51 @@ def too_deep(statements) -> tuple[object, int] | None:
                 found = node
             stack.extend((c, depth + 1) for c in reversed(children(node)))
     return (found, deepest) if found is not None else None
+
+
+def depth(statements) -> int:
+    """Levels of the deepest statement (a leaf is 1). Iterative, so it is safe on any tree."""
+    deepest = 0
+    for statement in statements:
+        stack = [(statement, 1)]
+        while stack:
+            node, level = stack.pop()
+            deepest = max(deepest, level)
+            stack.extend((c, level + 1) for c in children(node))
+    return deepest
+
+
+def relocate(program: Program, file: str, where) -> Program:
+    """A copy of `program` (parsed as if it started at line 1, column 1 of '<expression>') with
+    every span moved into `file`: `where(line, column) -> (line, column)` maps each position.
+    Copying a tree is a fraction of parsing it again: the parser's cache (parser.py) keeps one
+    tree per distinct text and hands out relocated copies. Syntax diagnostics are not moved:
+    only clean programs are cached."""
+    spans: dict[Span, Span] = {}
+    new = object.__new__
+
+    def span(s: Span) -> Span:
+        out = spans.get(s)
+        if out is None:
+            (l0, c0), (l1, c1) = where(s.line, s.column), where(s.end_line, s.end_column)
+            out = spans[s] = Span(file, l0, c0, l1, c1)
+        return out
+
+    def copy(obj):
+        d = obj.__dict__.copy()
+        for k, v in d.items():
+            cls = v.__class__
+            if cls is Span:
+                d[k] = span(v)
+            elif cls is tuple:
+                if v and isinstance(v[0], Node):
+                    d[k] = tuple(copy(x) for x in v)
+            elif isinstance(v, (Node, Reference)):
+                d[k] = copy(v)
+        out = new(obj.__class__)
+        out.__dict__.update(d)         # frozen dataclasses: set as their own __init__ does
+        return out
+
+    with deep_recursion():
+        statements = [copy(s) for s in program.statements]
+    return Program(statements, program.text, [], span(program.span) if program.span else None)

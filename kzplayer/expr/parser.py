@@ -40,6 +40,27 @@ class _Fail(Exception):
         self.diag = diag
 
 
+class ParseCache:
+    """One syntax tree per distinct text: a project repeats the same few binding texts
+    (`{../Hub/Emission.Rate} * 2` on every emitter of a kind), and `parse` hands out copies
+    of the tree relocated to where each is written (ast.relocate), which is a fraction of a
+    parse. Only clean trees are kept (a text with errors is parsed where it stands, so every
+    message has its exact position); `parses` counts the texts actually parsed (tests count
+    them). Bounded: emptied when it holds MAX_TEXTS texts."""
+    MAX_TEXTS = 20_000
+
+    def __init__(self):
+        self.trees: dict[str, ast.Program | None] = {}      # None: the text has errors
+        self.parses = 0
+
+    def clear(self) -> None:
+        self.trees.clear()
+
+
+CACHE = ParseCache()
+SHALLOW = 50        # levels of a tree that the evaluator walks within Python's own recursion limit
+
+
 def parse(text: str, *, file: str | None = None, line: int = 1, column: int = 1,
           span: Span | None = None, position: Callable[[int], tuple[int, int]] | None = None
           ) -> ast.Program:
@@ -58,6 +79,39 @@ def parse(text: str, *, file: str | None = None, line: int = 1, column: int = 1,
             "expr.limit", f"this expression is {len(text):,} characters long; the limit is "
             f"{MAX_LENGTH:,}", where, hint="split the computation over several bindings")]
         return program
+    tree = shared(text)
+    if tree is None:
+        return _parse(text, file, line, column, position)
+    return ast.relocate(tree, file or "<expression>", _mover(text, line, column, position))
+
+
+def shared(text: str) -> ast.Program | None:
+    """The one tree of `text`, parsed as if it started at line 1, column 1 of '<expression>'
+    (its positions are not the file's: for running and checking a clean program, where no
+    position is shown), or None when the text has errors. Do not change it: it is shared."""
+    tree = CACHE.trees.get(text, CACHE)
+    if tree is CACHE:                    # a text not seen yet: parsed once, at (1, 1)
+        tree = _parse(text, None, 1, 1, None) if len(text) <= MAX_LENGTH else None
+        if len(CACHE.trees) >= CACHE.MAX_TEXTS:
+            CACHE.clear()
+        tree = CACHE.trees[text] = tree if tree is not None and not tree.diagnostics else None
+        if tree is not None:
+            tree.shared_references = tree.unique_references     # walked once per text, not per use
+            tree.shallow = ast.depth(tree.statements) <= SHALLOW  # runs without deep_recursion()
+    return tree
+
+
+def _mover(text: str, line: int, column: int, position):
+    """(line, column) in the text parsed at (1, 1) -> (line, column) in the file, as the lexer
+    would have placed it: through `position(offset)` when given, else from (line, column)."""
+    if position is None:
+        return lambda l, c: (line, c + column - 1) if l == 1 else (line + l - 1, c)
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"] if "\n" in text else [0]
+    return lambda l, c: position(starts[l - 1] + c - 1)
+
+
+def _parse(text: str, file: str | None, line: int, column: int, position) -> ast.Program:
+    CACHE.parses += 1
     tokens, errors = tokenize(text, file=file, line=line, column=column, position=position)
     with deep_recursion():
         program = _Parser(tokens).parse_program()

@@ -4,6 +4,7 @@ of every part (the expression's, for errors at a column inside it)."""
 from __future__ import annotations
 
 from kzplayer.project.model import Binding, BindingSource, Item
+from kzplayer.project.spans import Deferred
 from kzplayer.project.source import STRUCTURE, SourceFile, _diag
 
 _MODES = {"ONEWAY": "ONE_WAY", "TWOWAY": "TWO_WAY", "TOSOURCE": "TO_SOURCE"}
@@ -22,13 +23,22 @@ def short_binding(item: Item, el, src: SourceFile, diagnostics: list) -> None:
                                  src.element_span(el),
                                  hint='e.g. <Binding target="ParticleEmitter.MaximumAmount">...</Binding>'))
         return
-    start, end = src.text_range(el)
-    item.bindings.append(Binding(
-        target=target, expression=el.text or "", name=el.get("name"),
+    text = el.text or ""
+    # where the file spells no entity and no CDATA, no text needs anchors (nor the positions)
+    anchors = () if src.plain else src.anchors(*src.text_range(el), text)
+    binding = Binding(
+        target=target, expression=text, name=el.get("name"),
         field=el.get("field", "WHOLE_PROPERTY"), mode=mode_word(el.get("mode", "ONE_WAY")),
-        short=True, span=src.lazy_element_span(el), expression_span=(SourceFile.span, src, start, end),
-        expression_anchors=src.anchors(start, end, el.text or ""),
-        target_span=(SourceFile.attribute_span, src, el, "target"), owner=item, element=el))
+        short=True, span=_ELEMENT_SPAN, expression_span=_TEXT_SPAN, expression_anchors=anchors,
+        target_span=_TARGET_SPAN, owner=item, element=el)
+    binding._source = src             # what the Deferred positions read
+    item.bindings.append(binding)
+
+
+# Where a short binding's parts are written, worked out when first read (model.Deferred).
+_ELEMENT_SPAN = Deferred(lambda b: b._source.element_span(b.element))
+_TEXT_SPAN = Deferred(lambda b: b._source.value_span(b.element))
+_TARGET_SPAN = Deferred(lambda b: b._source.attribute_span(b.element, "target"))
 
 
 def binding_item(item: Item, el, src: SourceFile, diagnostics: list) -> None:

@@ -143,6 +143,17 @@ class Catalog:
         PropertyType / MaterialType, or plain dicts with the same attributes). A custom name
         that is already stock keeps the stock entry. Values that do not parse are skipped
         here: the validator reports them with their position."""
+        if isinstance(property_types, (list, tuple)) and isinstance(material_types, (list, tuple)) \
+                and not property_types and not material_types:
+            # most projects declare nothing of their own: the linked catalog is the same for
+            # all of them, made once (catalogs are never changed once made)
+            plain = self.__dict__.get("_without_custom")
+            if plain is None:
+                plain = self._without_custom = self._with_custom((), ())
+            return plain
+        return self._with_custom(property_types, material_types)
+
+    def _with_custom(self, property_types: Iterable, material_types: Iterable) -> "Catalog":
         props = dict(self._props)
         mats = dict(self._mats)
         free_prefixes: set[str] = set()

@@ -22,11 +22,15 @@ from kzplayer.project.layout import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_F
                                      item_file_name, not_a_project)
 from kzplayer.project.literals import LiteralError, example_hint, parse_literal
 from kzplayer.project.model import Alias, Item, Project, Property
+from kzplayer.project.spans import Deferred
 from kzplayer.project.source import (BAD_NAME, DUPLICATE, MISSING_FILE, ORPHAN, OUTSIDE,
                                      PROPERTY_TYPE, STRUCTURE, UNKNOWN_TYPE, SourceFile, _diag,
                                      read_source)
 
 MAX_DEPTH = 200        # items deep; well within Python's recursion limit
+# Where a loaded Item or Property is written, worked out from its element when first read.
+_ELEMENT_SPAN = Deferred(lambda obj: obj._source.element_span(obj.element))
+_VALUE_SPAN = Deferred(lambda obj: obj._source.value_span(obj.element))
 
 
 class _Loader:
@@ -49,6 +53,8 @@ class _Loader:
         self.depth = 0
         self.follow_children = True          # False: <Child> lines become placeholders
         self.typed = True                    # False: values stay untyped (positions only)
+        self.custom: dict[str, list[Item]] = {"PropertyType": [], "MaterialType": []}
+        self.bound: list[Item] = []          # the items that hold bindings
 
     # ---- files
     def source(self, path: str) -> SourceFile | None:
@@ -67,7 +73,7 @@ class _Loader:
         if top.tag != "Project":
             self.diagnostics.append(not_a_project(self.main, top.tag, src.element_span(top)))
             return None
-        root = Item("Project", "", span=src.element_span(top), element=top)
+        root = Item("Project", "", span=src.lazy_element_span(top), element=top)
         project = Project(name=top.get("name") or fallback, root=root, path=self.main,
                           format_version=top.get("format", FORMAT_VERSION))
         if project.format_version != FORMAT_VERSION:
@@ -116,8 +122,10 @@ class _Loader:
                 self.property(item, child, src)
             elif tag == "Binding":
                 short_binding(item, child, src, self.diagnostics)
+                self.bound.append(item)
             elif tag == "BindingItem":
                 binding_item(item, child, src, self.diagnostics)
+                self.bound.append(item)
             elif tag == "Alias":
                 self.alias(item, child, src)
             elif tag == "Child":
@@ -129,7 +137,6 @@ class _Loader:
                 self.add(item, sub, seen)
 
     def item(self, parent: Item, el, src: SourceFile) -> Item:
-        span = src.lazy_element_span(el)
         library = parent.parent is None
         name = el.get("name")
         if name is None:
@@ -139,8 +146,9 @@ class _Loader:
                                               src.element_span(el)))
         else:
             self.name_ok(name, lambda: src.attribute_span(el, "name"))
-        item = Item(el.tag, name, span=span, element=el,
-                    attributes={k: v for k, v in el.items() if k != "name"})
+        item = Item.loaded(el.tag, name, _ELEMENT_SPAN, el, {k: v for k, v in el.items() if k != "name"}, src)
+        if el.tag in self.custom:
+            self.custom[el.tag].append(item)       # in tree order, as Project.items() lists them
         if self.item_types is not None and el.tag not in self.item_types \
                 and el.tag not in self.kanzi_item_types:
             self.unknown_type(el.tag, item.span, library)
@@ -297,20 +305,17 @@ class _Loader:
     # ---- properties, bindings, aliases
     def property(self, item: Item, el, src: SourceFile) -> None:
         name = el.get("name")
-        start, end, closed = src.tags[el]
-        span = (SourceFile.span, src, start, end)
         if not name:
-            self.diagnostics.append(_diag(STRUCTURE, "<Property> needs a name attribute", src.span(start, end)))
+            self.diagnostics.append(_diag(STRUCTURE, "<Property> needs a name attribute", src.element_span(el)))
             return
-        stop = end if closed else src.text_end(end)
-        prop = Property(name, None, el.text or "", span, el, (SourceFile.span, src, end, stop))
+        prop = Property.loaded(name, el.text or "", _ELEMENT_SPAN, el, _VALUE_SPAN, src)
         first = item.properties.get(name)
         if first is not None:
             self.diagnostics.append(_diag(STRUCTURE, f"property {name} is set twice on {item.path} "
                                           f"(first at line {first.span.line}); the last one counts",
                                           prop.span, severity=Severity.WARNING))
         item.properties[name] = prop
-        self.pending.append((prop, src, end))
+        self.pending.append((prop, src))
 
     def alias(self, item: Item, el, src: SourceFile) -> None:
         name, target = el.get("name"), el.get("target")
@@ -322,18 +327,27 @@ class _Loader:
 
     # ---- typed values, once every custom PropertyType is known
     def parse_values(self, project: Project) -> None:
-        for item in project.walk():
+        for item in dict.fromkeys(self.bound):
             for b in item.bindings:
                 b.as_loaded = b.key()
-        cat = project.catalog
+        # the project's catalog from the custom types met on the way (no walk to find them)
+        project._catalog = cat = catalog().with_custom(self.custom["PropertyType"],
+                                                       self.custom["MaterialType"])
         # Values are immutable, and projects repeat the same literals for the same property
         # types ("0.5", "Gravity", "(0, 1, 0)"): each distinct one is read once per load.
         read: dict[tuple, object] = {}
-        for prop, src, start in self.pending:
-            spec = cat.property(prop.name) if cat is not None else None
-            type_name, enum = (spec.type, spec.enum or None) if spec else (None, None)
-            aliases = spec.enum_aliases if spec else ()
-            key = (prop.text, type_name, enum, aliases)
+        rules: dict[str, tuple] = {}      # property name -> (spec, type, enum, aliases, rule number)
+        numbers: dict[tuple, int] = {}    # (type, enum, aliases) -> rule number
+        for prop, src in self.pending:
+            rule = rules.get(prop.name)
+            if rule is None:
+                spec = cat.property(prop.name) if cat is not None else None
+                type_name, enum = (spec.type, spec.enum or None) if spec else (None, None)
+                aliases = spec.enum_aliases if spec else ()
+                rule = rules[prop.name] = (spec, type_name, enum, aliases,
+                                           numbers.setdefault((type_name, enum, aliases), len(numbers)))
+            spec, type_name, enum, aliases, number = rule
+            key = (prop.text, number)
             value = read.get(key, read)
             if value is read:
                 try:
@@ -344,6 +358,7 @@ class _Loader:
             if not isinstance(value, LiteralError):
                 prop.value = value
                 continue
+            start = src.text_range(prop.element)[0]
             raw = src.text[start:start + len(prop.text)]
             where = src.span(start + value.start, start + value.end) if raw == prop.text else prop.value_span
             want = spec.type if spec else None

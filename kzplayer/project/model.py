@@ -19,34 +19,8 @@ from kzplayer.diagnostics import Diagnostic, Span
 from kzplayer.project.catalog import catalog
 from kzplayer.project.literals import check_value, format_literal
 from kzplayer.project.paths import resolve
-
-
-class SpanField:
-    """A Span attribute that may also be set to `(function, *arguments)`: the loader defers
-    working out line and column until the span is read, since most are never shown and
-    a large project has tens of thousands."""
-
-    def __set_name__(self, owner, name: str) -> None:
-        self.key = "_" + name
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return None                       # the dataclass field's default
-        value = obj.__dict__.get(self.key)
-        if value.__class__ is tuple:
-            value = obj.__dict__[self.key] = value[0](*value[1:])
-        return value
-
-    def __set__(self, obj, value) -> None:
-        obj.__dict__[self.key] = value
-
-
-def copy_spans(dst, src, names) -> None:
-    """Copy SpanField attributes from `src` to `dst` as stored: a position not worked out
-    yet stays so (the saver takes fresh positions for every property after a save)."""
-    for name in names:
-        key = "_" + name
-        dst.__dict__[key] = src.__dict__.get(key)
+# positions worked out when read: importable from here as before the split
+from kzplayer.project.spans import Deferred, SpanField, copy_spans  # noqa: F401
 
 
 @dataclass
@@ -62,6 +36,18 @@ class Property:
     span: Span | None = SpanField()
     element: Any = field(default=None, repr=False, compare=False)   # lxml element, for saving
     value_span: Span | None = SpanField()   # where the value text starts (after the `>`)
+
+    @classmethod
+    def loaded(cls, name: str, text: str, span, element, value_span, source=None) -> "Property":
+        """The loader's constructor (value None until typed): the attributes __init__ sets,
+        in one step, and the file it came from (`_source`, which a Deferred span reads); a
+        large project makes tens of thousands (tests/project compares both)."""
+        prop = cls.__new__(cls)
+        prop.name, prop.value, prop.text, prop._span = name, None, text, span
+        prop.element, prop._value_span = element, value_span
+        if source is not None:
+            prop._source = source
+        return prop
 
 
 @dataclass
@@ -169,6 +155,17 @@ class Item:
     element: Any = field(default=None, repr=False, compare=False)
     aliases: dict[str, Alias] = field(default_factory=dict, repr=False)
 
+    @classmethod
+    def loaded(cls, type: str, name: str, span, element, attributes: dict, source=None) -> "Item":
+        """The loader's constructor: what __init__ sets, in one step (see Property.loaded)."""
+        item = cls.__new__(cls)
+        item.type, item.name, item.parent, item.children = type, name, None, []
+        item.properties, item.bindings, item.attributes = {}, [], attributes
+        item._span, item.element, item.aliases = span, element, {}
+        if source is not None:
+            item._source = source
+        return item
+
     @property
     def path(self) -> str:
         """Absolute ProjectItemPath without the project name: `Screens/Screen/RootNode`."""
@@ -180,10 +177,23 @@ class Item:
         return "/".join(reversed(parts))
 
     def child(self, name: str) -> "Item | None":
-        for c in self.children:
-            if c.name == name:
-                return c
-        return None
+        """The first child named `name`. A path walk asks this once per segment: an item with
+        many children keeps a name index (rebuilt when its list of children is replaced or
+        changes length, checked on every hit), so resolving the paths of thousands of
+        siblings is not a scan of the siblings each."""
+        children = self.children
+        if len(children) < 16:
+            return next((c for c in children if c.name == name), None)
+        index = getattr(self, "_child_index", None)
+        if index is None or index[0] is not children or index[1] != len(children):
+            names: dict[str, int] = {}
+            for k, c in enumerate(children):
+                names.setdefault(c.name, k)
+            index = self._child_index = (children, len(children), names)
+        k = index[2].get(name)
+        if k is not None and children[k].name == name:
+            return children[k]
+        return next((c for c in children if c.name == name), None)
 
     def walk(self) -> Iterator["Item"]:
         """This item and all below it, in tree order (depth first, children in file order)."""

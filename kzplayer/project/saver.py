@@ -15,7 +15,8 @@ from xml.sax.saxutils import escape, quoteattr
 from kzplayer.diagnostics import KzError
 from kzplayer.project.kzm_reader import read_item_file, read_kzm
 from kzplayer.project.layout import PROJECT_FILE_SUFFIX
-from kzplayer.project.model import Item, Project, Property, copy_spans
+from kzplayer.project.model import Item, Project, Property
+from kzplayer.project.spans import copy_spans
 from kzplayer.project.source import UNREADABLE, _diag
 from kzplayer.project.writer import (INDENT, encode_text, property_text, type_of, write_blobs,
                                      write_folder, write_single)

@@ -9,8 +9,8 @@ at what the grammar itself requires of it (required attributes, allowed words, p
 the messages follow the schema file instead of repeating it.
 
 Positions come from the loader's scan of the raw text (`source`, a loader SourceFile): the
-start tag, or the attribute value at fault. Without it the file is scanned here through the
-loader's reader; when that fails too, lxml's line and column 1.
+start tag, or the attribute value at fault. Without it the file is scanned through the
+loader's reader (source.Locator); when that fails too, lxml's line and column 1.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from functools import cache
 from lxml import etree
 
 from kzplayer.diagnostics import Diagnostic, Severity, Span, closest
-from kzplayer.project.source import read_source
+from kzplayer.project.source import Locator as _Locator
 from kzplayer.resources import schema_dir
 
 CODE, RULE = "KZ004", "schema.invalid"        # the loader's code for structure problems
@@ -89,9 +89,24 @@ _GOOD_NAMES: set[str] = set()      # property names found good, across files (a 
 _GOOD_NAMES_MAX = 100_000          # has thousands of small files with the same few names)
 
 
+@cache
+def _name_values() -> tuple:
+    """(XPath listing the values of one attribute that holds a property name, its rule)."""
+    return tuple((etree.XPath(f"descendant-or-self::{tag}/@{name}", smart_strings=False), rule)
+                 for tag, attrs in _name_attributes().items() for name, rule in attrs)
+
+
 def _property_name_problems(root, where: "_Locator") -> list[Diagnostic]:
     checks = _name_attributes()
     good = _GOOD_NAMES if len(_GOOD_NAMES) < _GOOD_NAMES_MAX else set()
+    # the distinct values first (gathered in C; a file of 10,000 items has a few dozen): the
+    # walk over the elements below, for positions, is needed only when one is wrong
+    fresh = {(v, k): rule for k, (values, rule) in enumerate(_name_values()) for v in values(root)
+             if v not in good}
+    wrong = [v for (v, _), rule in fresh.items() if not _value_ok(v, rule)]
+    good.update(v for v, _ in fresh if v not in wrong)
+    if not wrong:
+        return []
     out = []
     for el in root.iter(*checks):
         for name, rule in checks[el.tag]:
@@ -352,42 +367,6 @@ def _attribute_hint(tag: str, name: str) -> str | None:
 def _plain(message: str) -> str:
     message = re.sub(r"^Element (\S+) ", r"<\1> ", message or "")
     return message.rstrip(".") or "does not fit the schema"
-
-
-class _Locator:
-    """Spans of elements and attributes: from the loader's SourceFile when there is one."""
-
-    def __init__(self, root, file: str, source):
-        self.file = file
-        self.root = root
-        self.source = source
-        self.index = None
-        self.tried = source is not None
-
-    def _source_for(self, el):
-        if self.source is not None and el in self.source.tags:
-            return self.source, el
-        if not self.tried:
-            self.tried = True
-            try:
-                src = read_source(self.file, [])
-            except Exception:          # the scan is a nicety; lxml's line still stands
-                src = None
-            if src is not None:
-                self.source = src
-                self.index = dict(zip(self.root.iter(etree.Element),
-                                      src.tree.getroot().iter(etree.Element)))
-        if self.index is not None and el in self.index:
-            return self.source, self.index[el]
-        return None, None
-
-    def span(self, el, attribute: str | None, line: int) -> Span:
-        if el is not None:
-            src, their = self._source_for(el)
-            if src is not None and their in src.tags:
-                return src.attribute_span(their, attribute) if attribute else src.element_span(their)
-            line = el.sourceline or line
-        return Span(self.file, max(line or 1, 1), 1)
 
 
 def without_repeats(schema_diags: list[Diagnostic], others: list[Diagnostic]) -> list[Diagnostic]:

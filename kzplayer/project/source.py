@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import gc
 import os
 import re
 from dataclasses import dataclass, field
@@ -56,14 +57,40 @@ def _diag(kind, message, span=None, hint=None, severity=Severity.ERROR, related=
 
 @dataclass
 class SourceFile:
-    """One parsed file: its text, its lxml tree and where every element starts."""
+    """One parsed file: its text, its lxml tree and where every element starts.
+
+    The positions are worked out on first use, for the whole file at once (one scan of the
+    raw text, `tags`; the line starts, `line_starts`): a clean project loads, binds and plays
+    without showing any, and the scan is a third of a load. The tree must not be changed in
+    place before (the saver splices text; it never edits the tree)."""
     path: str
     text: str
     tree: object
-    line_starts: list[int]
-    # element -> (start offset of '<', offset just after the start tag's '>', self-closing)
-    tags: dict = field(default_factory=dict, repr=False)
     encoding: str = "utf-8"          # what to write it back in ("utf-8-sig" keeps a BOM)
+    _line_starts: list | None = field(default=None, repr=False)
+    _tags: dict | None = field(default=None, repr=False)
+    _plain: bool | None = field(default=None, repr=False)
+
+    @property
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        return self._line_starts
+
+    @property
+    def tags(self) -> dict:
+        """element -> (start offset of '<', offset just after the start tag's '>', self-closing)."""
+        if self._tags is None:
+            self._tags = _scan_tags(self.text, self.tree)
+        return self._tags
+
+    @property
+    def plain(self) -> bool:
+        """Whether the file spells every text as it reads (no entity, no CDATA): then no
+        element's text needs anchors (see `anchors`), and none needs the positions to know."""
+        if self._plain is None:
+            self._plain = "&" not in self.text and "<![CDATA[" not in self.text
+        return self._plain
 
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self.line_starts, offset)
@@ -85,8 +112,11 @@ class SourceFile:
 
     def lazy_element_span(self, el) -> tuple:
         """element_span(el), worked out when read (see model.SpanField)."""
-        start, end, _ = self.tags[el]
-        return (SourceFile.span, self, start, end)
+        return (SourceFile.element_span, self, el)
+
+    def value_span(self, el) -> Span:
+        """The text of `el` as written, from after its start tag to the next '<'."""
+        return self.span(*self.text_range(el))
 
     def text_end(self, end: int) -> int:
         """Where the text that starts at `end` (after a start tag) stops: the next '<'."""
@@ -145,8 +175,7 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
                                  Span(path, 1, 1) if os.path.exists(path) else None))
         return None
     text, encoding = decode_text(raw)
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    src = SourceFile(path, text, None, starts, encoding=encoding)
+    src = SourceFile(path, text, None, encoding=encoding)
     first = re.search(r"<[^\s!?/]", text)
     prolog = text[:first.start()] if first else text
     dt = _DOCTYPE.search(prolog) or (re.search(r"<!DOCTYPE", prolog))
@@ -174,14 +203,63 @@ def read_source(path: str, diagnostics: list) -> SourceFile | None:
     except ValueError as e:       # e.g. unicode strings with an encoding declaration
         diagnostics.append(_diag(MALFORMED, f"not well-formed XML: {e}", Span(path, 1, 1)))
         return None
-    marks = [(m.start(), m.end(), bool(m.group("close")))
-             for m in _MARKUP.finditer(text) if m.group("tag")]
-    elements = list(src.tree.getroot().iter(etree.Element))
-    src.tags = dict(zip(elements, marks))
+    return src
+
+
+def _scan_tags(text: str, tree) -> dict:
+    """Every element's start tag in the raw text, in document order (SourceFile.tags)."""
+    # tens of thousands of new tuples: the collector would scan the heap again and again
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        marks = [(m.start(), m.end(), bool(m.group("close")))
+                 for m in _MARKUP.finditer(text) if m.group("tag")]
+        elements = list(tree.getroot().iter(etree.Element))
+    finally:
+        if was_on:
+            gc.enable()
+    tags = dict(zip(elements, marks))
     if len(marks) != len(elements):   # should not happen; keep positions usable anyway
         for el in elements[len(marks):]:
-            src.tags[el] = src.tags.get(el) or (0, 0, True)
-    return src
+            tags[el] = tags.get(el) or (0, 0, True)
+    return tags
+
+
+class Locator:
+    """Spans of elements and attributes for the schema check (schema.py): from the loader's
+    SourceFile when there is one, else from a scan of the file made when first needed."""
+
+    def __init__(self, root, file: str, source):
+        self.file = file
+        self.root = root
+        self.source = source
+        self.index = None
+        self.tried = source is not None
+
+    def _source_for(self, el):
+        if self.source is not None and el in self.source.tags:
+            return self.source, el
+        if not self.tried:
+            self.tried = True
+            try:
+                src = read_source(self.file, [])
+            except Exception:          # the scan is a nicety; lxml's line still stands
+                src = None
+            if src is not None:
+                self.source = src
+                self.index = dict(zip(self.root.iter(etree.Element),
+                                      src.tree.getroot().iter(etree.Element)))
+        if self.index is not None and el in self.index:
+            return self.source, self.index[el]
+        return None, None
+
+    def span(self, el, attribute: str | None, line: int) -> Span:
+        if el is not None:
+            src, their = self._source_for(el)
+            if src is not None and their in src.tags:
+                return src.attribute_span(their, attribute) if attribute else src.element_span(their)
+            line = el.sourceline or line
+        return Span(self.file, max(line or 1, 1), 1)
 
 
 # The XML parser's (libxml2's) words -> what to do, for the usual slips in a .kzm file.
