@@ -20,8 +20,10 @@ class Catalog:
     def __init__(self, properties: dict[str, PropertySpec], materials: dict[str, MaterialSpec],
                  item_types: dict[str, ItemTypeSpec], asset_prefix: str, notes: tuple[str, ...] = (),
                  kanzi_item_types: frozenset[str] = frozenset(),
-                 component_types: frozenset[str] = frozenset(), aliases: tuple[Alias, ...] = ()):
+                 component_types: frozenset[str] = frozenset(), aliases: tuple[Alias, ...] = (),
+                 render_prefix: str = ""):
         self.asset_prefix = asset_prefix
+        self.render_prefix = render_prefix          # the rendering materials' folder in Kanzi
         self.notes = notes
         self.kanzi_item_types = kanzi_item_types    # Kanzi's own types: known, not played
         self.component_types = component_types      # node components: attached to their parent node
@@ -87,6 +89,10 @@ class Catalog:
         found = self._lookup.get(key)
         if found is None and key.startswith(self.asset_prefix):
             found = self._lookup.get(key[len(self.asset_prefix):])
+        if found is None and self.render_prefix and key.startswith(self.render_prefix):
+            found = self._lookup.get(key[len(self.render_prefix):])   # ParticlesAssetPackage/Materials/<Name>
+            if found is not None and (found.custom or found.slot != "Particle"):
+                found = None
         if found is None and "/" in key:         # a leading project name on a custom path
             found = self._lookup.get(key.split("/", 1)[1])
             if found is not None and not found.custom:
@@ -187,7 +193,8 @@ class Catalog:
             for slot in t.slots:
                 extra |= slot_prefixes.get(slot, set())
             types[t.name] = replace(t, property_prefixes=t.property_prefixes | extra) if extra else t
-        return Catalog(*link(props, mats, types), asset_prefix=self.asset_prefix, notes=self.notes,
+        return Catalog(*link(props, mats, types), asset_prefix=self.asset_prefix, render_prefix=self.render_prefix,
+                       notes=self.notes,
                        kanzi_item_types=self.kanzi_item_types, component_types=self.component_types,
                        aliases=self.aliases)
 

@@ -40,6 +40,7 @@ class PropertySpec:
     enum_aliases: tuple[tuple[str, str], ...] = ()    # (other word, the word it stands for)
     origin: str = ""               # "NeL" / "kzplayer": known not to be Kanzi's (ORIGINS)
     port: str = ""                 # with origin: how to get near it with what Kanzi ships
+    page: str = ""                 # the manual page the entry rests on (docs/catalog.md)
 
     def enum_word(self, word: str) -> str | None:
         """The catalog word that `word` stands for (itself, or what an alias names); None
@@ -128,6 +129,11 @@ class MaterialSpec:
     about: str = ""                # a longer description (docs/catalog.md, per material)
     origin: str = ""               # "NeL" / "kzplayer": Kanzi Particles does not ship it (ORIGINS)
     port: str = ""                 # with origin: what Kanzi ships that comes nearest
+    # a [legacy] name Kanzi Particles 3.0 still ships (release notes, migration guide): played
+    # as its replacement with the preset, without material.deprecated
+    current: bool = False
+    page: str = ""                 # the manual page the entry rests on (docs/catalog.md)
+    inferred: tuple[str, ...] = () # preset values the manual does not give: kzplayer's choice
 
     def __hash__(self):            # preset is a dict; the name identifies a material
         return hash((self.name, self.path, self.legacy))

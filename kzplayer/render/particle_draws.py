@@ -156,7 +156,8 @@ class ParticleDraws:
                 st.live.update(em.particles, em.capacity, 4, mesh.index_count if mesh else 0)
             st.order = st.live.buffer
             if em.sorting in SORT_KEYS:
-                st.sorter.sort(st.live, em.capacity, SORT_KEYS[em.sorting], em.model, view)
+                st.sorter.sort(st.live, em.capacity, SORT_KEYS[em.sorting], em.model,
+                               view if em.sort_view is None else em.sort_view)
                 st.order = st.sorter.order
             if em.cast_light and casters < MAX_LIGHT_CASTERS:
                 self._gather_lights(em, st, casters)
