@@ -166,7 +166,9 @@ ALIAS_ORIGINS = ("kanzi", "earlier")
 # Where a stock material or property comes from, set only where it is known that Kanzi
 # Particles does not ship it (material.kzplayer-only notes each use); unset: Kanzi's, or
 # not known. The words, for the docs and the note:
-ORIGINS = {"NeL": "the NeL particle system design", "kzplayer": "kzplayer itself"}
+ORIGINS = {"NeL": "the NeL particle system design", "kzplayer": "kzplayer itself",
+           "held-back": "the events page of Kanzi Particles, which holds it back from the shipped catalog",
+           "demo": "the Kanzi Particles demo project, not the asset package"}
 
 
 class CatalogError(ValueError):

@@ -87,11 +87,37 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         if a.kind == "enum":
             spec = props[a.property]
             props[a.property] = replace(spec, enum_aliases=spec.enum_aliases + ((a.name, a.of),))
-    return Catalog(*link(props, mats, types, check=True), asset_prefix=prefix,
+    pages = data.get("pages", {})
+    props, mats, types = link(props, mats, types, check=True)
+    props, mats = _pages(pages, data.get("page_of", {}), props, mats)
+    return Catalog(props, mats, types, asset_prefix=prefix, pages=pages,
                    render_prefix=data.get("render_asset_prefix", ""),
                    notes=tuple(data.get("notes", ())), kanzi_item_types=kanzi,
                    component_types=frozenset(data.get("kanzi_item_types", {}).get("components", ())),
                    aliases=aliases)
+
+
+def _pages(pages: dict, page_of: dict, props: dict, mats: dict) -> tuple[dict, dict]:
+    """Every entry's `page` (a key of [pages]): its own, else NeL's design for an entry of
+    origin NeL, else its slot's (a material) or its prefix's (a property) from [page_of],
+    else the page of the first material that reads it, else "inferred"."""
+    by_slot, by_prefix = page_of.get("slot", {}), page_of.get("prefix", {})
+    for key in [*by_slot.values(), *by_prefix.values(), *(x.page for x in [*props.values(), *mats.values()])]:
+        if key and key not in pages:
+            raise CatalogError(f"page {key!r} is not one of [pages]")
+
+    def fallback(origin: str, own: str) -> str:
+        return {"NeL": "nel", "kzplayer": "inferred"}.get(origin, own) if origin else own
+    mats = {n: m if m.page else replace(m, page=fallback(m.origin, by_slot.get(m.slot, "inferred")))
+            for n, m in mats.items()}
+    out = {}
+    for n, p in props.items():
+        if not p.page:
+            reader = mats.get(p.materials[0]) if p.materials else None
+            own = by_prefix.get(p.prefix) or (reader.page if reader is not None else "inferred")
+            p = replace(p, page=fallback(p.origin, own))
+        out[n] = p
+    return out, mats
 
 
 def _aliases(data: dict, props: dict, mats: dict) -> tuple[Alias, ...]:
