@@ -236,6 +236,8 @@ def _custom_property(entry) -> PropertySpec | None:
         return None
     if default is None and type_name not in ("buffer", "item", "material"):
         default = _ZERO.get(type_name)
+    if default is None and type_name == "enum" and enum:
+        default = V.EnumValue(enum[0], 0)        # Kanzi's default of an enum type: its first option
     return PropertySpec(name=name, type=type_name, default=default, min=lo, max=hi,
                         enum=enum, doc=attrs.get("doc", ""), custom=True)
 
