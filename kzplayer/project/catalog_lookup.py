@@ -21,8 +21,11 @@ class Catalog:
                  item_types: dict[str, ItemTypeSpec], asset_prefix: str, notes: tuple[str, ...] = (),
                  kanzi_item_types: frozenset[str] = frozenset(),
                  component_types: frozenset[str] = frozenset(), aliases: tuple[Alias, ...] = (),
-                 render_prefix: str = "", pages: dict[str, str] | None = None):
+                 render_prefix: str = "", pages: dict[str, str] | None = None,
+                 prefabs: dict[str, tuple[str, str]] | None = None, prefab_prefix: str = ""):
         self.asset_prefix = asset_prefix
+        self.prefabs = dict(prefabs or {})          # stock prefab -> (emission, count material)
+        self.prefab_prefix = prefab_prefix          # where they live: ParticlesAssetPackage/Prefabs/
         self.pages = dict(pages or {})              # page key -> where it is (catalog.toml [pages])
         self.render_prefix = render_prefix          # the rendering materials' folder in Kanzi
         self.notes = notes
@@ -195,7 +198,8 @@ class Catalog:
                 extra |= slot_prefixes.get(slot, set())
             types[t.name] = replace(t, property_prefixes=t.property_prefixes | extra) if extra else t
         return Catalog(*link(props, mats, types), asset_prefix=self.asset_prefix, render_prefix=self.render_prefix,
-                       pages=self.pages, notes=self.notes,
+                       pages=self.pages, prefabs=self.prefabs, prefab_prefix=self.prefab_prefix,
+                       notes=self.notes,
                        kanzi_item_types=self.kanzi_item_types, component_types=self.component_types,
                        aliases=self.aliases)
 

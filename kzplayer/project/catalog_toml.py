@@ -90,7 +90,14 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
     pages = data.get("pages", {})
     props, mats, types = link(props, mats, types, check=True)
     props, mats = _pages(pages, data.get("page_of", {}), props, mats)
+    prefabs = {}
+    for name, pf in data.get("prefab", {}).items():
+        emission = mats.get(pf.get("emission", ""))
+        if emission is None or emission.slot != "Emission":
+            raise CatalogError(f"prefab {name}: emission {pf.get('emission')!r} is no emission material")
+        prefabs[name] = (emission.name, pf.get("count", "EmissionCount_Schedule"))
     return Catalog(props, mats, types, asset_prefix=prefix, pages=pages,
+                   prefabs=prefabs, prefab_prefix=data.get("prefab_prefix", ""),
                    render_prefix=data.get("render_asset_prefix", ""),
                    notes=tuple(data.get("notes", ())), kanzi_item_types=kanzi,
                    component_types=frozenset(data.get("kanzi_item_types", {}).get("components", ())),

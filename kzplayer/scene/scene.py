@@ -24,6 +24,7 @@ import numpy as np
 from kzplayer.bindings import resolve
 from kzplayer.diagnostics import Diagnostic, KzError
 from kzplayer.meshes import mesh_for
+from kzplayer.project.prefab_instances import instance, is_placeholder
 from kzplayer.scene.events import dependency_order, event_source
 from kzplayer.scene.materials import Material, resolve_material, stock_spec
 from kzplayer.scene.nodes import SceneAffector, SceneCollider, SceneEmitter, SceneSystem, emitter_space
@@ -361,9 +362,16 @@ def _scene_of(item):
     return node
 
 
-def _members(system_item):
-    """Emitters and affectors of a system in tree order, not descending into nested systems."""
+def _members(system_item, depth: int = 0):
+    """Emitters and affectors of a system in tree order, not descending into nested systems;
+    a placeholder of a template that holds an emitter is its instance (prefab_instances)."""
     for child in system_item.children:
+        made = instance(child.project, child, depth) if is_placeholder(child) else None
+        if made is not None:
+            yield made
+            if made.type != "ParticleSystem":
+                yield from _members(made, depth + 1)
+            continue
         yield child
         if child.type != "ParticleSystem":
-            yield from _members(child)
+            yield from _members(child, depth)
