@@ -1,6 +1,7 @@
 """ParticleSystem.SortingCamera (the glossary's sorting camera): the Depth and ReverseDepth
-sorts of the system's emitters follow the view of the camera it names; unset, the drawing
-camera's; a reference to no Camera is a warning and the drawing camera sorts."""
+sorts of the system's emitters go by the distance to the camera it names; unset, by the
+drawing camera's view depth; a reference to no Camera is a warning and the drawing camera
+sorts."""
 from __future__ import annotations
 
 import numpy as np
@@ -40,23 +41,34 @@ def test_a_sorting_camera_that_names_no_camera_is_a_warning(tmp_path):
     assert [d.rule for d in builder.problems] == ["path.unresolved"] and "names no Camera" in builder.problems[0].message
 
 
-def test_the_renderer_sorts_by_the_sorting_cameras_view(ctx):
-    """Particles along Z drawn from +Z: sorted by a sorting camera behind them (at -Z), the
-    far-first order is the reverse of the drawing camera's."""
+def _orders(ctx, records, views, cam):
     from kzplayer.gpu.views import RecordBuffers
     from kzplayer.render.frame import Frame
     from kzplayer.render.renderer import Renderer
-    from tests.render.helpers import camera, emitter
-    records = particles([(0.0, 0.0, z) for z in (-2.0, 1.0, -0.5, 2.5)])
-    front, back = camera(8.0), camera(8.0, yaw_deg=180.0)
+    from tests.render.helpers import emitter
     r = Renderer(ctx, (32, 18))
     buf = RecordBuffers(ctx, records)
     try:
         orders = []
-        for view in (None, back.view):
-            r.draw(Frame(emitters=[emitter(buf, len(records), sorting="Depth", sort_view=view)]), front)
+        for view in views:
+            r.draw(Frame(emitters=[emitter(buf, len(records), sorting="Depth", sort_view=view)]), cam)
             orders.append(list(r.sorter("e").read()[1]))
+        return orders
     finally:
         buf.release()
         r.release()
-    assert orders[0] == list(expected_order(records, DEPTH, front)) == orders[1][::-1]
+
+
+def test_the_renderer_sorts_by_the_distance_to_the_sorting_camera(ctx):
+    """Particles along Z drawn from +Z: sorted for a sorting camera behind them (at -Z), the
+    far-first order is the reverse of the drawing camera's. Particles across X, all at one
+    depth for both cameras: the drawing camera keeps their slot order (a tie), the sorting
+    camera puts the farthest from it first."""
+    from tests.render.helpers import camera
+    front, back = camera(8.0), camera(8.0, yaw_deg=180.0)
+    along = particles([(0.0, 0.0, z) for z in (-2.0, 1.0, -0.5, 2.5)])
+    plain, behind = _orders(ctx, along, (None, back.view), front)
+    assert plain == list(expected_order(along, DEPTH, front)) == behind[::-1]
+    across = particles([(x, 0.0, 0.0) for x in (0.0, 3.0, -1.0, 2.0)])
+    plain, behind = _orders(ctx, across, (None, back.view), front)
+    assert plain == [0, 1, 2, 3] and behind == [1, 3, 2, 0]
