@@ -120,7 +120,8 @@ class Scene:
         """Whether the slot, after bindings, holds the stock `material` under any of its
         names (alias, asset-package path)."""
         spec = stock_spec(self.catalog, self.values.bound(item, slot_property))
-        return spec is not None and spec.name == material
+        # a preset name plays its replacement (Kanzi's Emitter_MeshSurface is Emitter_Mesh)
+        return spec is not None and material in (spec.name, spec.replacement)
 
     def mesh(self, item, name: str):
         """The MeshData a mesh reference names after bindings (Model3D.Mesh, Emission.Mesh,

@@ -42,7 +42,7 @@ def check(context):
         if item.type not in DRAWERS:
             continue
         for name in REFERENCES:
-            prop = item.properties.get(name)
+            prop = item.own_property(name)          # under any name (Kanzi's ParticleEmitter.Mesh)
             if prop is not None and prop.value is not None:
                 try:
                     drawn.add(id(find_mesh_item(project, prop.value, item)))
@@ -57,11 +57,11 @@ def check(context):
                 yield Problem(value_span(prop) if prop is not None else item.span, f"Mesh '{item.name}': {exc}",
                               "name a .glb, .gltf or .obj file inside the project folder, relative to the project file")
         for name in REFERENCES if item.type in DRAWERS else ():
-            prop = item.properties.get(name)
+            prop = item.own_property(name)
             if prop is None or prop.value is None or not str(getattr(prop.value, "path", prop.value)).strip():
                 continue
             try:
                 find_mesh_item(project, prop.value, item)
             except MeshError as exc:
-                yield Problem(value_span(prop), f"{name}: {exc}",
+                yield Problem(value_span(prop), f"{prop.name}: {exc}",
                               "name a Mesh item of the Meshes library, e.g. Meshes/Rock")
