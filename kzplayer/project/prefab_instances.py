@@ -14,8 +14,10 @@ DiscEmitter, TorusEmitter, PointEmitter; catalog.toml [prefab.*]) are templates 
 need not hold: a ParticleEmitter with its emission material, `EmissionCount_Schedule` and
 every property both read lifted to the root at the catalog default.
 
-Bindings inside a template are not copied into its instances yet (their values are the
-template's as written).
+A property the placeholder sets (or binds) reads as the placeholder has it, its binding
+applied; any other as the template's node reads it, its bindings applied (evaluated once,
+for the template: a template binding that reads a property the placeholder overrides still
+sees the template's value).
 """
 from __future__ import annotations
 
@@ -89,13 +91,52 @@ def instance(project, placeholder: Item, depth: int = 0) -> Item | None:
         return None
     own = {k: v for k, v in placeholder.properties.items() if k not in prefabs.PLACEHOLDER_PROPERTIES}
     made = _copy(root, placeholder.parent, name=placeholder.name, overrides=own)
+    made.own |= {b.target for b in placeholder.bindings}     # what the placeholder's bindings write
+    made.placeholder = placeholder
     made.span = placeholder.span
     return made
 
 
+def value_holder(item: Item, name: str) -> Item:
+    """The item of the project whose value (after bindings) a node of an instance has for
+    `name`: the placeholder for what it overrides (its value, or its binding's), else the
+    template's node; `item` itself for anything else."""
+    while isinstance(item, InstanceItem):
+        if item.overrides(name):
+            if item.placeholder is None:
+                return item
+            item = item.placeholder
+        elif item.template is not None:
+            item = item.template
+        else:
+            return item
+    return item
+
+
+class InstanceItem(Item):
+    """A node of a prefab instance: a copy of the template's node (`template`), in the
+    instance's place. A property the placeholder does not override reads as the template's
+    node reads it, its bindings applied (kzplayer.scene.values)."""
+    template: Item | None = None
+    placeholder: Item | None = None     # the root's: the placeholder it stands for
+    own: frozenset = frozenset()
+
+    def overrides(self, name: str) -> bool:
+        return name in self.own or any(s in self.own for s in _spellings(self, name))
+
+
+def _spellings(item: Item, name: str) -> tuple:
+    project = item.project
+    return project.catalog.spellings(name) if project is not None else (name,)
+
+
 def _copy(item: Item, parent: Item | None, name: str | None = None, overrides: dict | None = None) -> Item:
-    made = Item(item.type, name or item.name, parent=parent, properties={**item.properties, **(overrides or {})},
-                attributes=dict(item.attributes), span=item.span, element=item.element, aliases=dict(item.aliases))
+    made = InstanceItem(item.type, name or item.name, parent=parent,
+                        properties={**item.properties, **(overrides or {})}, attributes=dict(item.attributes),
+                        span=item.span, element=item.element, aliases=dict(item.aliases))
+    # a stock prefab's root is in no project: its values are its own (the catalog defaults)
+    made.template = item if item.parent is not None else None
+    made.own = frozenset(overrides or ())
     for child in item.children:
         if child.type not in ("BindingItem", "BindingSourceItem"):
             made.children.append(_copy(child, made))

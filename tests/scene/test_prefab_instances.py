@@ -106,3 +106,25 @@ def test_nested_prefabs_play(ctx, tmp_path):
         <Property name="Emission.Rate">40</Property>
       </ParticleEmitter></EmptyNode>""")
     same(particles(ctx, made), particles(ctx, written))
+
+
+def test_the_templates_bindings_and_the_placeholders_reach_the_instance(ctx, tmp_path):
+    """A binding of the template's emitter (Lifetime from its own Rate, 20 -> 2 s) applies to
+    the instance; a binding on the placeholder (Rate from a knob, 0.5 x 100) writes the
+    instance's Rate, as Kanzi applies a placeholder's values to the instance root."""
+    template = f'<ObjectPrefabTemplate name="T"><ParticleEmitter name="Spray">\n        {SPRAY}\n' \
+               '        <Property name="Emission.Rate">20</Property>\n' \
+               '        <Binding target="Emission.Lifetime">{./Emission.Rate} / 10</Binding>\n' \
+               '      </ParticleEmitter></ObjectPrefabTemplate>'
+    knob = '      <EmptyNode name="Knob"><Property name="Node.Opacity">0.5</Property></EmptyNode>\n'
+    made = project(tmp_path, "bound", knob + placeholder(
+        "Nozzle", "Prefabs/T", '<Binding target="Emission.Rate">{../Knob/Node.Opacity} * 100</Binding>'), template)
+    written = project(tmp_path, "written", knob + f"""      <ParticleEmitter name="Nozzle">
+        {SPRAY}
+        <Property name="Emission.Rate">50</Property>
+        <Property name="Emission.Lifetime">2</Property>
+      </ParticleEmitter>""")
+    a, b = particles(ctx, made, steps=60), particles(ctx, written, steps=60)
+    same(a, b)
+    nozzle = a["Screens/Screen/Scene/System/Nozzle"]
+    assert len(nozzle) == 50 and np.allclose(nozzle["lifetime"], 2.0)
