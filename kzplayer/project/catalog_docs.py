@@ -86,7 +86,8 @@ def render_markdown(cat: Catalog) -> str:
             "materials: ParticlesOverLife\"), the SortingType words (\"Particle rendering materials\");",
             "the other `Affector_*` names follow the same prefix and are not confirmed one by one.", "",
             "| name | stands for | kind | whose name |", "|---|---|---|---|"]
-    whose = {"kanzi": "Kanzi Particles 3.0 (note)", "earlier": "earlier kzplayer (warning)"}
+    whose = {"kanzi": "Kanzi Particles 3.0 (note)", "earlier": "earlier kzplayer (warning)",
+             "kzplayer": "kzplayer's earlier name of Kanzi's entry (silent)"}
     for a in cat.aliases:
         kind = f"word of `{a.property}`" if a.kind == "enum" else a.kind
         out.append(f"| `{a.name}` | `{a.of}` | {kind} | {whose[a.origin]} |")

@@ -2,7 +2,7 @@
 
 A `Mesh` item of the project's `Meshes` library names a glTF 2.0 (`.glb`, `.gltf`) or OBJ
 file with `Mesh.File`, relative to the project file; `Model3D.Mesh`,
-`ParticleEmitter.ParticleMesh`, a mesh emitter's `Emission.Mesh` and a mesh collider's
+`ParticleEmitter.ParticleMesh`, a mesh emitter's `ParticleEmitter.Mesh` (or `Emission.Mesh`) and a mesh collider's
 `Collider.Mesh` name the Mesh item. kzplayer reads the file as the player will (trimesh)
 and reports a file that is missing, lies outside the project folder, is no mesh or holds no
 triangles, and a reference that leads to no Mesh item. The player draws such an emitter as
@@ -31,7 +31,7 @@ from kzplayer.meshes import MeshError, find_mesh_item, load_mesh, mesh_item_file
 CODE = "KZ701"
 RULE = "mesh.unreadable"
 SEVERITY = Severity.ERROR
-REFERENCES = ("Model3D.Mesh", "ParticleEmitter.ParticleMesh", "Emission.Mesh", "Collider.Mesh")
+REFERENCES = ("Model3D.Mesh", "ParticleEmitter.ParticleMesh", "ParticleEmitter.Mesh", "Collider.Mesh")
 DRAWERS = ("Model3D", "ParticleEmitter", "ParticleCollider")
 
 
