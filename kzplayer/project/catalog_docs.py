@@ -78,13 +78,16 @@ def render_markdown(cat: Catalog) -> str:
         out.append(f"| `{m.name}` | `{m.replacement}` | {preset} | {'yes' if m.current else 'no (deprecated)'} | "
                    f"{_page(cat, m.page)} | {m.doc} |")
     out += ["", "## Other names", "",
-            "One catalog entry under two names (`[alias.*]`). Kanzi Particles 3.0 (Kanzi 4.1) names",
-            "are read as the entry they name with a `property.alias` note; words of an earlier",
-            "kzplayer catalog with a `property.deprecated` warning. Kanzi Particles 3.0 names",
-            "confirmed on docs.kanzi.com/particles/4.0/3.0.0: `Affector_Gravity` (\"Authoring compute",
-            "shaders for performance\"), `ParticlesOverLife.ColorStart` / `ColorEnd` (\"Rendering",
-            "materials: ParticlesOverLife\"), the SortingType words (\"Particle rendering materials\");",
-            "the other `Affector_*` names follow the same prefix and are not confirmed one by one.", "",
+            "One catalog entry under two names (`[alias.*]`). Where kzplayer had a name first and",
+            "Kanzi's page names the entry for sure, the entry carries Kanzi's name and kzplayer's stays",
+            "as its alias, read silently (`ParticlesOverLife.ColorStart` / `ColorEnd`, \"Rendering",
+            "materials: ParticlesOverLife\"; `ParticleEmitter.Mesh`, the migration guide). Other",
+            "Kanzi Particles 3.0 (Kanzi 4.1) names are read as the entry they name with a",
+            "`property.alias` note: `Affector_Gravity` (\"Authoring compute shaders for",
+            "performance\"; the other `Affector_*` names follow the same prefix and are not confirmed",
+            "one by one), the colliders page's Bounce / Friction and the sizing page's names (their",
+            "prefixes inferred). Words of an earlier kzplayer catalog give a `property.deprecated`",
+            "warning (the SortingType words before \"Particle rendering materials\").", "",
             "| name | stands for | kind | whose name |", "|---|---|---|---|"]
     whose = {"kanzi": "Kanzi Particles 3.0 (note)", "earlier": "earlier kzplayer (warning)",
              "kzplayer": "kzplayer's earlier name of Kanzi's entry (silent)"}

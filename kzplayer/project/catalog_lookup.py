@@ -122,7 +122,9 @@ class Catalog:
 
     def default_for(self, property_name: str, material_names: Iterable[str] = ()):
         """The value an unset property has on a node whose slots hold `material_names`: a
-        legacy material's preset where one sets it, else the catalog default."""
+        legacy material's preset where one sets it, else the catalog default (under any name
+        of the property)."""
+        property_name = self.canonical(property_name)
         for name in material_names:
             spec = self.material(str(name)) if name else None
             if spec is not None and property_name in spec.preset:

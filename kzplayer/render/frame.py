@@ -9,8 +9,8 @@ material without a shader pair) are Diagnostics in `Frame.problems`, not excepti
 rest of the frame still draws.
 
 Property values are the scene's, as they play (bindings, legacy presets, the catalog's
-clamps: kzplayer.scene.values); another name of a property (Kanzi's
-ParticlesOverLife.ColorStart for ColorOverLife.StartColor) and an earlier enum word
+clamps: kzplayer.scene.values); another name of a property (kzplayer's earlier
+ColorOverLife.StartColor for ParticlesOverLife.ColorStart) and an earlier enum word
 (SortingType BackToFront for Depth) are the catalog's aliases, read as the entry they name
 by the loader and the binding graph.
 """
