@@ -97,12 +97,14 @@ def instance(project, placeholder: Item, depth: int = 0) -> Item | None:
     return made
 
 
-def value_holder(item: Item, name: str) -> Item:
+def value_holder(item: Item, name: str, is_set=None) -> Item:
     """The item of the project whose value (after bindings) a node of an instance has for
-    `name`: the placeholder for what it overrides (its value, or its binding's), else the
-    template's node; `item` itself for anything else."""
+    `name`: the placeholder for what it overrides (its value, its binding's, or one set at run
+    time: `is_set(placeholder, name)`), else the template's node; `item` itself for anything
+    else."""
     while isinstance(item, InstanceItem):
-        if item.overrides(name):
+        if item.overrides(name) or (item.placeholder is not None and is_set is not None
+                                    and is_set(item.placeholder, name)):
             if item.placeholder is None:
                 return item
             item = item.placeholder
@@ -111,6 +113,17 @@ def value_holder(item: Item, name: str) -> Item:
         else:
             return item
     return item
+
+
+def origins(item: Item) -> list[Item]:
+    """The project items a node of an instance stands for: itself, the template nodes it and
+    its instance ancestors copy, and their placeholders (a change to any reaches it)."""
+    out, node = [item], item
+    while node is not None:
+        if isinstance(node, InstanceItem):
+            out += [x for x in (node.template, node.placeholder) if x is not None]
+        node = node.parent
+    return out
 
 
 class InstanceItem(Item):

@@ -24,7 +24,7 @@ import numpy as np
 from kzplayer.bindings import resolve
 from kzplayer.diagnostics import Diagnostic, KzError
 from kzplayer.meshes import mesh_for
-from kzplayer.project.prefab_instances import instance, is_placeholder
+from kzplayer.project.prefab_instances import instance, is_placeholder, origins
 from kzplayer.scene.events import dependency_order, event_source
 from kzplayer.scene.materials import Material, resolve_material, stock_spec
 from kzplayer.scene.nodes import SceneAffector, SceneCollider, SceneEmitter, SceneSystem, emitter_space
@@ -198,7 +198,8 @@ class Scene:
         self.refresh()
         items = {id(i) for i, _ in nodes if i is not None}
         touched = [s for s in self.systems if any(_reaches(i, s) for i, _ in nodes if i is not None)
-                   or any(id(a.item) in items for a in s.affectors)]
+                   or any(id(a.item) in items for a in s.affectors)
+                   or any(_reaches_emitter(nodes, e) for e in s.emitters)]     # through a prefab
         rebuild = any(b != _shape(s) for b, s in zip(before, self.systems))
         return Change(set(nodes), [s.item.path for s in touched],
                       [e.path for s in touched for e in s.emitters if _reaches_emitter(nodes, e)], rebuild)
@@ -351,8 +352,9 @@ def _reaches(item, system: SceneSystem) -> bool:
 
 
 def _reaches_emitter(nodes, em: SceneEmitter) -> bool:
-    """A changed node is the emitter or above it (its values, transform, visibility)."""
-    return any(i is not None and _under(em.item, i) for i, _ in nodes)
+    """A changed node is the emitter or above it (its values, transform, visibility), or, for
+    a prefab instance, a template node or placeholder it stands for."""
+    return any(i is not None and _under(x, i) for i, _ in nodes for x in origins(em.item))
 
 
 def _scene_of(item):

@@ -64,7 +64,7 @@ class Values:
             if self.graph is None:
                 return item.get(name)
             # a node of a prefab instance reads its placeholder's or its template's value
-            return self.graph.value(value_holder(item, name), name)
+            return self.graph.value(value_holder(item, name, self.graph.is_set), name)
         except _READ_ERRORS:
             prop = getattr(item, "properties", {}).get(name)
             return None if prop is None else prop.value

@@ -128,3 +128,22 @@ def test_the_templates_bindings_and_the_placeholders_reach_the_instance(ctx, tmp
     same(a, b)
     nozzle = a["Screens/Screen/Scene/System/Nozzle"]
     assert len(nozzle) == 50 and np.allclose(nozzle["lifetime"], 2.0)
+
+
+def test_a_change_to_the_placeholder_or_the_template_reaches_the_instance(tmp_path):
+    """--watch and --set: a value set on the placeholder, or on the template's emitter, is
+    a change of the instance's emitter (its records re-read, its path in the Change)."""
+    from kzplayer.scene import Scene
+    template = f'<ObjectPrefabTemplate name="T"><ParticleEmitter name="Spray">\n        {SPRAY}\n' \
+               '      </ParticleEmitter></ObjectPrefabTemplate>'
+    path = project(tmp_path, "watched", placeholder("Nozzle", "Prefabs/T"), template)
+    p = kzplayer.load(str(path))
+    scene = Scene(p)
+    [em] = scene.emitters
+    holder = next(i for i in p.walk() if i.name == "Nozzle")
+    spray = next(i for i in p.walk() if i.name == "Spray")
+    change = scene.set_value(holder, "Emission.Rate", 33.0)
+    assert change.emitters == [em.path] and scene.values.value(scene.emitters[0].item, "Emission.Rate") == 33.0
+    change = scene.set_value(spray, "Emission.Lifetime", 4.0)
+    assert change.emitters == [scene.emitters[0].path]
+    assert scene.values.value(scene.emitters[0].item, "Emission.Lifetime") == 4.0
