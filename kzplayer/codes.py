@@ -33,6 +33,7 @@ CODES: dict[str, str] = {
     "binding.mode": "KZ108",
     "binding.data-context": "KZ109",
     "binding.output-target": "KZ110",
+    "binding.source-default": "KZ111",
     # expressions
     "expr.syntax": "KZ201",
     "expr.unknown-function": "KZ202",

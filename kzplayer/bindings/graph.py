@@ -18,6 +18,7 @@ from kzplayer.bindings.binding import TWO_WAY, CompiledBinding, compile_binding
 from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
 from kzplayer.bindings.datasources import preview_value
 from kzplayer.bindings.problems import problem
+from kzplayer.bindings.source_default import unset_custom_source
 from kzplayer.bindings.sources import (CONSUMERS, OUTPUTS, data_context_key, node_label, node_type,
                                        output_value)
 from kzplayer.cycles import find_loops
@@ -372,6 +373,10 @@ class _Env:
         """A node's value (one field of it); an empty property (a consumer buffer or a dynamic
         property declared without a value) has none to compute with."""
         value = self.graph.value(*node)
+        default, note = unset_custom_source(self.graph, node, what, span)
+        if note is not None:                # a project's own property unset in the file
+            self.graph._report(note)
+            value = default
         if value is None:
             raise ExprError(problem("expr.value", f"{what}: {node_label(node)} has no value", span,
                                     hint="give the property a value in the file, or bind it"))

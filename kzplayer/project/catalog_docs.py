@@ -27,16 +27,17 @@ def render_markdown(cat: Catalog) -> str:
            "where a material comes from when Kanzi Particles does not ship it (below).", ""]
     if cat.notes:
         out += ["## Decisions", ""] + [f"* {n}" for n in cat.notes] + [""]
+    out += _pages(cat)
     out += _origins(cat)
     for slot in SLOTS:
-        out += [f"## {slot} materials", "", "| material | shader | reads | event-driven | origin | what it does |",
-                "|---|---|---|---|---|---|"]
+        out += [f"## {slot} materials", "", "| material | shader | reads | event-driven | origin | page | what it does |",
+                "|---|---|---|---|---|---|---|"]
         for m in cat.materials_for_slot(slot):
             also = f" (also `{'`, `'.join(m.aliases)}`)" if m.aliases else ""
             reads = ", ".join(f"`{p}`" for p in m.properties) or "-"
             shader = f"`{m.vertex}`, `{m.fragment}`" if m.vertex else f"`{m.shader}`"
             out.append(f"| `{m.name}`{also} | {shader} | {reads} | "
-                       f"{'yes' if m.event_driven else ''} | {m.origin} | {m.doc} |")
+                       f"{'yes' if m.event_driven else ''} | {m.origin} | {_page(cat, m.page)} | {m.doc} |")
         out.append("")
     out += _closed_forms(cat)
     described = [m for m in cat.materials_for_slot("Particle") if m.about]
@@ -64,23 +65,32 @@ def render_markdown(cat: Catalog) -> str:
                 default = "-" if p.default is None else f"`{shown}`{unit}"
                 out.append(f"| `{name}` | {default} | {rng} | {p.doc} |")
             out.append("")
-    out += ["## Legacy material names", "",
-            "They load as their replacement; the preset fills properties the node does not set,",
-            "and `material.deprecated` warns.", "",
-            "| legacy name | replacement | preset | note |", "|---|---|---|---|"]
+    out += ["## Preset names and legacy material names", "",
+            "They load as their replacement; the preset fills properties the node does not set.",
+            "Kanzi's current names (Kanzi Particles 3.0 ships them: the release notes, the migration",
+            "guide, the rendering page) play without a word; an old name only, with a",
+            "`material.deprecated` warning. A preset value marked *inferred* is one the pages leave to",
+            "the author: kzplayer's choice.", "",
+            "| name | replacement | preset | Kanzi's current name | page | note |", "|---|---|---|---|---|---|"]
     for m in cat.legacy_materials:
-        preset = ", ".join(f"`{k}` = `{_literal(v, cat, k)}`" for k, v in m.preset.items()) or "-"
-        out.append(f"| `{m.name}` | `{m.replacement}` | {preset} | {m.doc} |")
+        preset = ", ".join(f"`{k}` = `{_literal(v, cat, k)}`" + (" *inferred*" if k in m.inferred else "")
+                           for k, v in m.preset.items()) or "-"
+        out.append(f"| `{m.name}` | `{m.replacement}` | {preset} | {'yes' if m.current else 'no (deprecated)'} | "
+                   f"{_page(cat, m.page)} | {m.doc} |")
     out += ["", "## Other names", "",
-            "One catalog entry under two names (`[alias.*]`). Kanzi Particles 3.0 (Kanzi 4.1) names",
-            "are read as the entry they name with a `property.alias` note; words of an earlier",
-            "kzplayer catalog with a `property.deprecated` warning. Kanzi Particles 3.0 names",
-            "confirmed on docs.kanzi.com/particles/4.0/3.0.0: `Affector_Gravity` (\"Authoring compute",
-            "shaders for performance\"), `ParticlesOverLife.ColorStart` / `ColorEnd` (\"Rendering",
-            "materials: ParticlesOverLife\"), the SortingType words (\"Particle rendering materials\");",
-            "the other `Affector_*` names follow the same prefix and are not confirmed one by one.", "",
+            "One catalog entry under two names (`[alias.*]`). Where kzplayer had a name first and",
+            "Kanzi's page names the entry for sure, the entry carries Kanzi's name and kzplayer's stays",
+            "as its alias, read silently (`ParticlesOverLife.ColorStart` / `ColorEnd`, \"Rendering",
+            "materials: ParticlesOverLife\"; `ParticleEmitter.Mesh`, the migration guide). Other",
+            "Kanzi Particles 3.0 (Kanzi 4.1) names are read as the entry they name with a",
+            "`property.alias` note: `Affector_Gravity` (\"Authoring compute shaders for",
+            "performance\"; the other `Affector_*` names follow the same prefix and are not confirmed",
+            "one by one), the colliders page's Bounce / Friction and the sizing page's names (their",
+            "prefixes inferred). Words of an earlier kzplayer catalog give a `property.deprecated`",
+            "warning (the SortingType words before \"Particle rendering materials\").", "",
             "| name | stands for | kind | whose name |", "|---|---|---|---|"]
-    whose = {"kanzi": "Kanzi Particles 3.0 (note)", "earlier": "earlier kzplayer (warning)"}
+    whose = {"kanzi": "Kanzi Particles 3.0 (note)", "earlier": "earlier kzplayer (warning)",
+             "kzplayer": "kzplayer's earlier name of Kanzi's entry (silent)"}
     for a in cat.aliases:
         kind = f"word of `{a.property}`" if a.kind == "enum" else a.kind
         out.append(f"| `{a.name}` | `{a.of}` | {kind} | {whose[a.origin]} |")
@@ -88,8 +98,8 @@ def render_markdown(cat: Catalog) -> str:
             "A number is always finite, an int 32-bit. The work limit of a property that sizes work",
             "is the most kzplayer takes on: above it `validate` warns (`property.work-limit`),",
             "`play` clamps and `Item.set` / `--set` refuse.", "",
-            "| property | type | default | range | carried by | read by | doc |",
-            "|---|---|---|---|---|---|---|"]
+            "| property | type | default | range | carried by | read by | page | doc |",
+            "|---|---|---|---|---|---|---|---|"]
     for p in cat.properties.values():
         rng = ""
         if p.min is not None or p.max is not None:
@@ -102,7 +112,7 @@ def render_markdown(cat: Catalog) -> str:
         default = "-" if p.default is None else f"`{_literal(p.default, cat, p.name)}`"
         doc = f"**{p.origin}, not in Kanzi.** {p.doc}" if p.origin else p.doc
         out.append(f"| `{p.name}` | {kind} | {default} | {rng} | {', '.join(sorted(p.item_types))} | "
-                   f"{', '.join(p.materials)} | {doc} |")
+                   f"{', '.join(p.materials)} | {_page(cat, p.page)} | {doc} |")
     out += ["", "## Item types", "",
             "Kanzi's families: Kanzi's own property families on the type, known but not played",
             "beyond the properties above; an unknown name in them is no `property.unknown` error",
@@ -119,6 +129,23 @@ def render_markdown(cat: Catalog) -> str:
     return "\n".join(out) + "\n"
 
 
+def _page(cat: Catalog, key: str) -> str:
+    """An entry's page as a link (the manual's) or its words (the others)."""
+    where = cat.pages.get(key, "")
+    return f"[{key}]({where})" if where.startswith("https://") else key
+
+
+def _pages(cat: Catalog) -> list[str]:
+    """The pages the entries rest on (catalog.toml [pages])."""
+    out = ["## The pages the entries rest on", "",
+           "Each material and property says which page it rests on (column \"page\"): a page of the",
+           "Kanzi Particles 3.0.0 manual, the NeL design, Kanzi's engine (the node and binding",
+           "properties the particles manual does not cover), or *inferred*: no page states it.", "",
+           "| page | where |", "|---|---|"]
+    out += [f"| `{k}` | {v} |" for k, v in cat.pages.items()]
+    return out + [""]
+
+
 def _origins(cat: Catalog) -> list[str]:
     """Where the stock entries come from: which ones Kanzi Particles does not ship, and how
     that is known (the catalog's `origin`)."""
@@ -132,27 +159,33 @@ def _origins(cat: Catalog) -> list[str]:
            "`origin` (" + ", ".join(f"`{k}`: {v}" for k, v in ORIGINS.items()) + ") and `port`, what",
            "Kanzi ships that comes nearest; `kzplayer validate` notes each use (`material.kzplayer-only`,",
            "docs/validate.md) so that a project meant for Kanzi can be ported before it is moved.", "",
-           "`origin` is set **only where it is known** that Kanzi does not ship the entry:", "",
-           "* the NeL forces: the affectors page catalogs Kanzi's stock affectors (Gravity, Accelerate,",
-           "  Wind, Directional, PointAttractor, Buoyancy, CurlNoise, Drag, VelocityClamp, TimeDilation,",
-           "  KillZone) and none of them;",
+           "`origin` is set **only where it is known** that Kanzi does not ship the entry, and",
+           "an entry of Kanzi's never carries one (both ways, each on its page, column \"page\"):", "",
+           "* the NeL forces: the release notes and the affectors page catalog Kanzi's stock affectors",
+           "  (Gravity, Accelerate, Wind, Directional, PointAttractor, Buoyancy, CurlNoise, Drag,",
+           "  VelocityClamp, TimeDilation, KillZone) and none of them;",
            "* the NeL representations (and `Particles_Stretched`, kzplayer's motion-blur billboard, which",
-           "  is not in NeL's list): names kzplayer gave NeL's list in its own design (docs/rendering.md,",
-           "  \"The representations\"); Kanzi's rendering materials are `ParticlesOverLife` and the",
-           "  demo's `ColorOverLife_ImageUV`;",
-           "* `Emitter_Mesh` and `EmissionCount_PerParticle`: the emission page catalogs the stock",
-           "  materials of both emission slots (Box, Sphere, Disc, Torus, Point, FromEvents,",
-           "  Sparks_FromHit; Schedule, PerEvent, FromEvents) and neither is there;",
+           "  is not in NeL's list): the rendering page's stock rendering materials are",
+           "  `ParticlesColorOverLife` (with `_Green` / `_Red`) and `ParticlesColorOverLife3Stop`;",
+           "  `ColorOverLife_ImageUV` is the Kanzi Particles demo's material, not the asset package's",
+           "  (origin `demo`);",
+           "* the colliders beyond the release notes' stock shapes (Box, Capsule, Cone, Cylinder, Plane,",
+           "  Sphere): `Collider_Rectangle`, `Collider_Disc`, `Collider_Mesh` and `Collider.KillOnHit`,",
+           "  the NeL design's collision zones, mesh and \"destroyed on collision\";",
+           "* `Event_AccelerationRange`: the events page holds it back from the shipped catalog",
+           "  (origin `held-back`); it works in kzplayer;",
+           "* `EmissionCount_PerParticle`: the emission page catalogs the stock count materials",
+           "  (Schedule, PerEvent, FromEvents, and the release notes' PerSecond, Periodic, Burst);",
            "* `Emission.EmissionBasis` and the emission LOD (`Emission.LodNear`, `LodFar`,",
            "  `LodMinimumRate`): the emission page's common property contract and the properties",
            "  Schedule reads are the emission properties Kanzi's materials read, and these are not",
            "  among them.", "",
-           "Not marked, because it is not known either way: the colliders (no page of the Kanzi manual",
-           "we follow catalogs Kanzi's collider materials, so `Collider_Mesh` and `Collider_Cone` stay",
-           "unmarked), `ParticlesDefault` (the billboard of an empty slot), and the node properties",
-           "of NeL's flags and global forces (`ParticleEmitter.Space`, `IgnoreColliders`,",
-           "`DestroyOnCollision`, `ParticleAffector.Global`, `ParticleSystem.AcceptGlobalForces`): the",
-           "plugin's node properties are not listed on those pages. A material's own properties",
+           "Kanzi's, so not marked: the mesh emitter (`Emitter_Mesh` is the migration guide's",
+           "`Emitter_MeshSurface` / `_MeshVertices` / `_MeshEdges`, all three stock names here),",
+           "`Collider_Cone` (release notes). Not marked, because no page says either way:",
+           "`ParticlesDefault` (the billboard of an empty slot), and the node properties of NeL's flags",
+           "and global forces (`ParticleEmitter.Space`, `IgnoreColliders`, `DestroyOnCollision`,",
+           "`ParticleAffector.Global`, `ParticleSystem.AcceptGlobalForces`). A material's own properties",
            "(`Vortex.TangentialSpeed`, `Dot.Size`) come with it and are not marked one by one.", "",
            "| material or property | origin | in Kanzi, instead |", "|---|---|---|"]
     for x in [*marked, *props]:

@@ -20,8 +20,14 @@ class Catalog:
     def __init__(self, properties: dict[str, PropertySpec], materials: dict[str, MaterialSpec],
                  item_types: dict[str, ItemTypeSpec], asset_prefix: str, notes: tuple[str, ...] = (),
                  kanzi_item_types: frozenset[str] = frozenset(),
-                 component_types: frozenset[str] = frozenset(), aliases: tuple[Alias, ...] = ()):
+                 component_types: frozenset[str] = frozenset(), aliases: tuple[Alias, ...] = (),
+                 render_prefix: str = "", pages: dict[str, str] | None = None,
+                 prefabs: dict[str, tuple[str, str]] | None = None, prefab_prefix: str = ""):
         self.asset_prefix = asset_prefix
+        self.prefabs = dict(prefabs or {})          # stock prefab -> (emission, count material)
+        self.prefab_prefix = prefab_prefix          # where they live: ParticlesAssetPackage/Prefabs/
+        self.pages = dict(pages or {})              # page key -> where it is (catalog.toml [pages])
+        self.render_prefix = render_prefix          # the rendering materials' folder in Kanzi
         self.notes = notes
         self.kanzi_item_types = kanzi_item_types    # Kanzi's own types: known, not played
         self.component_types = component_types      # node components: attached to their parent node
@@ -87,6 +93,10 @@ class Catalog:
         found = self._lookup.get(key)
         if found is None and key.startswith(self.asset_prefix):
             found = self._lookup.get(key[len(self.asset_prefix):])
+        if found is None and self.render_prefix and key.startswith(self.render_prefix):
+            found = self._lookup.get(key[len(self.render_prefix):])   # ParticlesAssetPackage/Materials/<Name>
+            if found is not None and (found.custom or found.slot != "Particle"):
+                found = None
         if found is None and "/" in key:         # a leading project name on a custom path
             found = self._lookup.get(key.split("/", 1)[1])
             if found is not None and not found.custom:
@@ -112,7 +122,9 @@ class Catalog:
 
     def default_for(self, property_name: str, material_names: Iterable[str] = ()):
         """The value an unset property has on a node whose slots hold `material_names`: a
-        legacy material's preset where one sets it, else the catalog default."""
+        legacy material's preset where one sets it, else the catalog default (under any name
+        of the property)."""
+        property_name = self.canonical(property_name)
         for name in material_names:
             spec = self.material(str(name)) if name else None
             if spec is not None and property_name in spec.preset:
@@ -198,7 +210,9 @@ class Catalog:
             for slot in t.slots:
                 extra |= slot_prefixes.get(slot, set())
             types[t.name] = replace(t, property_prefixes=t.property_prefixes | extra) if extra else t
-        return Catalog(*link(props, mats, types), asset_prefix=self.asset_prefix, notes=self.notes,
+        return Catalog(*link(props, mats, types), asset_prefix=self.asset_prefix, render_prefix=self.render_prefix,
+                       pages=self.pages, prefabs=self.prefabs, prefab_prefix=self.prefab_prefix,
+                       notes=self.notes,
                        kanzi_item_types=self.kanzi_item_types, component_types=self.component_types,
                        aliases=self.aliases)
 
@@ -239,6 +253,8 @@ def _custom_property(entry) -> PropertySpec | None:
         return None
     if default is None and type_name not in ("buffer", "item", "material"):
         default = _ZERO.get(type_name)
+    if default is None and type_name == "enum" and enum:
+        default = V.EnumValue(enum[0], 0)        # Kanzi's default of an enum type: its first option
     return PropertySpec(name=name, type=type_name, default=default, min=lo, max=hi,
                         enum=enum, doc=attrs.get("doc", ""), custom=True)
 

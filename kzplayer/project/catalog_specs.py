@@ -40,6 +40,7 @@ class PropertySpec:
     enum_aliases: tuple[tuple[str, str], ...] = ()    # (other word, the word it stands for)
     origin: str = ""               # "NeL" / "kzplayer": known not to be Kanzi's (ORIGINS)
     port: str = ""                 # with origin: how to get near it with what Kanzi ships
+    page: str = ""                 # the manual page the entry rests on (docs/catalog.md)
 
     def enum_word(self, word: str) -> str | None:
         """The catalog word that `word` stands for (itself, or what an alias names); None
@@ -128,6 +129,11 @@ class MaterialSpec:
     about: str = ""                # a longer description (docs/catalog.md, per material)
     origin: str = ""               # "NeL" / "kzplayer": Kanzi Particles does not ship it (ORIGINS)
     port: str = ""                 # with origin: what Kanzi ships that comes nearest
+    # a [legacy] name Kanzi Particles 3.0 still ships (release notes, migration guide): played
+    # as its replacement with the preset, without material.deprecated
+    current: bool = False
+    page: str = ""                 # the manual page the entry rests on (docs/catalog.md)
+    inferred: tuple[str, ...] = () # preset values the manual does not give: kzplayer's choice
 
     def __hash__(self):            # preset is a dict; the name identifies a material
         return hash((self.name, self.path, self.legacy))
@@ -147,7 +153,8 @@ class ItemTypeSpec:
 @dataclass(frozen=True)
 class Alias:
     """Another name of a catalog entry: `name` stands for `of`. `origin` says whose name it is:
-    "kanzi" (Kanzi Particles 3.0's, a note) or "earlier" (an earlier kzplayer word, a warning).
+    "kanzi" (Kanzi Particles 3.0's, a note), "earlier" (an earlier kzplayer word, a warning) or
+    "kzplayer" (kzplayer's own earlier name of an entry that carries Kanzi's name: silent).
     `kind`: "material", "property" or "enum" (then `property` names the enum property)."""
     name: str
     of: str
@@ -156,11 +163,13 @@ class Alias:
     property: str | None = None
 
 
-ALIAS_ORIGINS = ("kanzi", "earlier")
+ALIAS_ORIGINS = ("kanzi", "earlier", "kzplayer")
 # Where a stock material or property comes from, set only where it is known that Kanzi
 # Particles does not ship it (material.kzplayer-only notes each use); unset: Kanzi's, or
 # not known. The words, for the docs and the note:
-ORIGINS = {"NeL": "the NeL particle system design", "kzplayer": "kzplayer itself"}
+ORIGINS = {"NeL": "the NeL particle system design", "kzplayer": "kzplayer itself",
+           "held-back": "the events page of Kanzi Particles, which holds it back from the shipped catalog",
+           "demo": "the Kanzi Particles demo project, not the asset package"}
 
 
 class CatalogError(ValueError):

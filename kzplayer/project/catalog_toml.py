@@ -42,7 +42,7 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             name=name, type=t, default=default, min=p.get("min"), max=p.get("max"),
             clamped=p.get("clamped", False), work_max=p.get("work_max"), enum=enum, doc=p.get("doc", ""),
             unit=p.get("unit", ""), slot=p.get("slot"), output=p.get("output", False),
-            **_origin(f"property {name}", p))
+            page=p.get("page", ""), **_origin(f"property {name}", p))
 
     mats: dict[str, MaterialSpec] = {}
     for name, m in data.get("material", {}).items():
@@ -57,7 +57,7 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
             vertex=m.get("vertex", f"render/{name}.vert.glsl" if rendering else ""),
             fragment=m.get("fragment", f"render/{name}.frag.glsl" if rendering else ""),
             geometry=tuple(m.get("geometry", ())), formula=m.get("formula", ""), history=m.get("history", ""),
-            about=m.get("about", "").strip(), **_origin(f"material {name}", m))
+            about=m.get("about", "").strip(), page=m.get("page", ""), **_origin(f"material {name}", m))
         if "preset" in m:            # a stock variant of another material's shader
             mats[name] = replace(mats[name], preset=_preset(f"material {name}", mats[name], m["preset"], props))
     for name, m in data.get("legacy", {}).items():
@@ -65,8 +65,14 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         if new is None:
             raise CatalogError(f"legacy {name}: unknown replacement {m['replacement']!r}")
         preset = _preset(f"legacy {name}", new, m.get("preset", {}), props)
+        inferred = tuple(m.get("inferred", ()))
+        if not set(inferred) <= preset.keys():
+            raise CatalogError(f"legacy {name}: inferred names a value the preset does not set")
+        current = m.get("current", False)   # Kanzi 3.0 still ships the name: Kanzi's, no warning
         mats[name] = replace(new, name=name, path=prefix + name, legacy=True, aliases=(),
-                             replacement=new.name, preset=preset, doc=m.get("doc", ""))
+                             replacement=new.name, preset=preset, doc=m.get("doc", ""),
+                             current=current, inferred=inferred, page=m.get("page", ""),
+                             **({"origin": "", "port": ""} if current else {}))
 
     types = {name: ItemTypeSpec(name=name, property_prefixes=frozenset(t.get("prefixes", ())),
                                 is_node=t.get("node", False), is_library=t.get("library", False),
@@ -81,10 +87,44 @@ def load_catalog(path: str | Path | None = None) -> Catalog:
         if a.kind == "enum":
             spec = props[a.property]
             props[a.property] = replace(spec, enum_aliases=spec.enum_aliases + ((a.name, a.of),))
-    return Catalog(*link(props, mats, types, check=True), asset_prefix=prefix,
+    pages = data.get("pages", {})
+    props, mats, types = link(props, mats, types, check=True)
+    props, mats = _pages(pages, data.get("page_of", {}), props, mats)
+    prefabs = {}
+    for name, pf in data.get("prefab", {}).items():
+        emission = mats.get(pf.get("emission", ""))
+        if emission is None or emission.slot != "Emission":
+            raise CatalogError(f"prefab {name}: emission {pf.get('emission')!r} is no emission material")
+        prefabs[name] = (emission.name, pf.get("count", "EmissionCount_Schedule"))
+    return Catalog(props, mats, types, asset_prefix=prefix, pages=pages,
+                   prefabs=prefabs, prefab_prefix=data.get("prefab_prefix", ""),
+                   render_prefix=data.get("render_asset_prefix", ""),
                    notes=tuple(data.get("notes", ())), kanzi_item_types=kanzi,
                    component_types=frozenset(data.get("kanzi_item_types", {}).get("components", ())),
                    aliases=aliases)
+
+
+def _pages(pages: dict, page_of: dict, props: dict, mats: dict) -> tuple[dict, dict]:
+    """Every entry's `page` (a key of [pages]): its own, else NeL's design for an entry of
+    origin NeL, else its slot's (a material) or its prefix's (a property) from [page_of],
+    else the page of the first material that reads it, else "inferred"."""
+    by_slot, by_prefix = page_of.get("slot", {}), page_of.get("prefix", {})
+    for key in [*by_slot.values(), *by_prefix.values(), *(x.page for x in [*props.values(), *mats.values()])]:
+        if key and key not in pages:
+            raise CatalogError(f"page {key!r} is not one of [pages]")
+
+    def fallback(origin: str, own: str) -> str:
+        return {"NeL": "nel", "kzplayer": "inferred"}.get(origin, own) if origin else own
+    mats = {n: m if m.page else replace(m, page=fallback(m.origin, by_slot.get(m.slot, "inferred")))
+            for n, m in mats.items()}
+    out = {}
+    for n, p in props.items():
+        if not p.page:
+            reader = mats.get(p.materials[0]) if p.materials else None
+            own = by_prefix.get(p.prefix) or (reader.page if reader is not None else "inferred")
+            p = replace(p, page=fallback(p.origin, own))
+        out[n] = p
+    return out, mats
 
 
 def _aliases(data: dict, props: dict, mats: dict) -> tuple[Alias, ...]:
@@ -138,4 +178,8 @@ def _preset(owner: str, material: MaterialSpec, raw: dict, props: dict) -> dict:
             preset[pname] = coerce(spec.type, value)
         except ValueError as e:
             raise CatalogError(f"{owner}: {pname}: {e}") from None
+        if spec.enum:           # an enum word with its index, as a default has it
+            if preset[pname].word not in spec.enum:
+                raise CatalogError(f"{owner}: {pname}: {value!r} is not one of {spec.enum}")
+            preset[pname] = V.EnumValue(preset[pname].word, spec.enum.index(preset[pname].word))
     return preset

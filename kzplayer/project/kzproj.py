@@ -10,6 +10,8 @@ with a `properties` dictionary (`Key` -> `Value/value` with its own `i:type`), a
 * a value becomes a kzplayer value where one fits (numbers, bools, strings, HSLA colours as
   RGBA Color4, Vector2D/3D, SRT transformations, item references as ItemRef, enum words as
   EnumValue); anything else keeps its text (`Property.text`, value a string);
+* Kanzi Studio 3.6's `MultiExpressionPropertyBindings` property becomes `model.Binding`s of
+  its node (kzplayer.project.kzproj36);
 * `BindingItem` children become `model.Binding`s of their parent (expression =
   DisplayCodeForMerge, raw code = RawCode, sources from their BindingSourceItem children);
 * a `.kzmat` becomes a `Materials` library holding one MaterialType whose PropertyType
@@ -29,6 +31,8 @@ from kzplayer.project.literals import format_literal
 from kzplayer.project.kzproj_xml import (DATA_TYPES, PRIMITIVES, UNIFORM_TYPES, VALUE_FIELDS, XSI_NIL,
                                          enum_options, find_child, item_path_of, local_name,
                                          number_field, summary_of, text_of, xsi_type)
+from kzplayer.project.kzproj36 import PROPERTY as MULTI_EXPRESSION
+from kzplayer.project.kzproj36 import multi_expression_bindings
 from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
 from kzplayer.project.source import read_source
 from kzplayer.values import Color4, EnumValue, ItemRef, ResourceRef, Srt2D, Srt3D, Vector
@@ -145,6 +149,9 @@ class _Importer:
     # ---- items
     def fill(self, item: Item, el) -> None:
         item.properties.update(self.properties_of(el))
+        multi = item.properties.pop(MULTI_EXPRESSION, None)     # Kanzi Studio 3.6's bindings
+        if multi is not None:
+            item.bindings.extend(multi_expression_bindings(self.src, item, multi))
         children = find_child(el, "children")
         for child in (children if children is not None else ()):
             if local_name(child.tag) != "ProjectItem":

@@ -233,7 +233,7 @@ class Item:
 
     def own_property(self, name: str) -> "Property | None":
         """The Property written on this item under `name` or another name of the same catalog
-        property (`ParticlesOverLife.ColorStart` for `ColorOverLife.StartColor`)."""
+        property (`ColorOverLife.StartColor` for `ParticlesOverLife.ColorStart`)."""
         prop = self.properties.get(name)
         if prop is None:
             project = self.project

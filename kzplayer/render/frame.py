@@ -9,8 +9,8 @@ material without a shader pair) are Diagnostics in `Frame.problems`, not excepti
 rest of the frame still draws.
 
 Property values are the scene's, as they play (bindings, legacy presets, the catalog's
-clamps: kzplayer.scene.values); another name of a property (Kanzi's
-ParticlesOverLife.ColorStart for ColorOverLife.StartColor) and an earlier enum word
+clamps: kzplayer.scene.values); another name of a property (kzplayer's earlier
+ColorOverLife.StartColor for ParticlesOverLife.ColorStart) and an earlier enum word
 (SortingType BackToFront for Depth) are the catalog's aliases, read as the entry they name
 by the loader and the binding graph.
 """
@@ -24,6 +24,8 @@ import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.meshes import MeshError, inside_project
+from kzplayer.project.paths import resolve
+from kzplayer.render.camera import camera_from_item
 from kzplayer.render.lights import SceneLights, scene_lights
 from kzplayer.render.materials import RenderMaterial, resolve_render_material, stock_material
 from kzplayer.project.paths import resolve as resolve_path
@@ -54,6 +56,7 @@ class EmitterDraw:
     opacity: float = 1.0
     order: int = 0                         # place in tree order
     history: "HistoryDraw | None" = None   # the position history, for trails
+    sort_view: np.ndarray | None = None    # ParticleSystem.SortingCamera's view; None: the drawing camera's
     sides: int | None = None               # the geometry LOD's sides (fan, tube); None: the most
     bolt_node: tuple | None = None         # Particles_Lightning: Lightning.TargetNode's world position
     bolt_source: str | None = None         # ... the key of the emitter Lightning.TargetParticles names
@@ -219,6 +222,29 @@ class FrameBuilder:
         owner = getattr(self.value(item, "Lightning.TargetParticles"), "owner", None)
         return node, (str(owner) if owner else None)
 
+    def sorting_view(self, item):
+        """The view matrix of the emitter's ParticleSystem.SortingCamera (the glossary's
+        sorting camera), None when the system names none: then the drawing camera sorts.
+        A reference to no Camera is a warning, and the drawing camera sorts."""
+        system = item.parent
+        while system is not None and system.type != "ParticleSystem":
+            system = system.parent
+        ref = self.value(system, "ParticleSystem.SortingCamera") if system is not None else None
+        text = str(getattr(ref, "path", ref) or "").strip()
+        if not text:
+            return None
+        key = (id(system), "#sorting-camera", text)
+        if key not in self._values:
+            found = resolve(self.project, text, system)
+            if not found or found.type != "Camera":
+                self._problem(_warning("path.unresolved", "KZ101", f"{system.path}: ParticleSystem.SortingCamera: "
+                                       f"{text} names no Camera; the drawing camera sorts",
+                                       self.values.span(system, "ParticleSystem.SortingCamera")))
+                self._values[key] = None
+            else:
+                self._values[key] = camera_from_item(found, self.value).view
+        return self._values[key]
+
     def build(self, sim, time: float = 0.0) -> Frame:
         frame = Frame(time=time)
         value = self.value
@@ -243,7 +269,8 @@ class FrameBuilder:
                 model=em.simulation_to_world, blend=blend if blend in BLENDS else "Additive",
                 sorting=sorting if sorting in SORTINGS else "Identity", mesh=mesh,
                 cast_light=value(item, "ParticleEmitter.CastLight") is True, opacity=opacity,
-                order=self._order.get(id(item), 0), history=history_of(em)))
+                order=self._order.get(id(item), 0), history=history_of(em),
+                sort_view=self.sorting_view(item) if sorting in ("Depth", "ReverseDepth") else None))
             if "bolt" in material.geometry:
                 frame.emitters[-1].bolt_node, frame.emitters[-1].bolt_source = self._bolt_target(item)
         frame.emitters.sort(key=lambda e: e.order)

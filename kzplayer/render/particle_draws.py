@@ -179,7 +179,11 @@ class ParticleDraws:
             st.live.update(em.particles, em.capacity, 4, mesh.index_count if mesh else 0)
         st.order = st.live.buffer
         if em.sorting in SORT_KEYS:
-            st.sorter.sort(st.live, em.capacity, SORT_KEYS[em.sorting], em.model, view)
+            if em.sort_view is None:
+                st.sorter.sort(st.live, em.capacity, SORT_KEYS[em.sorting], em.model, view)
+            else:       # the system's sorting camera: by the distance to it
+                st.sorter.sort(st.live, em.capacity, SORT_KEYS[em.sorting], em.model, em.sort_view,
+                               defines={"SORT_DISTANCE": 1})
             st.order = st.sorter.order
         if em.cast_light and casters < MAX_LIGHT_CASTERS:
             self._gather_lights(em, st, casters)

@@ -24,6 +24,7 @@ import numpy as np
 from kzplayer.bindings import resolve
 from kzplayer.diagnostics import Diagnostic, KzError
 from kzplayer.meshes import mesh_for
+from kzplayer.project.prefab_instances import instance, is_placeholder, origins
 from kzplayer.scene.events import dependency_order, event_source
 from kzplayer.scene.materials import Material, resolve_material, stock_spec
 from kzplayer.scene.nodes import SceneAffector, SceneCollider, SceneEmitter, SceneSystem, emitter_space
@@ -119,7 +120,8 @@ class Scene:
         """Whether the slot, after bindings, holds the stock `material` under any of its
         names (alias, asset-package path)."""
         spec = stock_spec(self.catalog, self.values.bound(item, slot_property))
-        return spec is not None and spec.name == material
+        # a preset name plays its replacement (Kanzi's Emitter_MeshSurface is Emitter_Mesh)
+        return spec is not None and material in (spec.name, spec.replacement)
 
     def mesh(self, item, name: str):
         """The MeshData a mesh reference names after bindings (Model3D.Mesh, Emission.Mesh,
@@ -200,7 +202,8 @@ class Scene:
         self.refresh(affected)
         items = {id(i) for i, _ in nodes if i is not None}
         touched = [s for s in self.systems if any(_reaches(i, s) for i, _ in nodes if i is not None)
-                   or any(id(a.item) in items for a in s.affectors)]
+                   or any(id(a.item) in items for a in s.affectors)
+                   or any(_reaches_emitter(nodes, e) for e in s.emitters)]     # through a prefab
         rebuild = any(b != _shape(s) for b, s in zip(before, self.systems))
         return Change(set(nodes), [s.item.path for s in touched],
                       [e.path for s in touched for e in s.emitters if _reaches_emitter(nodes, e)], rebuild)
@@ -361,8 +364,9 @@ def _reaches(item, system: SceneSystem) -> bool:
 
 
 def _reaches_emitter(nodes, em: SceneEmitter) -> bool:
-    """A changed node is the emitter or above it (its values, transform, visibility)."""
-    return any(i is not None and _under(em.item, i) for i, _ in nodes)
+    """A changed node is the emitter or above it (its values, transform, visibility), or, for
+    a prefab instance, a template node or placeholder it stands for."""
+    return any(i is not None and _under(x, i) for i, _ in nodes for x in origins(em.item))
 
 
 def _scene_of(item):
@@ -373,9 +377,16 @@ def _scene_of(item):
     return node
 
 
-def _members(system_item):
-    """Emitters and affectors of a system in tree order, not descending into nested systems."""
+def _members(system_item, depth: int = 0):
+    """Emitters and affectors of a system in tree order, not descending into nested systems;
+    a placeholder of a template that holds an emitter is its instance (prefab_instances)."""
     for child in system_item.children:
+        made = instance(child.project, child, depth) if is_placeholder(child) else None
+        if made is not None:
+            yield made
+            if made.type != "ParticleSystem":
+                yield from _members(made, depth + 1)
+            continue
         yield child
         if child.type != "ParticleSystem":
-            yield from _members(child)
+            yield from _members(child, depth)

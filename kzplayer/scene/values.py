@@ -15,6 +15,7 @@ Two layers, one reader (`Values`):
 from __future__ import annotations
 
 from kzplayer.project.catalog import number_problem
+from kzplayer.project.prefab_instances import value_holder
 
 _READ_ERRORS = (AttributeError, KeyError, LookupError, TypeError, ValueError)
 
@@ -62,7 +63,8 @@ class Values:
         try:
             if self.graph is None:
                 return item.get(name)
-            return self.graph.value(item, name)
+            # a node of a prefab instance reads its placeholder's or its template's value
+            return self.graph.value(value_holder(item, name, self.graph.is_set), name)
         except _READ_ERRORS:
             prop = getattr(item, "properties", {}).get(name)
             return None if prop is None else prop.value

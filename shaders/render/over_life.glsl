@@ -4,8 +4,8 @@
 // 2.22 light); scale (per axis) and opacity are linear in t. With OVER_LIFE_THREE_STOP each
 // of the three goes Start -> Mid at its MidPoint -> End (ParticlesColorOverLife3Stop).
 uniform vec4 Particle_Color = vec4(1.0);
-uniform vec4 ColorOverLife_StartColor = vec4(1.0);
-uniform vec4 ColorOverLife_EndColor = vec4(1.0, 1.0, 1.0, 0.0);
+uniform vec4 ParticlesOverLife_ColorStart = vec4(1.0);
+uniform vec4 ParticlesOverLife_ColorEnd = vec4(1.0);         // Kanzi's default: opaque white
 uniform vec3 ParticlesOverLife_ScaleStart = vec3(1.0);
 uniform vec3 ParticlesOverLife_ScaleEnd = vec3(1.0);
 uniform float ParticlesOverLife_OpacityStart = 1.0;
@@ -29,8 +29,8 @@ float kzSegment(float t, float mid, out bool second) {
 
 // linear RGB, alpha x opacity
 vec4 kzOverLifeColor(float t) {
-    vec4 a = ColorOverLife_StartColor;
-    vec4 b = ColorOverLife_EndColor;
+    vec4 a = ParticlesOverLife_ColorStart;
+    vec4 b = ParticlesOverLife_ColorEnd;
 #ifdef OVER_LIFE_THREE_STOP
     bool second;
     float u = kzSegment(t, ParticlesOverLife_ColorMidPoint, second);

@@ -77,8 +77,11 @@ def test_every_property_is_carried_by_some_item_type(cat):
 
 
 def test_kanzis_rendering_names_are_aliases_of_the_seeds(cat):
-    assert cat.canonical("ParticlesOverLife.ColorStart") == "ColorOverLife.StartColor"
-    assert cat.canonical("ParticlesOverLife.ColorEnd") == "ColorOverLife.EndColor"
+    # one entry under two names; since issue 20 it carries Kanzi's name and the seed's
+    # (kzplayer's earlier) name is the alias, read silently
+    assert cat.canonical("ColorOverLife.StartColor") == "ParticlesOverLife.ColorStart"
+    assert cat.canonical("ColorOverLife.EndColor") == "ParticlesOverLife.ColorEnd"
+    assert cat.alias("ColorOverLife.StartColor").origin == "kzplayer"
     assert cat.material("ParticlesOverLife").name == "ParticlesColorOverLife"
     sorting = cat.property("ParticleEmitter.SortingType")
     assert sorting.enum == ("Identity", "Depth", "ReverseDepth", "Unsorted") and sorting.default.word == "Identity"
@@ -240,14 +243,24 @@ def test_what_is_marked_not_in_kanzi_is_nowhere_on_kanzis_pages(cat):
         "kanzi-particles-affectors.txt"))
     marked = [m.name for m in cat.materials if m.origin] + [p.name for p in cat.properties.values() if p.origin]
     assert len(marked) >= 19                # the nine forces and ten representations at least
-    for name in marked:
+    # held back (issue 20): the events page names Event_AccelerationRange to say Kanzi does not
+    # ship it; it is on the page exactly as that
+    held = [m.name for m in cat.materials if m.origin == "held-back"]
+    assert held == ["Event_AccelerationRange"] and "Event_AccelerationRange (not currently shipped)" in text
+    for name in (n for n in marked if n not in held):
         short = name.split(".", 1)[-1]
-        for spelling in {name, short, _spaced(short), short.split("_", 1)[-1]}:
+        bare = short.split("_", 1)[-1]
+        spellings = {name, short, _spaced(short), bare}
+        # the bare word of Collider_Disc / Collider_Mesh is Kanzi's Emitter_Disc / Emitter_Mesh
+        # on these pages (issue 20: the colliders beyond the release notes' shapes are marked)
+        if short.startswith("Collider_") and not getattr(cat.material(f"Emitter_{bare}"), "origin", "x"):
+            spellings.discard(bare)
+        for spelling in spellings:
             assert not re.search(rf"\b{re.escape(spelling)}\b", text), (name, spelling)
     kanzis = set(re.findall(r"\b((?:Emitter|EmissionCount|Event|GenerateEvent)_\w+)", text))
     kanzis |= {a.of for a in cat.aliases if a.origin == "kanzi"}
     kanzis |= set(re.search(r"Reads: (Emission\.Rate[^\n]*)\.", text).group(1).split(", "))
-    assert all(not getattr(cat.material(n) or cat.property(n), "origin", "") for n in kanzis)
+    assert all(not getattr(cat.material(n) or cat.property(n), "origin", "") for n in kanzis - set(held))
 
 
 def test_a_port_names_only_what_kanzi_ships(cat):

@@ -41,11 +41,14 @@ def particles(positions, *, age=0.0, lifetime=2.0, scale=0.5, flags=FLAG_ALIVE, 
 def emitter(buf, capacity, *, material="ParticlesDefault", values=None, key="e", **fields):
     """An EmitterDraw of `buf`; `values`: property values of the node (Particle.Size 1 m
     unless given, so test scales read as metres)."""
-    props = {"Particle.Size": 1.0, **(values or {})}
     cat = catalog()
+    # under the catalog's names, as the player reads them (ColorOverLife.StartColor is
+    # ParticlesOverLife.ColorStart since issue 20)
+    props = {cat.canonical(k): v for k, v in {"Particle.Size": 1.0, **(values or {})}.items()}
 
     def value(name):
         spec = cat.property(name)
+        name = cat.canonical(name)
         if name in props:
             v = props[name]     # typed as the catalog types it (colours are Color4, sRGB)
             return Color4(*v) if spec is not None and spec.type == "color4" and isinstance(v, tuple) else v

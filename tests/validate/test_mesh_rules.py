@@ -36,4 +36,5 @@ def test_a_collision_mesh_over_the_budget_is_an_error_at_the_reference(tmp_path)
     [d] = [d for d in result.diagnostics if d.rule == "mesh.collider-budget"]
     assert (d.code, d.severity.name, d.span.line, d.span.column) == ("KZ704", "ERROR", 9, 44)
     assert "81,920 triangles" in d.message and "65,536" in d.message
-    assert [x.rule for x in result.diagnostics] == ["mesh.collider-budget"]
+    # and Collider_Mesh's note: NeL's collision mesh, not a Kanzi stock collider (issue 20)
+    assert sorted(x.rule for x in result.diagnostics) == ["material.kzplayer-only", "mesh.collider-budget"]

@@ -27,15 +27,25 @@ def only(found, rule):
     return hits[0]
 
 
-def test_deprecated_count_material_names_replacement_and_preset(tmp_path):
+def test_deprecated_events_material_names_replacement_and_preset(tmp_path):
     d = only(diagnostics(tmp_path, """<ParticleEmitter name="E">
-      <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_PerSecond</Property>
+      <Property name="ParticleEmitter.GenerateEventsMaterial">GenerateEvent_OnDeath_Probabilistic</Property>
+      <Property name="Events.Probability">0.25</Property>
     </ParticleEmitter>"""), "material.deprecated")
-    assert d.message == ("EmissionCount_PerSecond is deprecated: use EmissionCount_Schedule with "
-                         "OnDuration = 0, OffDuration = 0")     # Rate carries over as it is
-    assert d.hint == ("set ParticleEmitter.EmissionCountMaterial to EmissionCount_Schedule and add "
-                      "Emission.OnDuration = 0, Emission.OffDuration = 0 (kzplayer applies this preset meanwhile)")
+    assert d.message == ("GenerateEvent_OnDeath_Probabilistic is deprecated: use Event_Lifetime with "
+                         "LifetimeMin = 1, LifetimeMax = 1")     # Probability carries over as it is
+    assert d.hint == ("set ParticleEmitter.GenerateEventsMaterial to Event_Lifetime and add "
+                      "Events.LifetimeMin = 1, Events.LifetimeMax = 1 (kzplayer applies this preset meanwhile)")
     assert d.severity.value == "warning"
+
+
+def test_kanzis_current_count_material_name_is_no_deprecated_one(tmp_path):
+    """EmissionCount_PerSecond is a stock name of Kanzi Particles 3.0 (release notes): it
+    plays as EmissionCount_Schedule's steady stream, without a warning."""
+    found = diagnostics(tmp_path, """<ParticleEmitter name="E">
+      <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_PerSecond</Property>
+    </ParticleEmitter>""")
+    assert [d for d in found if d.rule == "material.deprecated"] == []
 
 
 def test_angle_out_of_range_says_the_player_clamps_it(tmp_path):

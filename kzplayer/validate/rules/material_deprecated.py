@@ -1,23 +1,24 @@
 """A legacy material that has a replacement.
 
-The stock catalog folded several old materials into newer, more general ones (the
-emission and events pages list them): `EmissionCount_PerSecond`, `_Periodic` and `_Burst`
-became presets of `EmissionCount_Schedule`; `Emitter_DiscSurface` became `Emitter_Disc`;
-`GenerateEvent_OnDeath` became `Event_Lifetime` with Min = Max = 1, and so on. kzplayer
-loads a legacy name as its replacement with that preset, so the effect still plays; this
-warning names the replacement and the settings to write instead.
+The stock catalog folded several old materials into newer, more general ones (the events
+page lists them): `GenerateEvent_OnDeath` became `Event_Lifetime` with Min = Max = 1,
+`GenerateEvent_IsAboveVelocity` became `Event_VelocityRange`, and so on. kzplayer loads a
+legacy name as its replacement with that preset, so the effect still plays; this warning
+names the replacement and the settings to write instead. The names Kanzi Particles 3.0
+still ships (`EmissionCount_PerSecond`, `Emitter_DiscSurface`, `Emitter_Cone`... in its
+release notes and migration guide) are played the same way without a warning.
 
 To fix: set the slot to the replacement and add the preset values the message lists.
 
 Failing:
 
-    <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_PerSecond</Property>
+    <Property name="ParticleEmitter.GenerateEventsMaterial">GenerateEvent_OnDeath</Property>
 
 Passing:
 
-    <Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_Schedule</Property>
-    <Property name="Emission.OnDuration">0</Property>
-    <Property name="Emission.OffDuration">0</Property>
+    <Property name="ParticleEmitter.GenerateEventsMaterial">Event_Lifetime</Property>
+    <Property name="Events.LifetimeMin">1</Property>
+    <Property name="Events.LifetimeMax">1</Property>
 """
 from kzplayer.diagnostics import Severity
 from kzplayer.project.literals import format_literal
@@ -31,8 +32,8 @@ SEVERITY = Severity.WARNING
 
 def check(context):
     for item, slot_property, name, spec in slotted_materials(context):
-        if spec is None or not spec.legacy:
-            continue
+        if spec is None or not spec.legacy or spec.current:
+            continue                   # a name Kanzi 3.0 still ships is no deprecated one
         replacement = spec.replacement or "its replacement"
         settings = _settings(context, item, spec)
         short = ", ".join(f"{k.split('.', 1)[1]} = {v}" for k, v in settings)

@@ -2,10 +2,13 @@
 
 kzplayer ships more than Kanzi Particles does: the forces and the particle representations
 of the NeL particle system design (`CentralGravity`, `Vortex`, `BrownianMotion`...,
-`Particles_Ribbon`, `Particles_FanLight`...), its mesh emitter and emitters bound to
-particles (`Emitter_Mesh`, `EmissionCount_PerParticle`), its emission basis and emission LOD
-(`Emission.EmissionBasis`, `Emission.LodNear` / `LodFar` / `LodMinimumRate`), and a few of
-kzplayer's own (`Particles_Stretched`). They play here; a project that uses them and is
+`Particles_Ribbon`, `Particles_FanLight`...), its colliders beyond Kanzi's stock shapes
+(`Collider_Rectangle`, `Collider_Disc`, `Collider_Mesh`, `Collider.KillOnHit`), emitters bound
+to particles (`EmissionCount_PerParticle`), its emission basis and emission LOD
+(`Emission.EmissionBasis`, `Emission.LodNear` / `LodFar` / `LodMinimumRate`), a few of
+kzplayer's own (`Particles_Stretched`), `Event_AccelerationRange` (the events page holds it
+back from Kanzi's shipped catalog) and the demo's `ColorOverLife_ImageUV` (not in the asset
+package). They play here; a project that uses them and is
 moved to Kanzi Studio does not work there as it is: the material is missing, or the property
 has no effect. This note names each use, once per material slot that holds one and once per
 item that sets such properties (the others it sets are related positions), so a project

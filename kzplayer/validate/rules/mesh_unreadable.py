@@ -2,7 +2,7 @@
 
 A `Mesh` item of the project's `Meshes` library names a glTF 2.0 (`.glb`, `.gltf`) or OBJ
 file with `Mesh.File`, relative to the project file; `Model3D.Mesh`,
-`ParticleEmitter.ParticleMesh`, a mesh emitter's `Emission.Mesh` and a mesh collider's
+`ParticleEmitter.ParticleMesh`, a mesh emitter's `ParticleEmitter.Mesh` (or `Emission.Mesh`) and a mesh collider's
 `Collider.Mesh` name the Mesh item. kzplayer reads the file as the player will (trimesh)
 and reports a file that is missing, lies outside the project folder, is no mesh or holds no
 triangles, and a reference that leads to no Mesh item. The player draws such an emitter as
@@ -31,7 +31,7 @@ from kzplayer.meshes import MeshError, find_mesh_item, load_mesh, mesh_item_file
 CODE = "KZ701"
 RULE = "mesh.unreadable"
 SEVERITY = Severity.ERROR
-REFERENCES = ("Model3D.Mesh", "ParticleEmitter.ParticleMesh", "Emission.Mesh", "Collider.Mesh")
+REFERENCES = ("Model3D.Mesh", "ParticleEmitter.ParticleMesh", "ParticleEmitter.Mesh", "Collider.Mesh")
 DRAWERS = ("Model3D", "ParticleEmitter", "ParticleCollider")
 
 
@@ -42,7 +42,7 @@ def check(context):
         if item.type not in DRAWERS:
             continue
         for name in REFERENCES:
-            prop = item.properties.get(name)
+            prop = item.own_property(name)          # under any name (Kanzi's ParticleEmitter.Mesh)
             if prop is not None and prop.value is not None:
                 try:
                     drawn.add(id(find_mesh_item(project, prop.value, item)))
@@ -57,11 +57,11 @@ def check(context):
                 yield Problem(value_span(prop) if prop is not None else item.span, f"Mesh '{item.name}': {exc}",
                               "name a .glb, .gltf or .obj file inside the project folder, relative to the project file")
         for name in REFERENCES if item.type in DRAWERS else ():
-            prop = item.properties.get(name)
+            prop = item.own_property(name)
             if prop is None or prop.value is None or not str(getattr(prop.value, "path", prop.value)).strip():
                 continue
             try:
                 find_mesh_item(project, prop.value, item)
             except MeshError as exc:
-                yield Problem(value_span(prop), f"{name}: {exc}",
+                yield Problem(value_span(prop), f"{prop.name}: {exc}",
                               "name a Mesh item of the Meshes library, e.g. Meshes/Rock")

@@ -1,9 +1,10 @@
 """A Kanzi Particles 3.0 name of a stock material or property (a note).
 
 Kanzi Particles 3.0 (Kanzi 4.1) names some stock materials and properties otherwise than the
-seed pages kzplayer's catalog follows: `Affector_Gravity` for `Gravity`,
-`ParticlesOverLife.ColorStart` for `ColorOverLife.StartColor` (docs/catalog.md, "Other
-names"). Both are one catalog entry: kzplayer reads and plays the Kanzi name as the entry it
+seed pages kzplayer's catalog follows: `Affector_Gravity` for `Gravity`, the colliders page's
+`ParticleCollider.Bounce` for `Collider.Bounce` (docs/catalog.md, "Other names"). Where the
+catalog's entry carries Kanzi's name itself (`ParticlesOverLife.ColorStart`,
+`ParticleEmitter.Mesh`), kzplayer's earlier name is the alias and reads silently. Both are one catalog entry: kzplayer reads and plays the Kanzi name as the entry it
 names, and says so once per name, at its first use (the other uses are related positions).
 
 To fix: nothing to fix; write the catalog's name instead to silence the note.
