@@ -280,16 +280,25 @@ class BindingGraph:
                for i in b.inputs.values()):
             return False     # waits for its DataContext input (reported by _missing_data)
         self.evaluations += 1
+        env = _Env(self, b)
         try:
-            result = evaluate(b.runs, _Env(self, b))
+            result = evaluate(b.runs, env)
+            if env.notes and b.runs is not b.program:   # notes placed in the file, not the shared tree
+                env = _Env(self, b)
+                result = evaluate(b.program, env)
         except ExprError as exc:
             if b.runs is not b.program:      # the shared tree: the problem's place is the file's
+                env = _Env(self, b)
                 try:
-                    evaluate(b.program, _Env(self, b))
+                    evaluate(b.program, env)
                 except ExprError as exact:
                     exc = exact
+            for note in env.notes:
+                self._report(note)
             self._report(exc.diagnostic)
             return False
+        for note in env.notes:
+            self._report(note)
         if result.skipped:       # continueIf(false): the target keeps its value
             return False
         return self._write(b, b.target, result.value, b.field)
@@ -361,6 +370,7 @@ class _Env:
 
     def __init__(self, graph: BindingGraph, b: CompiledBinding):
         self.graph, self.b = graph, b
+        self.notes = []               # reported by the graph once the run's place is exact
 
     def lookup(self, ref):
         src = self.b.inputs[ref.key]
@@ -375,7 +385,7 @@ class _Env:
         value = self.graph.value(*node)
         default, note = unset_custom_source(self.graph, node, what, span)
         if note is not None:                # a project's own property unset in the file
-            self.graph._report(note)
+            self.notes.append(note)
             value = default
         if value is None:
             raise ExprError(problem("expr.value", f"{what}: {node_label(node)} has no value", span,
