@@ -197,3 +197,58 @@ void GenerateEvents(uint index)
             assert np.all(records["kind"] == 5)
             np.testing.assert_allclose(records["age"], 0.3, atol=1e-5)     # the first step past 0.25
     assert fired == [0, 0, 5, 0, 0, 0, 0]
+
+
+# A Kanzi-style shader that kzplayer cannot run: each is named at its line by validate's
+# compile check and by play (the Simulation), alike.
+WRONG = {
+    # the affector protocol in a collider slot: at the include
+    "slot": ("Collider", ACCELERATE, 2, ACCELERATE.splitlines()[1].index('"') + 1, "Collider slot"),
+    # the include without its function: at the include
+    "missing": ("Affector", ACCELERATE.replace("vec3 Affector(", "vec3 Affect("), 2,
+                ACCELERATE.splitlines()[1].index('"') + 1, "does not define `vec3 Affector("),
+    # the function with other parameters: at the definition
+    "signature": ("Affector", ACCELERATE.replace("uint index, inout", "inout"), 6, 6,
+                  "is not Kanzi's Affector"),
+}
+
+
+def _wrong_project(tmp_path, slot, body):
+    material = custom_material(tmp_path, "Wrong", slot, body)
+    project = make_project(emitters={"E": burst_emitter("Emitter_Point", 1)}, materials=[material],
+                           affectors={"A": {"ParticleAffector.AffectorMaterial": "Wrong"}} if slot == "Affector" else None,
+                           path=str(tmp_path / "fx.kzm"))
+    if slot == "Collider":
+        with_colliders(project, {"C": {"ParticleCollider.ColliderMaterial": "Wrong"}})
+    return project
+
+
+@pytest.mark.parametrize("case", sorted(WRONG))
+def test_a_kanzi_shader_kzplayer_cannot_run_is_named_at_its_line(ctx, simulate, tmp_path, case):
+    from pathlib import Path
+
+    from kzplayer.diagnostics import KzError
+    from kzplayer.gpu import check_material_shaders
+    slot, body, line, column, words = WRONG[case]
+    project = _wrong_project(tmp_path, slot, body)
+    [checked] = check_material_shaders(project, ctx)
+    assert (checked.rule, checked.severity.value) == ("shader.compile", "error")
+    assert Path(checked.span.file) == (tmp_path / "shaders" / "Wrong.glsl").resolve()
+    assert (checked.span.line, checked.span.column) == (line, column)
+    assert words in checked.message and checked.hint
+    try:
+        sim = simulate(project)
+    except KzError as exc:
+        played = exc.diagnostics
+    else:
+        played = [d for d in sim.diagnostics if d.rule == "shader.compile"]
+    assert [(d.rule, d.span.line, d.span.column, d.message) for d in played] == \
+        [(checked.rule, line, column, checked.message)]
+
+
+def test_the_kanzi_shaders_of_these_tests_pass_the_protocol_check():
+    from kzplayer.gpu.protocols import check_protocol
+    for name, (slot, body) in {"a": ("affector", ACCELERATE), "c": ("collider", COLLIDE)}.items():
+        assert check_protocol(body, slot, name, name) == []
+    # a comment that mentions an include is not an include
+    assert check_protocol('// #include "Particles/affector.glsl"\n', "collider", "f", "m") == []
