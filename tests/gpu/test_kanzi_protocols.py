@@ -21,9 +21,10 @@ ACCELERATE = """#version 450 core
 
 uniform vec3 Push = vec3(0.0);
 
+// A constant acceleration, written as the force it takes (Affector returns a force)
 vec3 Affector(uint index, inout Particle particle)
 {
-    return Push;
+    return Push * particle.mass;
 }
 """
 
@@ -52,6 +53,32 @@ def test_a_kanzi_affector_gives_constant_acceleration(simulate, tmp_path, method
     if method == "Euler":
         assert not np.allclose(p["position"], expected, atol=1e-4)      # the test can tell them apart
     np.testing.assert_allclose(p["velocity"], v0 + a * t, atol=1e-4)
+
+
+def test_a_kanzi_affector_returns_a_force(simulate, tmp_path):
+    # The same return value moves a particle of mass 4 a quarter as fast.
+    force = custom_material(tmp_path, "Shove", "Affector", """#version 450 core
+#include "Particles/affector.glsl"
+vec3 Affector(uint index, inout Particle particle)
+{
+    return vec3(2.0, 0.0, 0.0);
+}
+""")
+
+    def speed(density):
+        project = make_project(system={"ParticleSystem.Framerate": 10.0},
+                               emitters={"E": shot((0, 0, 0), (0, 1, 0), 0.0, **{"Emission.Density": density})},
+                               affectors={"S": {"ParticleAffector.AffectorMaterial": "Shove"}},
+                               materials=[force], path=str(tmp_path / "fx.kzm"))
+        sim = simulate(project)
+        for _ in range(5):
+            sim.step()
+        [p] = sim.read_particles(sim.emitters[0])
+        return float(p["velocity"][0]), float(p["mass"])
+    (v1, m1), (v4, m4) = speed(1.0), speed(4.0)
+    assert m4 == pytest.approx(4 * m1) and m1 > 0
+    assert v1 == pytest.approx(2.0 / m1 * 0.5, rel=1e-5)
+    assert v4 == pytest.approx(v1 / 4, rel=1e-5)
 
 
 def test_what_a_kanzi_affector_writes_into_its_particle_is_kept(simulate, tmp_path):
@@ -208,7 +235,8 @@ WRONG = {
     "missing": ("Affector", ACCELERATE.replace("vec3 Affector(", "vec3 Affect("), 2,
                 ACCELERATE.splitlines()[1].index('"') + 1, "does not define `vec3 Affector("),
     # the function with other parameters: at the definition
-    "signature": ("Affector", ACCELERATE.replace("uint index, inout", "inout"), 6, 6,
+    "signature": ("Affector", ACCELERATE.replace("uint index, inout", "inout"),
+                  next(n for n, t in enumerate(ACCELERATE.splitlines(), 1) if t.startswith("vec3 Affector(")), 6,
                   "is not Kanzi's Affector"),
 }
 
