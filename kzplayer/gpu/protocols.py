@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from kzplayer.codes import code_for
-from kzplayer.diagnostics import Diagnostic, Severity, Span
+from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
+from kzplayer.gpu.preprocessor import find_include, read_shader
+from kzplayer.resources import shader_dir
 
 
 @dataclass(frozen=True)
@@ -58,10 +61,33 @@ def _params(text: str) -> tuple:
     return tuple(" ".join(p[:-1]) if len(p) > 1 else p[0] for p in parts)
 
 
-def check_protocol(text: str, kind: str, file: str, material: str) -> list[Diagnostic]:
+def project_includes(path: Path, root: Path | None) -> str:
+    """The text of the project's own files a material includes (its helpers beside it, not
+    the shader library's), recursively: where a protocol's function may be defined too."""
+    seen, texts, todo = {path.resolve()}, [], [path]
+    while todo:
+        here = todo.pop()
+        for line in read_shader(here, None).split("\n"):
+            m = _INCLUDE.match(line)
+            if not m:
+                continue
+            try:
+                found = find_include(m.group(1), here.parent, Span(str(here), 1, 1), (root,) if root else ())
+            except KzError:
+                continue            # the builder reports it
+            if found.resolve() in seen or found.resolve().is_relative_to(shader_dir().resolve()):
+                continue
+            seen.add(found.resolve())
+            texts.append(read_shader(found, None))
+            todo.append(found)
+    return "\n".join(texts)
+
+
+def check_protocol(text: str, kind: str, file: str, material: str, helpers: str = "") -> list[Diagnostic]:
     """What keeps a shader written against a Kanzi protocol from running in the slot `kind`:
     a protocol include of another slot (at the include), no definition of the protocol's
-    function (at the include), or one with other parameters (at the definition)."""
+    function in the file or its `helpers` (at the include), or one with other parameters
+    (at the definition)."""
     code = _blank_comments(text)
     lines = code.split("\n")
     found = []
@@ -86,7 +112,7 @@ def check_protocol(text: str, kind: str, file: str, material: str) -> list[Diagn
             continue
         definitions = [(m, code[:m.start()].count("\n") + 1) for m in
                        re.finditer(rf"\b{protocol.entry}\s*\(([^)]*)\)\s*\{{", code)]
-        if not definitions:
+        if not definitions and not re.search(rf"\b{protocol.entry}\s*\([^)]*\)\s*\{{", _blank_comments(helpers)):
             diags.append(error(line, column, f"material '{material}' includes \"{protocol.include}\" but does not "
                                f"define `{protocol.signature}`", f"define `{protocol.signature}` in this file"))
             continue

@@ -280,3 +280,31 @@ def test_the_kanzi_shaders_of_these_tests_pass_the_protocol_check():
         assert check_protocol(body, slot, name, name) == []
     # a comment that mentions an include is not an include
     assert check_protocol('// #include "Particles/affector.glsl"\n', "collider", "f", "m") == []
+
+
+def test_the_protocol_function_may_live_in_a_helper_beside_the_material(simulate, tmp_path):
+    material = custom_material(tmp_path, "Split", "Affector",
+                               '#version 450 core\n#include "Particles/affector.glsl"\n#include "split_body.glsl"\n')
+    (tmp_path / "shaders" / "split_body.glsl").write_text(
+        "vec3 Affector(uint index, inout Particle particle)\n{\n    return vec3(0.0, 2.0, 0.0) * particle.mass;\n}\n")
+    project = make_project(system={"ParticleSystem.Framerate": 10.0},
+                           emitters={"E": shot((0, 0, 0), (0, 1, 0), 0.0)},
+                           affectors={"S": {"ParticleAffector.AffectorMaterial": "Split"}},
+                           materials=[material], path=str(tmp_path / "fx.kzm"))
+    sim = simulate(project)
+    for _ in range(5):
+        sim.step()
+    [p] = sim.read_particles(sim.emitters[0])
+    assert p["velocity"][1] == pytest.approx(1.0, rel=1e-5)
+
+
+def test_a_kanzi_affector_runs_as_a_self_affect_material(simulate, tmp_path):
+    emitter = shot((0, 0, 0), (0, 1, 0), 0.0, **{"ParticleEmitter.SelfAffectMaterial": "Push",
+                                                 "Push": (0.0, 0.0, 3.0)})
+    project = make_project(system={"ParticleSystem.Framerate": 10.0}, emitters={"E": emitter},
+                           materials=[_push(tmp_path)], path=str(tmp_path / "fx.kzm"))
+    sim = simulate(project)
+    for _ in range(4):
+        sim.step()
+    [p] = sim.read_particles(sim.emitters[0])
+    np.testing.assert_allclose(p["velocity"], [0.0, 0.0, 3.0 * 0.4], atol=1e-5)
