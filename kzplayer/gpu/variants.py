@@ -12,12 +12,15 @@ found through the emitter table. Read from a ProgramSpec (kzplayer.gpu.program_s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
 from kzplayer.gpu.glsl import PARAM_TYPES
+from kzplayer.gpu.preprocessor import read_shader
 from kzplayer.gpu.materials import Material
 from kzplayer.gpu.program_builder import Node, ProgramBuilder
 from kzplayer.gpu.program_spec import ProgramSpec
+from kzplayer.gpu.protocols import check_protocol, project_includes
 
 # What each kind of node calls in its material, and what is inlined before the material.
 HOOKS = {"self": "affectParticle", "affector": "affectParticle", "collider": "sweep",
@@ -165,6 +168,14 @@ def _scanned(v: Variant) -> Variant:
     v.uniforms, v.per_step, v.functions = node.uniforms, node.per_step, node.functions
     v.identifiers = node.identifiers
     v.raw = bool(node.indexed & RAW_BLOCKS)
+    # A shader written against Kanzi's protocols: named at its line before the driver's link
+    # error (an unresolved function) could name it nowhere.
+    path = Path(v.material.shader)
+    text = read_shader(path, None)
+    helpers = project_includes(path, v.material.root) if v.material.root and '"Particles/' in text else ""
+    kanzi = check_protocol(text, v.kind, v.material.display, v.material.name, helpers)
+    if kanzi:
+        raise KzError(kanzi, exit_code=1)
     hook = MATERIAL_HOOK[v.kind]
     if hook not in node.functions:
         material = v.material

@@ -10,7 +10,10 @@
 // kzplayer's (Particles/accessors.glsl), and the slot's main finalises the previous position
 // afterwards. `index` is the particle's pool slot, `emitIndex` its number among the particles
 // this emitter spawns in this step (0, 1, ...). A uniform's property is the one of its own name
-// (`RiseSpeed`), as Kanzi Studio's Sync with Uniforms names it.
+// (`RiseSpeed`), as Kanzi Studio's Sync with Uniforms names it. Kanzi's hash and the names of
+// the fields the wrapper finalises are in Particles/kanzi.glsl.
+
+#include "Particles/kanzi.glsl"
 
 void EmitParticle(uint index, uint emitIndex);
 
