@@ -18,6 +18,7 @@ import numpy as np
 from kzplayer.diagnostics import KzError
 from kzplayer.gpu.preprocessor import preprocess
 from kzplayer.gpu.shader_errors import compile_compute, parse_log
+from kzplayer.gpu.shader_limits import check_compilable
 from kzplayer.resources import shader_dir
 
 
@@ -44,6 +45,8 @@ def build_program(ctx, vertex: ShaderFile | str, fragment: ShaderFile | str, def
     files = {"vertex_shader": _file(vertex), "fragment_shader": _file(fragment)}
     stages = {name: preprocess(f.path, defines, display_name=f.display, roots=f.roots)
               for name, f in files.items()}
+    for src in stages.values():
+        check_compilable(src)            # what would crash or hang the compiler, refused first
     try:
         return ctx.program(**{name: src.text for name, src in stages.items()})
     except Exception as exc:  # moderngl raises a bare Error carrying the driver log
