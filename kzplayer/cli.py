@@ -85,13 +85,17 @@ def main() -> None:
               help="Level of detail: emission rates (Emission.LodNear/LodFar) and fan-light and ribbon sides by distance.")
 @click.option("--frame-budget", type=float, metavar="SECONDS",
               help="Stop when one output frame takes longer (default 10 s): an endless shader loop.")
-def play(**opts) -> None:
+@click.option("--buffer-budget", type=float, metavar="GIB",
+              help="GPU memory the particle buffers may take together (default 2 GiB).")
+def play(buffer_budget=None, **opts) -> None:
     """Play PROJECT (a .kzm file, a .proj.kzm file, a project folder or a .kzproj); no
     PROJECT plays the built-in demo. A window where a display exists; --output, --stats and
     --dump render headless."""
     # lazy: only the command that runs is imported (play alone needs GL)
+    from kzplayer.commands.limits import buffer_budget_scope
     from kzplayer.commands.play import run
-    run(**opts)
+    with buffer_budget_scope(buffer_budget):
+        run(**opts)
 
 
 @main.command()

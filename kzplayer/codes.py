@@ -91,6 +91,7 @@ CODES: dict[str, str] = {
     "cli.test-spec": "KZ908",         # kzplayer test: a spec that cannot be read or run
     "play.test-check": "KZ909",       # kzplayer test: a check of a spec failed
     "play.watch": "KZ910",            # play --watch: a save that could not be read at all
+    "play.buffer-budget": "KZ911",    # the project's particle buffers past the GPU buffer budget
 }
 
 
