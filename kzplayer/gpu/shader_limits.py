@@ -21,7 +21,9 @@ first limit a program goes past. The library's own programs stay far below every
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
+from contextlib import contextmanager
 
 from kzplayer.diagnostics import Span
 from kzplayer.gpu.preprocessor import LINE_STRIDE, Source, shader_error
@@ -46,6 +48,21 @@ _TYPES = {"float", "double", "int", "uint", "bool", "vec2", "vec3", "vec4", "ive
           "mat4x2", "mat4x3", "mat4x4", "dmat2", "dmat3", "dmat4"}
 _PUNCT = frozenset("()[]{};")
 _KEYWORDS = {"if", "for", "while", "switch", "return", "do", "else", "case"}
+
+
+class CompileClock:
+    """Seconds spent in the GL compiler over the run (`compiling()` around every compile):
+    the frame budget leaves them out, so the first frame is bounded as every other."""
+    seconds = 0.0
+
+
+@contextmanager
+def compiling():
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        CompileClock.seconds += time.perf_counter() - start
 
 
 def check_compilable(source: Source) -> None:

@@ -76,6 +76,7 @@ class Simulation:
         self.max_steps = MAX_STEPS_PER_FRAME
         self.dropped_steps: dict[str, int] = {}   # system path -> steps dropped over the budget
         self.timings: dict[str, float] | None = None   # custom materials' systems -> seconds, when asked
+        self.checkpoint = None                   # called after each step (render/budget.py's FrameWatch)
         self.walk_full_pool = walk == "pool"
         self.events_cap = max(int(events_cap), 1)   # host event records per system and frame
         self.host_events = HostEvents()
@@ -130,6 +131,8 @@ class Simulation:
             for _ in range(run):
                 runner.step()
                 system.steps += 1
+                if self.checkpoint is not None:     # the frame budget, between dispatches
+                    self.checkpoint(timed or f"ParticleSystem '{system.item.path}'", bool(timed))
             if timed:
                 self.ctx.finish()
                 self.timings[timed] = self.timings.get(timed, 0.0) + time.perf_counter() - start

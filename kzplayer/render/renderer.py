@@ -70,6 +70,14 @@ class Renderer:
 
     # -- a frame --------------------------------------------------------------------------------
 
+    checkpoint = None       # the frame budget's check after each draw (render/budget.py), or None
+
+    def _checked(self, em) -> None:
+        if self.checkpoint is not None:
+            material = getattr(em.material, "name", None) or "its material"
+            custom = getattr(em.material, "custom", False)
+            self.checkpoint(f"the draw of {em.key} ({'custom material ' if custom else ''}'{material}')", custom)
+
     def draw(self, frame, camera) -> None:
         ctx = self.ctx
         targets, particles = self.targets, self.particles
@@ -96,6 +104,7 @@ class Renderer:
             for em in drawn:                                             # 2. opaque particles
                 if em.opaque:
                     particles.draw(em)
+                    self._checked(em)
             if screen or any(not e.opaque and soft(e) for e in drawn):
                 targets.copy_scene_depth(self.inputs.uniforms["kz_depthRange"])
             targets.fbo.depth_mask = False                               # 3. blended, tree order
@@ -105,6 +114,7 @@ class Renderer:
             for thing in sorted(blended, key=lambda t: t.order):
                 if hasattr(thing, "particles"):
                     particles.draw(thing)
+                    self._checked(thing)
                 else:
                     # a see-through model shows its front faces only: drawing its back faces
                     # too would composite it twice over itself
@@ -115,6 +125,7 @@ class Renderer:
             ctx.disable(ctx.DEPTH_TEST)                                  # 4. over the picture
             for em in screen:
                 particles.draw(em)
+                self._checked(em)
         finally:
             ctx.disable(ctx.BLEND | ctx.DEPTH_TEST | ctx.CULL_FACE)
             targets.fbo.depth_mask = True
