@@ -79,6 +79,7 @@ CODES: dict[str, str] = {
     "light.limit": "KZ703",
     "mesh.collider-budget": "KZ704",
     "mesh.filter-empty": "KZ705",
+    "mesh.particle-budget": "KZ706",
     "property.singular-transform": "KZ313",
     # command line and machine
     "gpu.context": "KZ901",
