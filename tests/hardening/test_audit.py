@@ -74,3 +74,22 @@ def test_convert_opens_and_copies_nothing_outside(tmp_path, target):
     assert copied and not any(p.is_symlink() for p in dest.parent.rglob("*"))
     bait = {p.read_bytes() for p in (tmp_path / "outside").rglob("*") if p.is_file()}
     assert not any(p.read_bytes() in bait for p in copied if p.suffix in (".glsl", ".bin", ".mtl"))
+
+
+def test_convert_shows_a_pipe_as_no_regular_file_and_neither_hangs_nor_copies_it(tmp_path):
+    """A FIFO as a glTF buffer, a texture and an #include: named in convert's notes as not a
+    regular file (only a stat, never an open: no hang), not copied."""
+    from tests.hostile import kzplayer
+    from tests.project.assets_fixture import make
+    kzm = make(tmp_path / "p")
+    for name in ("meshes/tri.bin", "textures/ground.png", "shaders/lib/strength.glsl"):
+        (kzm.parent / name).unlink()
+        os.mkfifo(kzm.parent / name)
+    ran = kzplayer("convert", kzm, tmp_path / "out", cwd=tmp_path, timeout=120).expect(0)
+    for name in ("tri.bin", "textures/ground.png", "strength.glsl"):
+        assert f"not copied: {name} (" in ran.out, ran.out
+    assert ran.out.count("is not a regular file (a pipe, a device, a socket or a folder)") == 3
+    assert not (tmp_path / "out" / "meshes" / "tri.bin").exists()
+    assert not (tmp_path / "out" / "textures" / "ground.png").exists()
+    assert (tmp_path / "out" / "meshes" / "tri.gltf").is_file()
+    assert ran.seconds < 60 and ran.peak_mib < 800
