@@ -95,13 +95,17 @@ def main() -> None:
               help="Show the debug view (alive, emitted, GPU times...); headless: burnt into the output.")
 @click.option("--msaa", type=click.Choice(["0", "2", "4", "8"]), default="0", show_default=True,
               help="Multisampling: samples a pixel (smooth edges of meshes, lines and ribbons); 0 = off.")
-def play(**opts) -> None:
+@click.option("--buffer-budget", type=float, metavar="GIB",
+              help="GPU memory the particle buffers may take together (default 2 GiB).")
+def play(buffer_budget=None, **opts) -> None:
     """Play PROJECT (a .kzm file, a .proj.kzm file, a project folder or a .kzproj); no
     PROJECT plays the built-in demo. A window where a display exists; --output, --stats and
     --dump render headless."""
     # lazy: only the command that runs is imported (play alone needs GL)
+    from kzplayer.commands.limits import buffer_budget_scope
     from kzplayer.commands.play import run
-    run(**opts)
+    with buffer_budget_scope(buffer_budget):
+        run(**opts)
 
 
 @main.command()

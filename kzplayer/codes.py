@@ -81,6 +81,7 @@ CODES: dict[str, str] = {
     "light.limit": "KZ703",
     "mesh.collider-budget": "KZ704",
     "mesh.filter-empty": "KZ705",
+    "mesh.particle-budget": "KZ706",
     "property.singular-transform": "KZ313",
     # command line and machine
     "gpu.context": "KZ901",
@@ -95,6 +96,7 @@ CODES: dict[str, str] = {
     "play.watch": "KZ910",            # play --watch: a save that could not be read at all
     "play.msaa-limit": "KZ911",       # --msaa past what the driver takes: drawn with its most
     "play.checkpoint": "KZ912",      # a simulation checkpoint that cannot be restored here
+    "play.buffer-budget": "KZ913",    # the project's particle buffers past the GPU buffer budget
 }
 
 

@@ -22,11 +22,13 @@ or with more than MAX_TRIANGLES triangles is refused before or after parsing.
 """
 from __future__ import annotations
 
+import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from kzplayer.project.gltf_nodes import flatten_file
 from kzplayer.project.files import Outside, inside, project_folder, read_regular
 from kzplayer.project.paths import resolve
 
@@ -113,7 +115,12 @@ def _side_files(path: Path):
 def _read(path: Path) -> MeshData:
     import trimesh
     try:
-        loaded = trimesh.load(str(path), force="mesh", process=False, resolver=_side_files(path))
+        source = str(path)
+        if path.suffix.lower() in (".gltf", ".glb"):     # its node tree flattened first: linear time
+            flat = flatten_file(read_regular(path, MAX_BYTES, "the mesh file"), path.suffix.lower() == ".glb")
+            source = io.BytesIO(flat.data) if flat is not None else source
+        kind = {"file_type": path.suffix.lower()[1:]} if not isinstance(source, str) else {}
+        loaded = trimesh.load(source, force="mesh", process=False, resolver=_side_files(path), **kind)
     except Exception as exc:      # trimesh raises whatever its parsers raise on a bad file
         why = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
         raise MeshError(f"{path}: not a readable mesh ({why[:200]})") from None

@@ -8,7 +8,8 @@ dropped steps) are kzplayer/render/budget.py.
   most MAX_EVENTS_CAP events per ParticleSystem and frame (its buffer is made up front).
 * Every destination (`--output`, `--stats`, `--events`, `--dump`) is tried for writing BEFORE anything
   is simulated: a run of minutes must not fail at the end.
-* `--frame-budget` is a number of seconds above 0.
+* `--frame-budget` is a number of seconds above 0; `--buffer-budget` a number of GiB above 0
+  and at most MAX_BUFFER_BUDGET_GIB (the GPU buffer budget of kzplayer.gpu.limits).
 """
 from __future__ import annotations
 
@@ -21,11 +22,13 @@ import click
 
 from kzplayer.render.budget import FRAME_BUDGET
 from kzplayer.atomic import check_target
+from kzplayer.gpu.limits import buffer_budget_of
 
 FPS_RANGE = (1.0, 1000.0)
 SEED_RANGE = (0, 2 ** 32 - 1)
 MAX_FRAMES = 1_000_000          # 4.6 hours at 60 fps (the soak runs 216,000)
 MAX_EVENTS_CAP = 1_000_000      # host event records per ParticleSystem and frame (its buffer is made up front)
+MAX_BUFFER_BUDGET_GIB = 1024.0  # --buffer-budget: more than any GPU has
 
 
 def check_frames(n_frames: int, option: str = "--frames") -> int:
@@ -64,6 +67,17 @@ def check_frame_budget(seconds: float | None) -> float:
         raise click.BadParameter(f"{seconds!r}: the budget is a number of seconds above 0",
                                  param_hint="--frame-budget")
     return float(budget)
+
+
+def buffer_budget_scope(gib: float | None):
+    """The GPU buffer budget of `--buffer-budget GIB` in force for the run (a context)."""
+    from contextlib import nullcontext
+    if gib is None:
+        return nullcontext()
+    if not (math.isfinite(gib) and 0 < gib <= MAX_BUFFER_BUDGET_GIB):
+        raise click.BadParameter(f"{gib!r}: the budget is a number of GiB above 0 and at most "
+                                 f"{MAX_BUFFER_BUDGET_GIB:g}", param_hint="--buffer-budget")
+    return buffer_budget_of(int(gib * 2**30))
 
 
 def check_destination(path: str | None, option: str, folder: bool = False) -> None:

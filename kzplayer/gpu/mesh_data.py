@@ -28,6 +28,10 @@ import numpy as np
 
 LEAF = 4                         # triangles per leaf of the collision mesh's tree
 COLLIDER_TRIANGLE_BUDGET = 65_536
+# a ParticleMesh: every particle draws the whole mesh (instanced), so the mesh and the mesh
+# times the pool are bounded (docs/hardening.md, "Assets"); past either, billboards
+PARTICLE_MESH_TRIANGLE_BUDGET = 65_536
+PARTICLE_MESH_DRAW_BUDGET = 20_000_000           # triangles of one emitter's draw: mesh x MaximumAmount
 MAX_DEPTH = 16                   # levels below the root the shader's stack holds (MESH_STACK)
 MODES = ("Surface", "Vertices", "Edges")
 TEXELS_PER_ELEMENT = {"Surface": 6, "Vertices": 2, "Edges": 4}
@@ -206,4 +210,4 @@ def pack(blocks: list[Block]) -> np.ndarray:
 
 
 __all__ = ["Block", "Elements", "collider_block", "emitter_elements", "emitter_block", "pack", "LEAF",
-           "COLLIDER_TRIANGLE_BUDGET", "MODES"]
+           "COLLIDER_TRIANGLE_BUDGET", "PARTICLE_MESH_TRIANGLE_BUDGET", "PARTICLE_MESH_DRAW_BUDGET", "MODES"]

@@ -9,7 +9,8 @@ import numpy as np
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.history import history_length
-from kzplayer.gpu.limits import system_limit
+from kzplayer.gpu.limits import buffer_budget, over_budget, system_bytes, system_limit
+from kzplayer.gpu.storage import Layout
 from kzplayer.gpu.nodes import Collider, Emitter, System
 
 
@@ -60,10 +61,12 @@ def refresh(sim, only=None) -> None:
                 em.mesh_block = sim.meshes.emitter(em, system.simulation_to_world @ em.transform)
                 if em.mesh_block is None:
                     scene.leave_out(em.node, "emission")
+    pools = {id(runner): _system_pools(sim, runner.system) for runner in sim.runners}
+    _check_buffer_budget(sim, pools)       # before any buffer of the new sizes is made
     for runner in sim.runners:
         if only is not None and runner.system.item.path not in only:
             continue
-        sizes = _system_pools(sim, runner.system)
+        sizes = pools[id(runner)]
         while True:
             try:
                 runner.refresh(sizes)
@@ -71,6 +74,24 @@ def refresh(sim, only=None) -> None:
             except KzError as exc:    # a custom material that does not compile
                 if not (scene.leave_out_broken and _leave_out(scene, runner.system, exc)):
                     raise
+
+
+def _check_buffer_budget(sim, pools: dict) -> None:
+    """A KzError (play.buffer-budget, exit 1) with the breakdown when the systems' buffers
+    and their draws' sorters together need more than the buffer budget (gpu.limits)."""
+    value = sim.scene.value
+    systems = {}
+    for runner in sim.runners:
+        members = runner.system.members
+        host = sim.events_cap if any(em.host_kinds for em in members) else 0
+        layout = Layout(pools[id(runner)], 0, host_events=host, histories=[em.history for em in members])
+        sorters = [0 if em.channel_of is not None else
+                   int(str(value(em.item, "ParticleEmitter.SortingType") or "Identity") != "Identity")
+                   + int(value(em.item, "ParticleEmitter.CastLight") is True) for em in members]
+        systems[runner.system.item.path] = system_bytes(layout, sorters)
+    problem = over_budget(systems, buffer_budget())
+    if problem is not None:
+        raise KzError(problem, exit_code=1)
 
 
 def _pool_size(sim, item, asked: int) -> int:

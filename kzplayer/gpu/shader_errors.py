@@ -13,6 +13,7 @@ import moderngl
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity, Span
 from kzplayer.gpu.preprocessor import Source
+from kzplayer.gpu.shader_limits import check_compilable, compiling
 
 _VENDOR_PATTERNS = (
     # Mesa: "0:12(3): error: `foo' undeclared"
@@ -91,8 +92,11 @@ def column_in_written_line(text: str, col: int) -> int:
 
 def compile_compute(ctx: moderngl.Context, source: Source) -> moderngl.ComputeShader:
     """Compile a preprocessed compute shader; a driver error becomes a KzError whose
-    diagnostics point into the right files."""
+    diagnostics point into the right files. What would crash or hang the compiler is
+    refused first (kzplayer.gpu.shader_limits)."""
+    check_compilable(source)
     try:
-        return ctx.compute_shader(source.text)
+        with compiling():
+            return ctx.compute_shader(source.text)
     except Exception as exc:  # moderngl raises a bare Error carrying the driver log
         raise KzError(parse_log(str(exc), source), exit_code=1) from None

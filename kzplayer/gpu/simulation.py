@@ -86,6 +86,7 @@ class Simulation:
         self.dropped_steps: dict[str, int] = {}   # system path -> steps dropped over the budget
         self.timings: dict[str, float] | None = None   # custom materials' systems -> seconds, when asked
         self.gpu_timers = None        # a gpu.timers.GpuTimers: each system's steps of a frame timed on the GPU
+        self.budget_check = None                  # called after each step (render/budget.py's FrameWatch)
         self.walk_full_pool = walk == "pool"
         self.events_cap = max(int(events_cap), 1)   # host event records per system and frame
         self.host_events = HostEvents()
@@ -142,6 +143,8 @@ class Simulation:
                 for _ in range(run):
                     runner.step()
                     system.steps += 1
+                    if self.budget_check is not None:     # the frame budget, between dispatches
+                        self.budget_check(timed or f"ParticleSystem '{system.item.path}'", bool(timed))
             if timed:
                 self.ctx.finish()
                 self.timings[timed] = self.timings.get(timed, 0.0) + time.perf_counter() - start

@@ -24,6 +24,7 @@ converted project. Nothing here reads more than names: shaders are scanned as te
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 import struct
@@ -64,10 +65,12 @@ class Asset:
 class LeftOut:
     name: str        # as written
     by: str
-    why: str         # "missing", or the refusal of kzplayer.project.files.inside
+    why: str         # "missing", "special" (there, but no regular file), or the refusal of files.inside
 
     @property
     def message(self) -> str:
+        if self.why == "special":
+            return f"{self.name} ({self.by}) is not a regular file (a pipe, a device, a socket or a folder)"
         return f"{self.name} ({self.by}) is missing" if self.why == "missing" else self.why
 
 
@@ -132,8 +135,8 @@ class _Lister:
                 self.out.left_out.append(LeftOut(text, by, str(exc)))
             return
         if not is_file(real) or real in self.own:
-            if kind is not None and not is_file(real):
-                self.out.left_out.append(LeftOut(text, by, "missing"))
+            if kind is not None and not is_file(real):     # a stat, never an open: a pipe cannot hang it
+                self.out.left_out.append(LeftOut(text, by, "special" if os.path.exists(real) else "missing"))
             return
         name = posixpath.normpath(posixpath.join(base_name, text.replace("\\", "/")))
         if name == ".." or name.startswith("../"):

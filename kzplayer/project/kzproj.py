@@ -34,7 +34,7 @@ from kzplayer.project.kzproj_xml import (DATA_TYPES, PRIMITIVES, UNIFORM_TYPES, 
 from kzplayer.project.kzproj36 import PROPERTY as MULTI_EXPRESSION
 from kzplayer.project.kzproj36 import multi_expression_bindings
 from kzplayer.project.model import Alias, Binding, BindingSource, Item, Project, Property
-from kzplayer.project.source import read_source
+from kzplayer.project.source import DUPLICATE, _diag, read_source
 from kzplayer.values import Color4, EnumValue, ItemRef, ResourceRef, Srt2D, Srt3D, Vector
 
 _STRUCTURE = ("KZ004", "schema.invalid")
@@ -153,6 +153,7 @@ class _Importer:
         if multi is not None:
             item.bindings.extend(multi_expression_bindings(self.src, item, multi))
         children = find_child(el, "children")
+        seen: dict[str, Item] = {}
         for child in (children if children is not None else ()):
             if local_name(child.tag) != "ProjectItem":
                 continue
@@ -164,6 +165,13 @@ class _Importer:
                 self.aliases(item, child)
             sub = Item(kind or "ProjectItem", text_of(find_child(child, "SerializedName")) or "",
                        span=self.src.element_span(child), element=child)
+            if sub.name in seen:        # as the .kzm reader: its converted .kzm says the same
+                first = seen[sub.name]
+                self.diagnostics.append(_diag(
+                    DUPLICATE, f"{item.path or 'the project'} already has a child named '{sub.name}' "
+                               f"(line {first.span.line}); sibling names must be unique", sub.span,
+                    related=[first.span]))
+            seen.setdefault(sub.name, sub)
             item.add_child(sub)
             self.fill(sub, child)
 
@@ -281,6 +289,7 @@ class _Importer:
         enabled, _ = get("BindingItem.IsBindingEnabled", True)
         sources = []
         children = find_child(el, "children")
+        seen: dict[str, Item] = {}
         for child in (children if children is not None else ()):
             if local_name(child.tag) == "ProjectItem" and xsi_type(child) == "BindingSourceItem":
                 sources.append(self.binding_source(child))

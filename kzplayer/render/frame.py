@@ -23,6 +23,7 @@ from typing import Callable
 import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
+from kzplayer.gpu.mesh_data import PARTICLE_MESH_DRAW_BUDGET, PARTICLE_MESH_TRIANGLE_BUDGET
 from kzplayer.meshes import MeshError, inside_project
 from kzplayer.project.paths import resolve
 from kzplayer.render.camera import camera_from_item
@@ -259,6 +260,10 @@ class FrameBuilder:
                 self._problem(_warning("material.unsupported", "KZ405",
                                        f"{item.path}: {material.name} cannot draw a ParticleMesh; drawn as billboards"))
                 mesh = None
+            if mesh is not None and (problem := particle_mesh_budget(item.path, mesh.triangles, em.capacity)):
+                self._problem(Diagnostic("KZ706", "mesh.particle-budget", Severity.WARNING, problem,
+                                         self.values.span(item, "ParticleEmitter.ParticleMesh")))
+                mesh = None
             blend = str(value(item, "Particle.BlendMode") or "Additive")
             if mesh is not None and not self.values.authored(item, "Particle.BlendMode"):
                 blend = "Opaque"            # mesh particles are solid unless the node says otherwise
@@ -292,3 +297,17 @@ class FrameBuilder:
                                    "this one lights nothing", item.span))
         frame.problems = self.problems
         return frame
+
+
+def particle_mesh_budget(path: str, triangles: int, capacity: int) -> str | None:
+    """Why a ParticleMesh is drawn as billboards instead (None: it is drawn): a mesh of more
+    than PARTICLE_MESH_TRIANGLE_BUDGET triangles, or more than PARTICLE_MESH_DRAW_BUDGET
+    triangles drawn for a full pool (every particle draws the whole mesh)."""
+    if triangles > PARTICLE_MESH_TRIANGLE_BUDGET:
+        return (f"{path}: the ParticleMesh has {triangles:,} triangles, more than a particle's mesh may have "
+                f"({PARTICLE_MESH_TRIANGLE_BUDGET:,}); drawn as billboards")
+    if triangles * capacity > PARTICLE_MESH_DRAW_BUDGET:
+        return (f"{path}: {capacity:,} particles of a {triangles:,}-triangle ParticleMesh are "
+                f"{triangles * capacity:,} triangles a frame, more than one emitter's draw may be "
+                f"({PARTICLE_MESH_DRAW_BUDGET:,}); drawn as billboards")
+    return None

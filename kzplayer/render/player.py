@@ -150,7 +150,7 @@ class Player:
         if self.frame_budget is not None:
             if self._watch is None or self._watch.sim is not self.sim:
                 self._watch = FrameWatch(self.sim, self.frame_budget)
-            self._watch.start()
+            self._watch.start(self.frame)
         self.sim.step_frame(dt)
         if self._watch is not None:
             self._watch.stop(self.frame)
@@ -265,7 +265,13 @@ class Player:
             _, sides = self.lod.plan(self.sim, self.frames.value, camera, size)
             for em in frame.emitters:
                 em.sides = sides.get(em.key)
-        renderer.draw(frame, camera)
+        if self._watch is not None:          # the frame budget covers the draws too
+            self._watch.resume(renderer)
+        try:
+            renderer.draw(frame, camera)
+        finally:
+            if self._watch is not None:
+                self._watch.stop(self._watch.frame)
         self._say_drawing()
 
     def _say_drawing(self) -> None:

@@ -80,6 +80,14 @@ class Renderer:
 
     # -- a frame --------------------------------------------------------------------------------
 
+    budget_check = None      # the frame budget's check after each draw (render/budget.py), or None
+
+    def _checked(self, em) -> None:
+        if self.budget_check is not None:
+            material = getattr(em.material, "name", None) or "its material"
+            custom = getattr(em.material, "custom", False)
+            self.budget_check(f"the draw of {em.key} ({'custom material ' if custom else ''}'{material}')", custom)
+
     def draw(self, frame, camera) -> None:
         ctx = self.ctx
         targets, particles = self.targets, self.particles
@@ -107,6 +115,7 @@ class Renderer:
             for em in drawn:                                             # 2. opaque particles
                 if em.opaque:
                     particles.draw(em)
+                    self._checked(em)
             if screen or any(not e.opaque and soft(e) for e in drawn):
                 targets.copy_scene_depth(self.inputs.uniforms["kz_depthRange"])
             targets.fbo.depth_mask = False                               # 3. blended, tree order
@@ -116,6 +125,7 @@ class Renderer:
             for thing in sorted(blended, key=lambda t: t.order):
                 if hasattr(thing, "particles"):
                     particles.draw(thing)
+                    self._checked(thing)
                 else:
                     # a see-through model shows its front faces only: drawing its back faces
                     # too would composite it twice over itself
@@ -126,6 +136,7 @@ class Renderer:
             ctx.disable(ctx.DEPTH_TEST)                                  # 4. over the picture
             for em in screen:
                 particles.draw(em)
+                self._checked(em)
             targets.post = frame.post
             targets.finish()                                             # (a multisampled frame resolved)
         finally:

@@ -18,6 +18,7 @@ import numpy as np
 from kzplayer.diagnostics import KzError
 from kzplayer.gpu.preprocessor import preprocess
 from kzplayer.gpu.shader_errors import compile_compute, parse_log
+from kzplayer.gpu.shader_limits import check_compilable, compiling
 from kzplayer.resources import shader_dir
 
 
@@ -48,8 +49,11 @@ def build_program(ctx, vertex: ShaderFile | str, fragment: ShaderFile | str, def
               for name, f in files.items()}
     if paths is not None:
         paths.update(p for src in stages.values() for p in src.paths)
+    for src in stages.values():
+        check_compilable(src)            # what would crash or hang the compiler, refused first
     try:
-        return ctx.program(**{name: src.text for name, src in stages.items()})
+        with compiling():
+            return ctx.program(**{name: src.text for name, src in stages.items()})
     except Exception as exc:  # moderngl raises a bare Error carrying the driver log
         log = str(exc)
         # moderngl names the failing stage in the log; source-string numbers are per stage.

@@ -1,10 +1,12 @@
-"""The asset surface of the fuzz (issue 21): mutated PNG, JPEG, glTF, GLB and OBJ files and
-special files, through the readers that validate and play use (kzplayer.render.textures
-read_image, kzplayer.meshes' loader with its side files). An input fails when anything but
-the documented refusal escapes (ValueError/OSError for an image, MeshError for a mesh) or it
-takes longer than LIMIT seconds (a hang).
+"""The asset surface of the fuzz (issue 21): mutated PNG, JPEG, glTF, GLB, OBJ and GLSL files
+and special files, through the readers that validate and play use (kzplayer.render.textures
+read_image, kzplayer.meshes' loader with its side files, the shader preprocessor and the
+checks before the GL compiler, kzplayer.gpu.shader_limits). An input fails when anything but
+the documented refusal escapes (ValueError/OSError for an image, MeshError for a mesh,
+KzError for a shader) or it takes longer than LIMIT seconds (a hang).
 
     python -m tests.fuzz.assets COUNT [SECONDS]      # a long run; prints the figures
+    python -m tests.fuzz.run --channels assets       # the same inputs as a channel of `make fuzz`
 """
 from __future__ import annotations
 
@@ -40,6 +42,12 @@ def _seeds() -> dict[str, bytes]:
                       + struct.pack("<I", len(body)) + b"JSON" + body
                       + struct.pack("<I", len(TRIANGLE)) + b"BIN\0" + TRIANGLE)
     out["q.obj"] = OBJ.encode()
+    from tests.project.assets_fixture import SHADERS
+    out["main.glsl"] = (SHADERS["shaders/lib/strength.glsl"] + SHADERS["shaders/main.glsl"].split("\n", 3)[3]).encode()
+    out["macros.glsl"] = (b"#define A0 1.0\n#define A1 (A0 + A0)\n#define A2 (A1 + A1)\n#define F(x, y) (x * y)\n"
+                          b"const int N = 16;\nfloat f0(float x) { return x; }\nfloat f1(float x) { return f0(x) + f0(x); }\n"
+                          b"void affectParticle(uint index) {\n    float a[N * 4];\n    a[0] = F(A2, f1(1.0));\n"
+                          b"    if (a[0] > 1.0) { for (int i = 0; i < 4; i++) { a[i] = (((a[0]))); } }\n}\n")
     return out
 
 
@@ -56,7 +64,9 @@ def _mutate(data: bytes, r: random.Random) -> bytes:
             del b[k:k + r.randint(1, 32)]
         elif op < 0.8:
             b[k:k] = r.choice([b"\xff" * 4, struct.pack("<I", 2 ** 31 - 1), struct.pack(">I", 65535),
-                               b'"uri": "/etc/passwd"', b'"uri": "../../x"', b"[" * 64, b"1e400", b"-1"])
+                               b'"uri": "/etc/passwd"', b'"uri": "../../x"', b"[" * 64, b"1e400", b"-1",
+                               b'\n#include "/etc/passwd"\n', b'\n#include "../../x.glsl"\n', b"(" * 300,
+                               b"\n#define A3 (A2 + A2 + A2)\n", b"[100000000]", b"\\\n", b"/*", b"#if A2\n"])
         elif op < 0.9:
             b = b[: r.randrange(len(b) + 1)]
         else:
@@ -67,6 +77,7 @@ def _mutate(data: bytes, r: random.Random) -> bytes:
 def one(folder: Path, name: str, data: bytes, r: random.Random) -> str:
     """'ok', 'refused', or a failure ('escape: ...')."""
     from kzplayer import meshes
+    from kzplayer.diagnostics import KzError
     from kzplayer.render import textures
     from tests.project.assets_fixture import TRIANGLE
     path = folder / name
@@ -84,27 +95,41 @@ def one(folder: Path, name: str, data: bytes, r: random.Random) -> str:
     try:
         if name.endswith((".png", ".jpg")):
             textures.read_image(path)
+        elif name.endswith(".glsl"):
+            from kzplayer.gpu.preprocessor import preprocess
+            from kzplayer.gpu.shader_limits import check_compilable
+            check_compilable(preprocess(path))
         else:
             meshes.load_mesh(path)
         return "ok"
-    except (ValueError, OSError):       # MeshError is a ValueError
+    except (ValueError, OSError, KzError):       # MeshError is a ValueError
         return "refused"
     except Exception as exc:             # noqa: BLE001: what the fuzz looks for
         return f"escape: {exc.__class__.__name__}: {str(exc)[:200]}"
 
 
+def make(n: int, seed=21) -> tuple[str, bytes, random.Random]:
+    """Input N: (file name, mutated bytes, the rng the run goes on with); deterministic."""
+    seeds = _SEEDS or _SEEDS.update(_seeds()) or _SEEDS
+    names = sorted(seeds)
+    r = random.Random(f"{seed}:{n}")
+    name = names[n % len(names)]
+    return name, _mutate(seeds[name], r), r
+
+
+_SEEDS: dict[str, bytes] = {}
+
+
 def fuzz(count: int, seconds: float = 1e9, seed: int = 21) -> dict:
-    seeds = list(_seeds().items())
     figures = {"inputs": 0, "ok": 0, "refused": 0, "escapes": [], "hangs": [], "slowest": 0.0}
     start = time.monotonic()
     for n in range(count):
         if time.monotonic() - start > seconds:
             break
-        r = random.Random(f"{seed}:{n}")
-        name, data = seeds[n % len(seeds)]
+        name, data, r = make(n, seed)
         with tempfile.TemporaryDirectory(prefix="kzfuzz-") as tmp:
             t = time.monotonic()
-            outcome = one(Path(tmp), name, _mutate(data, r), r)
+            outcome = one(Path(tmp), name, data, r)
             took = time.monotonic() - t
         figures["inputs"] += 1
         figures["slowest"] = max(figures["slowest"], took)

@@ -11,6 +11,9 @@ length) raises `Bug`.
     validate   a mutated project file -> validate_paths, rendered as text, JSON and GitHub
     cli        a lightly mutated small project -> kzplayer play (1-3 frames, tiny images,
                hostile options), inspect, validate or convert, in-process
+    assets     a mutated PNG, JPEG, glTF, GLB, OBJ or GLSL file, or a pipe or folder in its
+               place -> the texture reader, the mesh loader, the shader preprocessor and the
+               checks before the GL compiler (tests/fuzz/assets.py)
 """
 from __future__ import annotations
 
@@ -172,4 +175,13 @@ def cli(text: str, rng: random.Random, work: Path) -> str:
     return f"{args[0]} exit {result.exit_code}"
 
 
-CHANNELS = {"loader": loader, "expr": expression, "validate": validate, "cli": cli}
+def assets(text: str, rng: random.Random, work: Path) -> str:
+    from tests.fuzz.assets import one
+    name, data = text.split("\n", 1)
+    outcome = one(work, name, data.encode("latin-1"), rng)
+    if outcome.startswith("escape"):
+        raise Bug(f"{name}: {outcome}")
+    return outcome
+
+
+CHANNELS = {"loader": loader, "expr": expression, "validate": validate, "cli": cli, "assets": assets}

@@ -29,15 +29,16 @@ import time
 import traceback
 from pathlib import Path
 
+from tests.fuzz import assets
 from tests.fuzz import channels as C
 from tests.fuzz import corpus
 from tests.fuzz.mutate import mutate_expression, mutate_project
 
-WEIGHTS = {"expr": 12, "loader": 4, "validate": 3, "cli": 1}      # inputs per round
+WEIGHTS = {"expr": 12, "loader": 4, "validate": 3, "cli": 1, "assets": 12}      # inputs per round
 # CPU seconds an input may take (all threads: llvmpipe's too); past it, a hang. CPU time,
 # not wall-clock time, so that a loaded machine does not make slow inputs look hung; a
 # wall-clock limit of WALL times as much still catches an input that blocks.
-LIMITS = {"expr": 10.0, "loader": 20.0, "validate": 30.0, "cli": 60.0}
+LIMITS = {"expr": 10.0, "loader": 20.0, "validate": 30.0, "cli": 60.0, "assets": 10.0}
 WALL = 10
 MEMORY = 6 << 30                                                   # bytes of address space
 
@@ -49,6 +50,9 @@ class Hang(Exception):
 def make_input(channel: str, n: int, seed: str) -> str:
     """Input N of a channel: a corpus entry, mutated; deterministic."""
     rng = random.Random(f"{seed}:{channel}:{n}")
+    if channel == "assets":                  # a file's name and its bytes, as text (latin-1)
+        name, data, _ = assets.make(n, f"{seed}:assets")
+        return name + "\n" + data.decode("latin-1")
     if channel == "expr":
         pool = corpus.expressions()
         return mutate_expression(rng.choice(pool), rng, pool)
