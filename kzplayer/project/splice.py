@@ -38,6 +38,11 @@ _ITEM_FIELDS = {0: ("BindingItem.Target",),
                 7: ("BindingItem.RawCode",)}
 
 
+def _first(*elements):
+    """The first that is not None (an element without children is false to `or`)."""
+    return next((e for e in elements if e is not None), None)
+
+
 class NotSpliceable(Exception):
     """The model changed in a way no splice writes (the saver writes the files anew)."""
 
@@ -371,9 +376,9 @@ class _Splicer:
                     if first is not None:
                         self.edit(src, src.tags[first][0], src.tags[first][0], block + nl + inner)
                         continue
-                    after = last_of["Binding"] or last_of["Property"] or (alive[-1] if alive else None)
+                    after = _first(last_of["Binding"], last_of["Property"], alive[-1] if alive else None)
             elif anchor == "Binding":
-                after = last_of["Binding"] or last_of["Property"]
+                after = _first(last_of["Binding"], last_of["Property"])
             else:
                 after = last_of["Property"]
             if after is None and not alive:
