@@ -336,3 +336,22 @@ def test_a_converted_kanzi_project_splices_and_reverts_to_its_bytes(tmp_path, na
     lines = diff(original, f.read_text(encoding="utf-8"))
     assert len(lines) % 2 == 0 and {l[1:] for l in lines if l.startswith("-")} <= set(block)
     assert sum(1 for l in lines if l.startswith("+")) == sum(1 for l in lines if l.startswith("-"))
+
+
+def test_the_studios_tree_edits_save_as_local_edits(single):
+    from kzplayer.studio.session import StudioSession
+    from kzplayer.studio.tree_ops import AddItem, DuplicateItem, RenameItem
+    before = single.read_text(encoding="utf-8")
+    s = StudioSession(single)
+    s.edit(AddItem(SYSTEM, material="Wind"))
+    s.edit(RenameItem(SYSTEM + "/Gravity", "Down"))
+    s.edit(DuplicateItem(NOZZLE))
+    s.save()
+    after = single.read_text(encoding="utf-8")
+    lines = diff(before, after)
+    assert [l for l in lines if l.startswith("-")] == ["-" + " " * 14 + '<ParticleAffector name="Gravity">']
+    assert "+" + " " * 14 + '<ParticleAffector name="Down">' in lines
+    assert "+" + " " * 14 + '<ParticleEmitter name="Nozzle copy">' in lines
+    assert "+" + " " * 14 + '<ParticleAffector name="Wind">' in lines
+    assert after.count("<!--") == before.count("<!--") == 2
+    assert canonical(kzplayer.load(single)) == canonical(s.project)
