@@ -120,6 +120,7 @@ class _Splicer:
         self.paths = {id(src): path for path, src in self.docs.sources.items()}
         self.folder = project.layout == "folder"
         self.seq = 0
+        self.gone: set[int] = set()        # ids of the elements removed
 
     # ---- helpers
     def src_of(self, el):
@@ -133,6 +134,7 @@ class _Splicer:
         self.plan.edits.setdefault(self.paths[id(src)], []).append((start, end, text, self.seq))
 
     def remove(self, src, el) -> None:
+        self.gone.add(id(el))
         start = src.tags[el][0]
         self.edit(src, *_removal(src.text, start, element_end(src, el)), "")
 
@@ -351,17 +353,13 @@ class _Splicer:
         else as the last child."""
         if all(text is None for _, text in inserts):
             return
-        removed = {id(e) for e in self._removed(src, kids)}
-        alive = [c for c in kids if id(c) not in removed]
+        alive = [c for c in kids if id(c) not in self.gone]
         pad = line_indent(src.text, src.tags[el][0])
         inner = line_indent(src.text, src.tags[alive[0]][0]) if alive else pad + self.unit(src)
         nl = self.newline(src)
         last_of = {"Property": None, "Binding": None, "Item": None}
         for c in alive:
-            kind = "Property" if c.tag == "Property" else "Binding" if c.tag in _BINDINGS else \
-                "Item" if c.tag not in ("Alias",) else None
-            if kind:
-                last_of[kind] = c
+            last_of["Property" if c.tag == "Property" else "Binding" if c.tag in _BINDINGS else "Item"] = c
         at_end = []
         prev = None                       # the kept element an item goes after
         for anchor, text in inserts:
@@ -398,8 +396,3 @@ class _Splicer:
                 self.edit(src, start, end, f"{head}>{body}{nl}{pad}</{el.tag}>")
             else:
                 self.edit(src, end, end, body)
-
-    def _removed(self, src, kids: list) -> list:
-        cuts = {(s, e) for s, e, t, _ in self.plan.edits.get(self.paths[id(src)], []) if t == ""}
-        return [c for c in kids if c in src.tags
-                and _removal(src.text, src.tags[c][0], element_end(src, c)) in cuts]
