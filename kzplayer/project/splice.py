@@ -124,8 +124,8 @@ class _Splicer:
 
     # ---- helpers
     def src_of(self, el):
-        src = self.roots.get(el.getroottree().getroot())
-        if src is None or el not in src.tags:
+        src = self.roots.get(el.getroottree().getroot())    # (not src.tags: no scan of untouched files)
+        if src is None:
             raise NotSpliceable("an element from elsewhere")
         return src
 

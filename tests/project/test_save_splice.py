@@ -355,3 +355,21 @@ def test_the_studios_tree_edits_save_as_local_edits(single):
     assert "+" + " " * 14 + '<ParticleAffector name="Wind">' in lines
     assert after.count("<!--") == before.count("<!--") == 2
     assert canonical(kzplayer.load(single)) == canonical(s.project)
+
+
+def test_folder_subtree_added_and_removed_with_its_folders(folder):
+    nozzle_file = folder / (NOZZLE + ".kzm")
+    original = nozzle_file.read_text(encoding="utf-8")
+    p = kzplayer.load(folder)
+    n = p.find(NOZZLE)
+    n.add_child(kzplayer.Item("EmptyNode", "Sub")).add_child(kzplayer.Item("EmptyNode", "Deeper"))
+    assert sorted(p.save()) == sorted(str(f) for f in (nozzle_file, folder / (NOZZLE + "/Sub.kzm"),
+                                                        folder / (NOZZLE + "/Sub/Deeper.kzm")))
+    assert diff(original, nozzle_file.read_text(encoding="utf-8")) == ['+  <Child name="Sub"/>']
+    assert canonical(kzplayer.load(folder)) == canonical(p)
+    system = n.parent
+    system.children.remove(n)
+    p.save()
+    assert not nozzle_file.exists() and not (folder / NOZZLE).exists()
+    q = kzplayer.load(folder)
+    assert canonical(q) == canonical(p) and not q.diagnostics
