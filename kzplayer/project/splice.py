@@ -104,10 +104,9 @@ def element_end(src, el) -> int:
 def _removal(text: str, start: int, end: int) -> tuple[int, int]:
     """The range to cut for an element: its whole line(s) when nothing else is on them."""
     line = text.rfind("\n", 0, start) + 1
-    if text[line:start].strip() == "":
-        m = re.compile(r"[ \t]*(\r?\n|$)").match(text, end)
-        if m:
-            return line, m.end()
+    m = re.compile(r"[ \t]*(\r?\n|$)").match(text, end)
+    if m and text[line:start].strip() == "":
+        return line, m.end()
     return start, end
 
 
@@ -155,15 +154,12 @@ class _Splicer:
 
     @staticmethod
     def unit(src) -> str:
-        cached = getattr(src, "_indent_unit", None)
-        if cached is None:
+        """The file's indentation step: the smallest step between the indents of its lines."""
+        if getattr(src, "_indent_unit", None) is None:
             widths = sorted({len(m.group(1)) for m in re.finditer(r"\n( +)<", src.text)})
-            steps = [b - a for a, b in zip([0, *widths], widths) if b > a]
-            cached = " " * min(steps) if steps and min(steps) <= 8 else INDENT
-            if "\n\t" in src.text and not widths:
-                cached = "\t"
-            src._indent_unit = cached
-        return cached
+            steps = [b - a for a, b in zip([0, *widths], widths)]
+            src._indent_unit = " " * min(steps) if steps and min(steps) <= 8 else INDENT
+        return src._indent_unit
 
     # ---- one item, its element kept
     def item(self, item: Item) -> None:
@@ -305,6 +301,12 @@ class _Splicer:
                 inserts.append((place, None))
                 continue
             self.plan.tree_changed = True
+            if k is not None and place.tag == "Child" and place not in kept:   # reordered: the
+                kept.add(place)                                               # line moves, the file stays
+                self.item(c)
+                self.remove(src, place)
+                inserts.append(("Item", f"<Child name={quoteattr(c.name)}/>"))
+                continue
             if folder is None or (not lines and any(c.tag != "Child" for c in mine)):
                 inserts.append(("Item", self.lines(src, _item_lines(c, 0, False), "")))
                 continue

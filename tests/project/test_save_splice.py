@@ -373,3 +373,22 @@ def test_folder_subtree_added_and_removed_with_its_folders(folder):
     assert not nozzle_file.exists() and not (folder / NOZZLE).exists()
     q = kzplayer.load(folder)
     assert canonical(q) == canonical(p) and not q.diagnostics
+
+
+def test_folder_reorder_moves_the_child_line_only(folder):
+    system_file = folder / (SYSTEM + ".kzm")
+    before = {f: f.read_bytes() for f in folder.rglob("*.kzm")}
+    p = kzplayer.load(folder)
+    system = p.find(SYSTEM)
+    swirl = system.find("Swirl")
+    system.children.remove(swirl)
+    system.add_child(swirl, 0)
+    swirl.set("Swirl.Strength", 3)
+    p.save()
+    text = system_file.read_text(encoding="utf-8")
+    assert diff(before[system_file].decode(), text) == ['+  <Child name="Swirl"/>', '-  <Child name="Swirl"/>']
+    swirl_file = folder / (SYSTEM + "/Swirl.kzm")
+    assert swirl_file.read_bytes() == before[swirl_file].replace(b">2.5<", b">3<")
+    assert {f for f in folder.rglob("*.kzm") if f.read_bytes() != before[f]} == {system_file, swirl_file}
+    q = kzplayer.load(folder)
+    assert canonical(q) == canonical(p) and [c.name for c in q.find(SYSTEM).children][0] == "Swirl"
