@@ -1,144 +1,29 @@
 """Saving a project: in place, keeping every untouched byte, or fresh through writer.py.
 
-`save_project` edits the text of the files a project came from: a changed property gets new
-text between its tags, a new property is inserted after the item's last property with the
-same indentation; nothing else in the file moves, comments and odd formatting included.
-When the tree itself changed (items added, removed or renamed) or the layout changes, the
-files are written anew by `write_single` / `write_folder` (comments are then lost).
+`save_project` edits the text of the files a project came from (splice.py plans the edits):
+a changed value gets new text between its tags, a new property a new line after the item's
+last property; bindings changed, added or removed, items added, removed, renamed, moved or
+duplicated change only their own elements and lines, indented as the file is. Nothing else
+in the file moves, comments and odd formatting included. In the folder layout an added item
+is a new file and a `<Child>` line, a removed one loses its line and its files.
+
+What no splice can write (an alias or an item attribute changed; in the folder layout an
+item renamed or moved to another parent) falls back to writing the files anew with
+`write_single` / `write_folder`: comments are then lost, and a folder project must be saved
+into a new folder.
 """
 from __future__ import annotations
 
 import os
-import re
-from xml.sax.saxutils import escape, quoteattr
 
 from kzplayer.diagnostics import KzError
 from kzplayer.project.kzm_reader import read_item_file, read_kzm
 from kzplayer.project.layout import PROJECT_FILE_SUFFIX
-from kzplayer.project.model import Item, Project, Property
+from kzplayer.project.model import Item, Project
 from kzplayer.project.spans import copy_spans
 from kzplayer.project.source import UNREADABLE, _diag
-from kzplayer.project.writer import (INDENT, encode_text, property_text, type_of, write_blobs,
-                                     write_folder, write_single)
-
-# ------------------------------------------------------------------ saving in place
-
-def structure_unchanged(project: Project) -> bool:
-    """Whether the files still hold every item, property, binding and alias of the model in
-    the same places and only property values changed, so that saving in place can edit
-    values only. Checked against the parsed elements at save time."""
-    for item in project.root.walk():
-        el = item.element
-        if el is None:
-            return False
-        if item.parent is not None and (el.tag != item.type or el.get("name", item.type) != item.name):
-            return False
-        if item.parent is not None and {k: v for k, v in el.items() if k != "name"} != item.attributes:
-            return False
-        if any(b.element is None or b.as_loaded != b.key() for b in item.bindings):
-            return False
-        if any(a.element is None or a.element.get("target") != a.target for a in item.aliases.values()):
-            return False
-        kids, props, bindings, aliases = [], [], 0, []
-        for c in el:
-            tag = c.tag
-            if not isinstance(tag, str):
-                continue
-            if tag == "Property":
-                props.append(c.get("name"))
-            elif tag in ("Binding", "BindingItem"):
-                bindings += 1
-            elif tag == "Alias":
-                aliases.append(c.get("name"))
-            else:
-                kids.append(c.get("name", tag))
-        if kids != [c.name for c in item.children] or bindings != len(item.bindings):
-            return False
-        if set(props) != {n for n, p in item.properties.items() if p.element is not None}:
-            return False
-        if set(aliases) != set(item.aliases):
-            return False
-    return True
-
-
-def _line_indent(text: str, offset: int) -> str:
-    start = text.rfind("\n", 0, offset) + 1
-    m = re.match(r"[ \t]*", text[start:offset])
-    return m.group() if m else ""
-
-
-def _element_end(src, el) -> int:
-    """Offset just after the end tag of `el` (after '/>' when self-closing)."""
-    start, end, closed = src.tags[el]
-    if closed:
-        return end
-    close = re.compile(r"</" + re.escape(el.tag) + r"\s*>")
-    depth_probe = list(el.iterdescendants(el.tag))       # nested same-name elements are rare
-    pos = end
-    for _ in range(len(depth_probe) + 1):
-        m = close.search(src.text, pos)
-        if not m:
-            return end
-        pos = m.end()
-    return pos
-
-
-def _edits_for(project: Project, changed: set[int]) -> dict[str, list[tuple[int, int, str]]]:
-    """Per file: (start, end, replacement) for every changed or added property."""
-    docs = project.document
-    edits: dict[str, list] = {}
-    for item in project.root.walk():
-        new = [p for p in item.properties.values() if id(p) in changed]
-        if not new or item.element is None:
-            continue
-        src = _source_of(docs, item.element)
-        for prop in new:
-            text = escape(property_text(prop, type_of(item, prop.name)))
-            if prop.element is not None and prop.element in src.tags:
-                start, end, closed = src.tags[prop.element]
-                if closed:
-                    tag = src.text[start:end]
-                    edits.setdefault(src.path, []).append(
-                        (start, end, tag[:-2].rstrip() + (f">{text}</Property>" if text else "/>")))
-                else:
-                    a, b = src.text_range(prop.element)
-                    edits.setdefault(src.path, []).append((a, b, text))
-                continue
-            edits.setdefault(src.path, []).append(_insertion(src, item, prop, text))
-    return edits
-
-
-def _source_of(docs, el):
-    for src in docs.sources.values():
-        if el in src.tags:
-            return src
-    raise KeyError(el)
-
-
-def _insertion(src, item: Item, prop: Property, text: str) -> tuple[int, int, str]:
-    el = item.element
-    new = (f"<Property name={quoteattr(prop.name)}>{text}</Property>" if text
-           else f"<Property name={quoteattr(prop.name)}/>")
-    props = [c for c in el if c.tag == "Property" and c in src.tags]
-    if props:
-        anchor = props[-1]
-        at = _element_end(src, anchor)
-        pad = _line_indent(src.text, src.tags[anchor][0])
-        return at, at, "\n" + pad + new
-    start, end, closed = src.tags[el]
-    pad = _line_indent(src.text, start)
-    kids = [c for c in el if isinstance(c.tag, str) and c in src.tags]
-    inner = _line_indent(src.text, src.tags[kids[0]][0]) if kids else pad + INDENT
-    if closed:
-        head = src.text[start:end][:-2].rstrip()
-        return start, end, f"{head}>\n{inner}{new}\n{pad}</{el.tag}>"
-    return end, end, "\n" + inner + new
-
-
-def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
-    for start, end, rep in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-        text = text[:start] + rep + text[end:]
-    return text
+from kzplayer.project.splice import NotSpliceable, Plan, apply, plan
+from kzplayer.project.writer import encode_text, write_blobs, write_folder, write_single
 
 
 def _target(project: Project, path: str | None) -> tuple[str, str]:
@@ -161,43 +46,67 @@ def save_project(project: Project, path: str | None = None) -> list[str]:
         raise KzError(_diag(UNREADABLE, "a Kanzi Studio project is read-only here; "
                                         "save it as a .kzm file or a project folder"), exit_code=2)
     layout, where = _target(project, path)
-    docs = project.document
-    in_place = docs is not None and layout == project.layout and structure_unchanged(project)
-    if in_place:
-        written = _save_spliced(project, layout, where, only_dirty=path is None)
-        if path is None and layout == "folder":
+    edits = None
+    if project.document is not None and layout == project.layout:
+        try:
+            edits = plan(project)
+        except NotSpliceable:
+            edits = None
+    if edits is not None:
+        written = _save_spliced(project, edits, layout, where, only_dirty=path is None)
+        if path is None and layout == "folder" and not edits.tree_changed:
             _relink_files(project, written)      # only the files written are read again
             return written
     elif layout == "file":
         written = write_single(project, where)
     else:
         if path is None and os.path.isdir(where):
-            raise KzError(_diag(UNREADABLE, "the item tree changed; save the folder project "
-                                            "into a new folder (project.save(NEW_FOLDER))"), exit_code=2)
+            raise KzError(_diag(UNREADABLE, "the item tree changed so that its files would move; save "
+                                            "the folder project into a new folder (project.save(NEW_FOLDER))"),
+                          exit_code=2)
         written = write_folder(project, where)
     _relink(project, layout, where)
     return written
 
 
-def _save_spliced(project: Project, layout: str, where: str, only_dirty: bool) -> list[str]:
+def _save_spliced(project: Project, edits: Plan, layout: str, where: str, only_dirty: bool) -> list[str]:
     docs = project.document
-    changed = {id(p) for p in project.changed}
-    edits = _edits_for(project, changed)
-    by_encoding: dict[str, dict[str, str]] = {}
+    gone = set(edits.deleted) - set(edits.new_files)
+
+    def out(src_path: str) -> str:
+        return where if layout == "file" else os.path.join(where, os.path.relpath(src_path, docs.root_dir))
+    files = {}
     for src_path, src in docs.sources.items():
-        if only_dirty and src_path not in edits:
+        if src_path in gone or (only_dirty and src_path not in edits.edits):
             continue
-        text = _splice(src.text, edits.get(src_path, []))
-        if layout == "file":
-            out = where
-        else:
-            out = os.path.join(where, os.path.relpath(src_path, docs.root_dir))
-        by_encoding.setdefault(src.encoding, {})[out] = text
+        text = apply(src.text, edits.edits.get(src_path, []))
+        files[out(src_path)] = encode_text(out(src_path), text, src.encoding, newline="")
+    for new_path, text in edits.new_files.items():
+        files[out(new_path)] = encode_text(out(new_path), text)
     # every file's bytes first, then all of them replace the old files (writer.write_files)
-    files = {path: encode_text(path, text, encoding, newline="")
-             for encoding, group in by_encoding.items() for path, text in group.items()}
     write_blobs(files)
+    if only_dirty:
+        _delete(gone, docs.root_dir)
     return list(files)
+
+
+def _delete(paths, root: str) -> None:
+    """The files of removed items, and the folders they leave empty (after the new files are
+    all written: a failed save deletes nothing)."""
+    folders = set()
+    for path in paths:
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass
+        folders.add(os.path.dirname(path))
+    for folder in sorted(folders, key=len, reverse=True):
+        while os.path.abspath(folder) != os.path.abspath(root):
+            try:
+                os.rmdir(folder)
+            except OSError:
+                break
+            folder = os.path.dirname(folder)
 
 
 def _relink(project: Project, layout: str, where: str) -> None:

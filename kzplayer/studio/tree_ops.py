@@ -4,8 +4,8 @@ move, and wire a subemitter to its source as the events page's recipe says.
 
 Each changes the tree in `Effect.then` and asks for a rebuild (a new Player on the new
 tree). Each keeps what it needs to put the tree back exactly (the same Item objects in
-the same places). `project.save` writes a file whose tree changed afresh (its comments
-are not kept: kzplayer/project/saver.py).
+the same places). `project.save` splices the tree edits into the file's text (comments and
+formatting kept: kzplayer/project/splice.py).
 """
 from __future__ import annotations
 
