@@ -176,8 +176,8 @@ def test_the_over_life_editors_set_colour_and_opacity(page):
     select_nozzle(page)
     page.select_option(".row[data-name='ParticleEmitter.ParticleMaterial'] select", "ParticlesColorOverLife3Stop")
     page.wait_for_selector(".gradient-editor .stop[data-name='ParticlesOverLife.ColorMid']")
-    page.locator(".gradient-editor .stop[data-name='ColorOverLife.StartColor']").fill("#ff0000")
-    start = page.locator(".row[data-name='ColorOverLife.StartColor']")
+    page.locator(".gradient-editor .stop[data-name='ParticlesOverLife.ColorStart']").fill("#ff0000")
+    start = page.locator(".row[data-name='ParticlesOverLife.ColorStart']")
     wait_for(lambda: start.locator(".mark").inner_text() == "●")
     assert start.locator("input[type=color]").input_value() == "#ff0000"
     settle(page)

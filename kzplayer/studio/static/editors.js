@@ -11,10 +11,20 @@ function rowsByName(g) { const m = {}; for (const r of g.rows) m[r.name] = r; re
 
 function valueOf(r) { return r ? r.value || r.default || "" : ""; }
 
+// The colour ramp's two ends under the catalog's names: Kanzi's (ParticlesOverLife.ColorStart /
+// ColorEnd, the rendering materials page), or kzplayer's earlier ones where a panel shows those.
+function colourStops(rows) {
+  for (const pair of [["ParticlesOverLife.ColorStart", "ParticlesOverLife.ColorEnd"],
+                      ["ColorOverLife.StartColor", "ColorOverLife.EndColor"]]) {
+    if (rows[pair[0]] && rows[pair[1]]) return pair;
+  }
+  return null;
+}
+
 function overLifeEditors(p, g, send) {
   const rows = rowsByName(g);
   const out = [];
-  if (rows["ColorOverLife.StartColor"] && rows["ColorOverLife.EndColor"]) out.push(gradient(p, rows, send));
+  if (colourStops(rows)) out.push(gradient(p, rows, send));
   if (rows["ParticlesOverLife.ScaleStart"] && rows["ParticlesOverLife.ScaleEnd"]) {
     out.push(curve(p, rows, send, "scale", "ParticlesOverLife.Scale", (r) => numbers(valueOf(r))[0] ?? 1,
       (v) => `(${v}, ${v}, ${v})`, 0, 3));
@@ -44,7 +54,8 @@ function gradient(p, rows, send) {
   label.textContent = "colour over life";
   const bar = document.createElement("div");
   bar.className = "gradient";
-  const stops = [["ColorOverLife.StartColor", () => 0], ["ColorOverLife.EndColor", () => 1]];
+  const [first, last] = colourStops(rows);
+  const stops = [[first, () => 0], [last, () => 1]];
   const mid = rows["ParticlesOverLife.ColorMid"] && rows["ParticlesOverLife.ColorMidPoint"];
   let midAt = mid ? numbers(valueOf(rows["ParticlesOverLife.ColorMidPoint"]))[0] ?? 0.5 : null;
   if (mid) stops.splice(1, 0, ["ParticlesOverLife.ColorMid", () => midAt]);
