@@ -148,9 +148,14 @@ class LiveSession:
     next good save (the window's HUD draws it)."""
 
     def __init__(self, path: str, *, load: Callable, make_player: Callable,
-                 report: Callable[[list[Diagnostic]], None] = lambda d: None):
+                 report: Callable[[list[Diagnostic]], None] = lambda d: None, check: Callable | None = None):
         self.path = str(path)
         self._load = load
+        # check(project, graph): the whole-project checks of a load, raising KzError for one
+        # that does not play; given, `load` leaves them out and a save runs them after its
+        # first frame (settle), undoing the save when they fail
+        self._check = check
+        self._pending = None      # (t0, project, graph, undo) of a save applied, not yet checked
         self._make_player = make_player
         self.report = report
         self.player = None
@@ -164,6 +169,8 @@ class LiveSession:
         """The first Player: of `project` and `graph` when the caller loaded them already."""
         if project is None:
             project, graph = self._load(self.path)
+            if self._check is not None:
+                self._check(project, graph)
         self.player = self._make_player(project, graph)
         broken = [d for d in self.player.sim.diagnostics if d.rule == "shader.compile" and d.severity == Severity.ERROR]
         if broken:          # what a later save may not do, the first may not either
@@ -186,8 +193,21 @@ class LiveSession:
     def relevant(self, changed: str) -> bool:
         return relevant(self.good, self.path, changed, self.files)
 
+    @property
+    def checks_later(self) -> bool:
+        """Whether a save's checks can wait for its frame: `apply`, draw, `settle`."""
+        return self._check is not None
+
     def reload(self, changed=()) -> Outcome:
-        """Bring the Player up to date after a save of the files `changed` (paths)."""
+        """Bring the Player up to date after a save of the files `changed` (paths), checked."""
+        out = self.apply(changed)
+        return self.settle() or out
+
+    def apply(self, changed=()) -> Outcome:
+        """`reload` but for the save's checks (with a `check`): `settle()` runs them, to be
+        called once the frame that shows the save is drawn (before the effect steps on)."""
+        if self._pending is not None:
+            self.settle()             # a save not checked yet: its checks first
         t0 = time.perf_counter()
         changed = [Path(f).resolve() for f in changed]
         kinds = self._kinds(changed)
@@ -214,7 +234,9 @@ class LiveSession:
         sim_shaders = [f for f in kinds["shader"] if f in player.sim.programs.paths()
                        or player.renderer is None or f not in player.renderer.programs.paths()]
         out = Outcome("unchanged", edits=diff.edits)
+        undo = None
         if diff.structural is not None or sim_shaders:
+            before = (self.good, player.project, player.graph)
             try:
                 done = None if diff.structural or diff.edits else recompile(player, sim_shaders)
                 out.kept, out.rerun = done or rebuild(player, project, graph)
@@ -223,14 +245,22 @@ class LiveSession:
             out.reason = diff.structural or f"{', '.join(f.name for f in sim_shaders)} changed"
             out.kind = "rebuilt" if out.rerun else "applied"
             self._adopt(project if loaded else self.good, player.project)
+            undo = lambda: self._unbuild(*before)      # noqa: E731
         else:
+            graph_now, done = player.sim.scene.graph, []
             for edit in diff.edits:
-                apply_value(player.sim, self._running[edit.path], edit.name, edit.value)
+                item = self._running[edit.path]
+                done.append((item, edit.name, graph_now.value(item, edit.name)))
+                apply_value(player.sim, item, edit.name, edit.value)
             out.kind = "applied" if diff.edits else "unchanged"
+            good = self.good
             if any(isinstance(e.value, str) for e in diff.edits):
                 self._adopt(project, player.project)      # a file name: a texture, a mesh to watch
             if loaded:
                 self.good = project
+            undo = lambda: self._unapply(good, done)       # noqa: E731
+        if loaded and self._check is not None:
+            self._pending = (t0, project, graph, undo)
         out.assets = self._reload_assets(kinds)
         if out.kind == "unchanged" and (out.assets or kinds["shader"]):
             out.kind = "reloaded"
@@ -238,6 +268,33 @@ class LiveSession:
         self.problems = []
         out.seconds = time.perf_counter() - t0
         return out
+
+    def settle(self) -> Outcome | None:
+        """Run the checks of the last save (`check`), left till its first frame was drawn:
+        None when it plays (or nothing waits), else the save is undone, the last good state
+        plays on as it was, and the "broken" Outcome says why (report and problems too)."""
+        if self._pending is None:
+            return None
+        t0, project, graph, undo = self._pending
+        self._pending = None
+        try:
+            self._check(project, graph)
+        except KzError as exc:
+            undo()
+            return self._broken(list(exc.diagnostics), t0)
+        return None
+
+    def _unapply(self, good, done) -> None:
+        """Undo values applied in place: the running graph's values from before, in reverse."""
+        for item, name, value in reversed(done):
+            apply_value(self.player.sim, item, name, value)
+        self._adopt(good, self.player.project)
+
+    def _unbuild(self, good, project, graph) -> None:
+        """Undo a rebuild: the project that ran before, rebuilt on the same programs (the
+        systems it re-runs are deterministic: the state they had)."""
+        rebuild(self.player, project, graph)
+        self._adopt(good, self.player.project)
 
     def _kinds(self, changed: list[Path]) -> dict[str, list[Path]]:
         """The changed files by what they are to the player: shader, texture, mesh, project
@@ -305,8 +362,11 @@ def watch_loop(session: LiveSession, *, on_change: Callable[[Outcome], None],
         hits = sorted({f for _, f in changes if session.relevant(f)})
         if not hits:
             continue
-        outcome = session.reload(hits)
-        on_change(outcome)
+        outcome = session.apply(hits) if session.checks_later else session.reload(hits)
+        on_change(outcome)               # the frame that shows the save (its output written)
+        checked = session.settle()       # then the whole-project checks: a broken save undone
+        if checked is not None:
+            on_change(outcome := checked)
         last = time.perf_counter()       # the reload's wall time is not effect time
         if outcome.kind != "broken":
             new = session.folders()
@@ -343,12 +403,18 @@ class Watcher:
         return not self._saves.empty()
 
     def poll(self) -> Outcome | None:
+        """The last save's checks once its frame was drawn (a broken one: its Outcome), else
+        the queued saves applied (their checks left for the next poll)."""
+        checked = self.session.settle()
+        if checked is not None:
+            return checked
         hits = []
         while not self._saves.empty():
             hits.extend(self._saves.get_nowait())
         if not hits:
             return None
-        return self.session.reload(sorted(set(hits)))
+        hits = sorted(set(hits))
+        return self.session.apply(hits) if self.session.checks_later else self.session.reload(hits)
 
     def close(self) -> None:
         self.stop.set()
