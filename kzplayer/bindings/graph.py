@@ -61,6 +61,7 @@ class BindingGraph:
         self._readers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
         self._writers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
         self._rank: dict[CompiledBinding, int] = {}
+        self._compiled_diags: dict[CompiledBinding, list] = {}     # each binding's own (rebind)
         with _no_collections():
             self._compile()
             self._sort()
@@ -177,16 +178,26 @@ class BindingGraph:
             for binding in item.bindings:
                 if binding.owner is None:
                     binding.owner = item
-                cb, diags = compile_binding(binding, len(self.bindings), self.project)
-                self.bindings.append(cb)
-                self._static.extend(diags)
-                writes = cb.writes
-                if not cb.enabled or writes is None or writes[0] is None:
-                    continue
-                self._writers[writes].append(cb)
-                if cb.ok:
-                    for node in cb.reads:
-                        self._readers[node].append(cb)
+                self._add(binding, len(self.bindings))
+
+    def _add(self, binding, index: int) -> CompiledBinding:
+        cb, diags = compile_binding(binding, index, self.project)
+        self.bindings.append(cb)
+        self._static.extend(diags)
+        self._compiled_diags[cb] = diags
+        writes = cb.writes
+        if cb.enabled and writes is not None and writes[0] is not None:
+            self._writers[writes].append(cb)
+            if cb.ok:
+                for node in cb.reads:
+                    self._readers[node].append(cb)
+        return cb
+
+    def rebind(self, item, bindings) -> set[tuple]:
+        """Give `item` these bindings instead of its own, re-running only what they reach
+        (kzplayer.bindings.rebind)."""
+        from kzplayer.bindings.rebind import rebind
+        return rebind(self, item, bindings)
 
     def _sort(self) -> None:
         """Kahn's algorithm, ties in tree order. What it cannot order sits on a loop or behind
@@ -257,7 +268,8 @@ class BindingGraph:
         for b in self.order:
             self._run(b)
 
-    def _propagate(self, seeds: list[tuple], changed: set[tuple]) -> None:
+    def _propagate(self, seeds: list[tuple], changed: set[tuple], run=()) -> None:
+        """Re-run the readers of `seeds` (and the bindings `run`), and theirs, in order."""
         queue, queued = [], set()
 
         def enqueue(node):
@@ -267,6 +279,10 @@ class BindingGraph:
                     heapq.heappush(queue, (self._rank[r], r.index, r))
         for node in seeds:
             enqueue(node)
+        for b in run:
+            if b in self._rank and b not in queued:
+                queued.add(b)
+                heapq.heappush(queue, (self._rank[b], b.index, b))
         while queue:
             *_, b = heapq.heappop(queue)
             if self._run(b):

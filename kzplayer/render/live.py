@@ -7,12 +7,16 @@ running Player up to date, touching only what the save changed.
     outcome = session.reload([file])    # after a save: "applied", "rebuilt", "reloaded", "broken", "unchanged"
     session.problems                    # the diagnostics of the last broken save ([] after a good one)
 
-What a save does (diff_projects is GL-free):
+What a save does (render/live_diff.py's diff_projects is GL-free):
 - only property values changed: each new value goes to the running Simulation through
   `apply_value` (kzplayer.gpu.transplant: the binding graph re-evaluates what depends on
   it, the systems it reaches get new parameter words; no program compiled, the particles
   keep flying, the clock keeps its time) -> "applied";
-- anything else in the project (a binding or alias edited, an item added, removed, renamed
+- only binding expressions (and values) changed, what they bind the same: the running graph
+  compiles just those bindings and re-evaluates only what depends on them
+  (BindingGraph.rebind), and only the systems whose values changed get new parameter words
+  (`apply_bindings`) -> "applied" in place, no new Simulation;
+- anything else in the project (a binding added or retargeted, an alias, an item added, removed, renamed
   or moved, a material's shader file) or a shader file saved: `rebuild` (render/rebuild.py) builds the
   new project's Simulation on the old one's compiled programs (only changed program texts
   compile: after a shader save, the programs that include it), and each ParticleSystem whose
@@ -24,6 +28,10 @@ What a save does (diff_projects is GL-free):
 - a save that does not load or build (XML error, unknown material, a binding that cannot
   compute, a shader that does not compile) -> "broken": its diagnostics go to `report` and
   `problems`, the last good state keeps playing, the next save is diffed against it.
+  With a `check` (commands/watch.py's check_live: what `validate` finds), a save is first
+  applied (`apply`) and drawn, and its whole-project checks run after that frame (`settle`);
+  one they refuse is undone (values and bindings set back, a rebuild rebuilt on the last
+  good project: nothing stepped in between, so the state is the last good one) -> "broken".
 
 `watch_loop` is the headless driver: watchfiles (a real file watcher) yields the changes,
 the Player advances by the wall time in between, and `on_change` hears each outcome.
@@ -32,6 +40,7 @@ which polls it between frames: all GL work stays on the loop's thread.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import queue
 import threading
@@ -42,88 +51,15 @@ from typing import Callable
 
 from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
-from kzplayer.gpu.transplant import apply_value, reload_meshes
+from kzplayer.gpu.transplant import apply_bindings, apply_value, reload_meshes
 from kzplayer.project.assets import list_assets
+from kzplayer.render.live_diff import (SHADER_SUFFIXES, Diff, Edit, diff_projects, relevant,  # noqa: F401
+                                       watched_folders)
 from kzplayer.render.rebuild import rebuild, recompile
-from kzplayer.resources import shader_dir
 
-SHADER_SUFFIXES = (".glsl", ".vert", ".frag", ".comp", ".geom", ".inc")
 MESH_SUFFIXES = (".glb", ".gltf", ".obj", ".bin", ".mtl")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tga", ".gif", ".tif", ".tiff", ".webp")
 MAX_WALL_STEP = 0.1        # a stall (a rebuild, a slow save) does not explode the effect
-
-
-@dataclass
-class Edit:
-    """One property whose value a save changed: `path` is the item's path in the project."""
-    path: str
-    name: str
-    value: object
-
-
-@dataclass
-class Diff:
-    edits: list[Edit] = field(default_factory=list)
-    structural: str | None = None     # why the save must rebuild; None: the edits are enough
-
-
-def diff_projects(old, new) -> Diff:
-    """What a save changed between two loads of a project: property edits, or the first
-    reason it needs a rebuild (the items walked in tree order side by side)."""
-    out = Diff()
-    old_items, new_items = list(old.walk()), list(new.walk())
-    if len(old_items) != len(new_items):
-        return Diff(structural=f"items {len(old_items)} -> {len(new_items)}")
-    for a, b in zip(old_items, new_items):
-        if (a.path, a.type) != (b.path, b.type):
-            return Diff(structural=f"{a.path} ({a.type}) is now {b.path} ({b.type})")
-        if [x.key() for x in a.bindings] != [x.key() for x in b.bindings]:
-            return Diff(structural=f"{b.path}: its bindings changed")
-        if ({k: (v.target) for k, v in a.aliases.items()} != {k: v.target for k, v in b.aliases.items()}
-                or a.attributes != b.attributes):
-            return Diff(structural=f"{b.path}: its aliases or attributes changed")
-        if set(a.properties) - set(b.properties):
-            return Diff(structural=f"{b.path}: a property was removed")
-        for name, prop in b.properties.items():
-            before = a.properties.get(name)
-            if before is None or not _same(before.value, prop.value):
-                out.edits.append(Edit(b.path, name, prop.value))
-    return out
-
-
-def _same(x, y) -> bool:
-    try:
-        return bool(type(x) is type(y) and x == y)
-    except (ValueError, TypeError):        # arrays and the like: compare what is written
-        return repr(x) == repr(y)
-
-
-def watched_folders(project, path: str, files=()) -> list[str]:
-    """The folders to watch (recursively): the project's folder (a folder project: the folder
-    itself), the folder of every file it read and of every other file it plays from (`files`:
-    assets, the shaders and includes of its programs, kzplayer's library among them).
-    Folders, not files: editors save by writing a new file and renaming it over the old one."""
-    root = Path(path).resolve()
-    folders = {root if root.is_dir() else root.parent}
-    for f in (*project.files, *files):
-        folders.add(Path(f).resolve().parent)
-    library = shader_dir().resolve()
-    if any(library == f or library in f.parents for f in folders):
-        folders = {f for f in folders if not (library in f.parents)} | {library}
-    # a folder inside another is watched through it
-    return sorted(str(f) for f in folders if not any(g in f.parents for g in folders))
-
-
-def relevant(project, path: str, changed: str, files=()) -> bool:
-    """A changed file that bears on the project: one it read or plays from (`files`), a
-    shader (or include) under its folder, or a .kzm/.xml of a folder project's folder."""
-    p = Path(changed).resolve()
-    root = Path(path).resolve()
-    if p == root or p in files or str(p) in {str(Path(f).resolve()) for f in project.files}:
-        return True
-    base = root if root.is_dir() else root.parent
-    inside = base in p.parents
-    return inside and (root.is_dir() and p.suffix.lower() in (".kzm", ".xml") or p.suffix.lower() in SHADER_SUFFIXES)
 
 
 @dataclass
@@ -235,7 +171,13 @@ class LiveSession:
                        or player.renderer is None or f not in player.renderer.programs.paths()]
         out = Outcome("unchanged", edits=diff.edits)
         undo = None
-        if diff.structural is not None or sim_shaders:
+        if diff.rebound and not sim_shaders:
+            try:
+                undo = self._rebind(project, diff, out)
+            except KzError as exc:        # (a pool past the driver's limits)
+                return self._broken(list(exc.diagnostics), t0)
+            self._adopt(project, player.project)
+        elif diff.structural is not None or sim_shaders:
             before = (self.good, player.project, player.graph)
             try:
                 done = None if diff.structural or diff.edits else recompile(player, sim_shaders)
@@ -283,6 +225,31 @@ class LiveSession:
             undo()
             return self._broken(list(exc.diagnostics), t0)
         return None
+
+    def _rebind(self, project, diff: Diff, out: Outcome) -> Callable[[], None]:
+        """Bindings whose expressions alone changed, and values: in place on the running graph,
+        only what they reach evaluated again, only the systems whose values changed refreshed.
+        Returns what undoes it (a save its checks refuse)."""
+        sim, good, new_items = self.player.sim, self.good, {item.path: item for item in project.walk()}
+        bindings, values = [], []
+        for path in diff.rebound:
+            item = self._running[path]
+            bindings.append((item, list(item.bindings)))
+            # copies: the new load's own bindings stay its (the save's checks read them)
+            apply_bindings(sim, item, [dataclasses.replace(b, owner=None) for b in new_items[path].bindings])
+        graph = sim.scene.graph
+        for edit in diff.edits:
+            item = self._running[edit.path]
+            values.append((item, edit.name, graph.value(item, edit.name)))
+            apply_value(sim, item, edit.name, edit.value)
+        out.kind, out.reason = "applied", diff.structural
+        out.kept = [r.system.item.path for r in sim.runners]
+
+        def undo():
+            self._unapply(good, values)
+            for item, before in reversed(bindings):
+                apply_bindings(self.player.sim, item, before)
+        return undo
 
     def _unapply(self, good, done) -> None:
         """Undo values applied in place: the running graph's values from before, in reverse."""
