@@ -18,6 +18,7 @@ from kzplayer.bindings.binding import TWO_WAY, CompiledBinding, compile_binding
 from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
 from kzplayer.bindings.datasources import preview_value
 from kzplayer.bindings.problems import problem
+from kzplayer.bindings.rebind import rebind
 from kzplayer.bindings.sources import (CONSUMERS, OUTPUTS, data_context_key, node_label, node_type,
                                        output_value)
 from kzplayer.cycles import find_loops
@@ -196,7 +197,6 @@ class BindingGraph:
     def rebind(self, item, bindings) -> set[tuple]:
         """Give `item` these bindings instead of its own, re-running only what they reach
         (kzplayer.bindings.rebind)."""
-        from kzplayer.bindings.rebind import rebind
         return rebind(self, item, bindings)
 
     def _sort(self) -> None:
