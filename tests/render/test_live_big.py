@@ -16,8 +16,6 @@ from kzplayer.render.player import Player
 from tests.render.live_project import save
 
 SYSTEMS, EMITTERS = 20, 10
-SPEED = '<Property name="Emission.InitialVelocityStrength">2</Property>'
-POOL = '<Binding target="ParticleEmitter.MaximumAmount">{./Emission.Rate} * 2</Binding>'
 # one binding reads another's target: an edit of the pool binding re-runs exactly these two
 LIFETIME = '<Binding target="Emission.Lifetime">{./ParticleEmitter.MaximumAmount} / 100.0</Binding>'
 FIRST = "Screens/Screen/Scene/System 0"
@@ -32,14 +30,15 @@ def project_text(speed="2", pool="{./Emission.Rate} * 2", material="Emitter_Poin
                    f'Srt3D(1,1,1, 0,0,0, {s % 5 - 2},{s // 5},0)</Property>\n')
         for e in range(EMITTERS):
             first = s == 0 and e == 0
+            mat, expr = (material, pool) if first else ("Emitter_Point", "{./Emission.Rate} * 2")
             out.append(
                 f'<ParticleEmitter name="Emitter {e}">\n'
-                f'<Property name="ParticleEmitter.EmissionMaterial">{material if first else "Emitter_Point"}</Property>\n'
+                f'<Property name="ParticleEmitter.EmissionMaterial">{mat}</Property>\n'
                 '<Property name="ParticleEmitter.EmissionCountMaterial">EmissionCount_Schedule</Property>\n'
                 f'<Property name="Emission.Rate">{40 + 5 * e}</Property>\n'
                 '<Property name="Emission.Lifetime">1.5</Property>\n'
                 f'<Property name="Emission.InitialVelocityStrength">{speed if first else 2}</Property>\n'
-                f'<Binding target="ParticleEmitter.MaximumAmount">{pool if first else "{./Emission.Rate} * 2"}</Binding>\n'
+                f'<Binding target="ParticleEmitter.MaximumAmount">{expr}</Binding>\n'
                 + (LIFETIME + "\n" if first else "") +
                 '</ParticleEmitter>\n')
         out.append('<ParticleAffector name="Gravity"><Property name="ParticleAffector.AffectorMaterial">Gravity'
