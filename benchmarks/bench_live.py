@@ -46,7 +46,7 @@ from PIL import Image
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from kzplayer.commands.watch import load_live  # noqa: E402
+from kzplayer.commands.watch import check_live, read_live  # noqa: E402
 from kzplayer.gpu.context import create_context, describe  # noqa: E402
 from kzplayer.render.live import LiveSession, watch_loop  # noqa: E402
 from kzplayer.render.player import Player  # noqa: E402
@@ -201,7 +201,9 @@ def _write(path: Path, data: bytes) -> float:
 def one_session(ctx, name: str, kinds, size, play: float, gap: float) -> dict:
     """{kind: (seconds, outcome kind, outcome)} of one session of `name` making each save once."""
     case = Case(name)
-    session = LiveSession(str(case.path), load=load_live, make_player=lambda p, g: Player(ctx, p, g, size, seed=1))
+    # as `play --watch` runs it: a save's whole-project checks after the frame that shows it
+    session = LiveSession(str(case.path), load=read_live, check=check_live,
+                          make_player=lambda p, g: Player(ctx, p, g, size, seed=1))
     session.start()
     session.player.prepare()
     stop, started, answered = threading.Event(), threading.Event(), []

@@ -17,8 +17,9 @@ from contextlib import contextmanager
 from kzplayer.bindings.binding import TWO_WAY, CompiledBinding, compile_binding
 from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
 from kzplayer.bindings.datasources import preview_value
+from kzplayer.bindings.environment import BindingEnv
 from kzplayer.bindings.problems import problem
-from kzplayer.bindings.source_default import unset_custom_source
+from kzplayer.bindings.rebind import rebind
 from kzplayer.bindings.sources import (CONSUMERS, OUTPUTS, data_context_key, node_label, node_type,
                                        output_value)
 from kzplayer.cycles import find_loops
@@ -62,6 +63,7 @@ class BindingGraph:
         self._readers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
         self._writers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
         self._rank: dict[CompiledBinding, int] = {}
+        self._compiled_diags: dict[CompiledBinding, list] = {}     # each binding's own (rebind)
         with _no_collections():
             self._compile()
             self._sort()
@@ -178,16 +180,25 @@ class BindingGraph:
             for binding in item.bindings:
                 if binding.owner is None:
                     binding.owner = item
-                cb, diags = compile_binding(binding, len(self.bindings), self.project)
-                self.bindings.append(cb)
-                self._static.extend(diags)
-                writes = cb.writes
-                if not cb.enabled or writes is None or writes[0] is None:
-                    continue
-                self._writers[writes].append(cb)
-                if cb.ok:
-                    for node in cb.reads:
-                        self._readers[node].append(cb)
+                self._add(binding, len(self.bindings))
+
+    def _add(self, binding, index: int) -> CompiledBinding:
+        cb, diags = compile_binding(binding, index, self.project)
+        self.bindings.append(cb)
+        self._static.extend(diags)
+        self._compiled_diags[cb] = diags
+        writes = cb.writes
+        if cb.enabled and writes is not None and writes[0] is not None:
+            self._writers[writes].append(cb)
+            if cb.ok:
+                for node in cb.reads:
+                    self._readers[node].append(cb)
+        return cb
+
+    def rebind(self, item, bindings) -> set[tuple]:
+        """Give `item` these bindings instead of its own, re-running only what they reach
+        (kzplayer.bindings.rebind)."""
+        return rebind(self, item, bindings)
 
     def _sort(self) -> None:
         """Kahn's algorithm, ties in tree order. What it cannot order sits on a loop or behind
@@ -258,7 +269,8 @@ class BindingGraph:
         for b in self.order:
             self._run(b)
 
-    def _propagate(self, seeds: list[tuple], changed: set[tuple]) -> None:
+    def _propagate(self, seeds: list[tuple], changed: set[tuple], run=()) -> None:
+        """Re-run the readers of `seeds` (and the bindings `run`), and theirs, in order."""
         queue, queued = [], set()
 
         def enqueue(node):
@@ -268,6 +280,10 @@ class BindingGraph:
                     heapq.heappush(queue, (self._rank[r], r.index, r))
         for node in seeds:
             enqueue(node)
+        for b in run:
+            if b in self._rank and b not in queued:
+                queued.add(b)
+                heapq.heappush(queue, (self._rank[b], b.index, b))
         while queue:
             *_, b = heapq.heappop(queue)
             if self._run(b):
@@ -280,15 +296,15 @@ class BindingGraph:
                for i in b.inputs.values()):
             return False     # waits for its DataContext input (reported by _missing_data)
         self.evaluations += 1
-        env = _Env(self, b)
+        env = BindingEnv(self, b)
         try:
             result = evaluate(b.runs, env)
             if env.notes and b.runs is not b.program:   # notes placed in the file, not the shared tree
-                env = _Env(self, b)
+                env = BindingEnv(self, b)
                 result = evaluate(b.program, env)
         except ExprError as exc:
             if b.runs is not b.program:      # the shared tree: the problem's place is the file's
-                env = _Env(self, b)
+                env = BindingEnv(self, b)
                 try:
                     evaluate(b.program, env)
                 except ExprError as exact:
@@ -363,34 +379,3 @@ class BindingGraph:
             return (None, data_context_key(name) or name)
         cat = self.project.catalog
         return (item, cat.canonical(name) if cat is not None else name)
-
-
-class _Env:
-    """What the expression evaluator asks while running one binding."""
-
-    def __init__(self, graph: BindingGraph, b: CompiledBinding):
-        self.graph, self.b = graph, b
-        self.notes = []               # reported by the graph once the run's place is exact
-
-    def lookup(self, ref):
-        src = self.b.inputs[ref.key]
-        return self._read(src.node, src.field, ref.spelling, ref.span)
-
-    def current_value(self):
-        return self._read(self.b.target, self.b.field, "getCurrentValue()", self.b.span)
-
-    def _read(self, node: tuple, field: str | None, what: str, span):
-        """A node's value (one field of it); an empty property (a consumer buffer or a dynamic
-        property declared without a value) has none to compute with."""
-        value = self.graph.value(*node)
-        default, note = unset_custom_source(self.graph, node, what, span)
-        if note is not None:                # a project's own property unset in the file
-            self.notes.append(note)
-            value = default
-        if value is None:
-            raise ExprError(problem("expr.value", f"{what}: {node_label(node)} has no value", span,
-                                    hint="give the property a value in the file, or bind it"))
-        try:
-            return read_field(value, field)
-        except ConversionError as exc:
-            raise ExprError(problem("binding.type-mismatch", f"{what}: {exc}", span)) from None

@@ -42,7 +42,29 @@ def window_watch(path, overrides):
 
     def said(outcome):
         click.echo(f"kzplayer: {time.strftime('%H:%M:%S')} {describe(outcome)}", err=True)
-    return (path, lambda p: load_live(p, overrides), print_diagnostics_stderr, said)
+    return (path, lambda p: read_live(p, overrides), print_diagnostics_stderr, said, check_live)
+
+
+def read_live(path: str, overrides=()):
+    """(project, graph) of a save, read and resolved but not checked: the live session applies
+    it, draws the frame that shows it, and only then runs `check_live` (which undoes a save
+    that does not play). The loader's errors raise KzError here already."""
+    proj = _load(path)
+    graph = resolve(proj)
+    for text in overrides:
+        item, name, new_value = parse_override(text, proj)
+        graph.set_value(item, name, new_value)
+    return proj, graph
+
+
+def check_live(proj, graph) -> None:
+    """What load_live checks after reading: KzError for every error `validate` finds (a
+    binding that cannot compute, an unknown material), the other findings on stderr."""
+    findings = validate_findings(proj, graph, skip=("shader.compile",))
+    errors = [d for d in findings if d.severity == Severity.ERROR]
+    if errors:
+        raise KzError(errors, exit_code=1)
+    print_diagnostics_stderr(findings)
 
 
 def load_live(path: str, overrides=()):
@@ -101,10 +123,12 @@ def play_watch(path, overrides, size, *, n_frames, fps, seed, output, frame_budg
         player.prepare()
         return player
 
+    gif = str(output).lower().endswith(".gif")
+
     def write(player) -> None:
         def to(tmp):
             with open_writer(tmp, fps, size) as writer:
-                if str(output).lower().endswith(".gif"):
+                if gif:
                     for _ in range(n_frames):
                         player.step(1.0 / fps)
                         player.draw()
@@ -114,19 +138,27 @@ def play_watch(path, overrides, size, *, n_frames, fps, seed, output, frame_budg
                     writer.write(player.image())
         write_atomically(output, to)
 
-    session = LiveSession(path, load=lambda p: load_live(p, overrides), make_player=make_player,
-                          report=print_diagnostics_stderr)
+    session = LiveSession(path, load=lambda p: read_live(p, overrides), make_player=make_player,
+                          report=print_diagnostics_stderr, check=check_live)
     try:
         session.start()
         write(session.player)
         click.echo(f"kzplayer: watching {path} (Ctrl+C ends); wrote {output}", err=True)
 
+        unchecked = [False]     # the output shows a save whose checks have not run yet
+
         def changed(outcome):
             shown = outcome.kind in ("applied", "rebuilt", "reloaded")
-            if shown:
-                write(session.player)
+            if shown and gif:
+                # a .gif plays the effect on: the save's checks first (a broken one undone)
+                outcome = session.settle() or outcome
+                shown = outcome.kind != "broken"
+            wrote = shown or (outcome.kind == "broken" and unchecked[0])
+            if wrote:
+                write(session.player)        # (a broken save undone: the last good state again)
+            unchecked[0] = shown and not gif
             click.echo(f"kzplayer: {time.strftime('%H:%M:%S')} {describe(outcome)}"
-                       + (f"; wrote {output}" if shown else ""), err=True)
+                       + (f"; wrote {output}" if wrote else ""), err=True)
             if on_change is not None:
                 on_change(outcome)
 

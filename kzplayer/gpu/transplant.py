@@ -167,6 +167,16 @@ def apply_value(sim, item, name: str, value):
     return change
 
 
+def apply_bindings(sim, item, bindings):
+    """apply_value for an item's edited bindings: only the bindings they reach evaluated
+    again, the GPU side of only the systems whose values changed brought up to date."""
+    sim.take_stats(flush=True)
+    spaces = sim._spaces()
+    change = sim.scene.rebind(item, bindings)
+    sim._update(spaces, only=set(change.systems))
+    return change
+
+
 def reload_meshes(sim) -> None:
     """Read the mesh emitters' and colliders' files again (a save of a mesh): new tables
     where a mesh changed, no program compiled, the particles kept."""

@@ -137,6 +137,7 @@ class FrameBuilder:
         self._materials: dict = {}
         self._meshes: dict = {}
         self._values: dict = {}
+        self._files: dict = {}        # a name -> its path or what refuses it (realpath per draw: slow)
 
     def value(self, item, name):
         # read once per run: the scene's rule (presets, clamps) costs ~0.1 ms a property
@@ -151,6 +152,7 @@ class FrameBuilder:
         self._values.clear()
         self._materials.clear()
         self._meshes.clear()
+        self._files.clear()
 
     def _problem(self, d: Diagnostic) -> None:
         if d not in self.problems:
@@ -166,11 +168,16 @@ class FrameBuilder:
 
     def files_of(self, item) -> Callable[[str], Path | None]:
         def files(name):
-            try:
-                return inside_project(self.project, name)
-            except MeshError as exc:
-                self._problem(_warning("path.outside-project", "KZ008", f"{item.path}: {exc}"))
+            if name not in self._files:
+                try:
+                    self._files[name] = inside_project(self.project, name)
+                except MeshError as exc:
+                    self._files[name] = exc
+            found = self._files[name]
+            if isinstance(found, MeshError):
+                self._problem(_warning("path.outside-project", "KZ008", f"{item.path}: {found}"))
                 return None
+            return found
         return files
 
     def material(self, item):

@@ -7,12 +7,16 @@ running Player up to date, touching only what the save changed.
     outcome = session.reload([file])    # after a save: "applied", "rebuilt", "reloaded", "broken", "unchanged"
     session.problems                    # the diagnostics of the last broken save ([] after a good one)
 
-What a save does (diff_projects is GL-free):
+What a save does (render/live_diff.py's diff_projects is GL-free):
 - only property values changed: each new value goes to the running Simulation through
   `apply_value` (kzplayer.gpu.transplant: the binding graph re-evaluates what depends on
   it, the systems it reaches get new parameter words; no program compiled, the particles
   keep flying, the clock keeps its time) -> "applied";
-- anything else in the project (a binding or alias edited, an item added, removed, renamed
+- only binding expressions (and values) changed, what they bind the same: the running graph
+  compiles just those bindings and re-evaluates only what depends on them
+  (BindingGraph.rebind), and only the systems whose values changed get new parameter words
+  (`apply_bindings`) -> "applied" in place, no new Simulation;
+- anything else in the project (a binding added or retargeted, an alias, an item added, removed, renamed
   or moved, a material's shader file) or a shader file saved: `rebuild` (render/rebuild.py) builds the
   new project's Simulation on the old one's compiled programs (only changed program texts
   compile: after a shader save, the programs that include it), and each ParticleSystem whose
@@ -24,6 +28,10 @@ What a save does (diff_projects is GL-free):
 - a save that does not load or build (XML error, unknown material, a binding that cannot
   compute, a shader that does not compile) -> "broken": its diagnostics go to `report` and
   `problems`, the last good state keeps playing, the next save is diffed against it.
+  With a `check` (commands/watch.py's check_live: what `validate` finds), a save is first
+  applied (`apply`) and drawn, and its whole-project checks run after that frame (`settle`);
+  one they refuse is undone (values and bindings set back, a rebuild rebuilt on the last
+  good project: nothing stepped in between, so the state is the last good one) -> "broken".
 
 `watch_loop` is the headless driver: watchfiles (a real file watcher) yields the changes,
 the Player advances by the wall time in between, and `on_change` hears each outcome.
@@ -32,6 +40,7 @@ which polls it between frames: all GL work stays on the loop's thread.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import queue
 import threading
@@ -42,88 +51,15 @@ from typing import Callable
 
 from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
-from kzplayer.gpu.transplant import apply_value, reload_meshes
+from kzplayer.gpu.transplant import apply_bindings, apply_value, reload_meshes
 from kzplayer.project.assets import list_assets
+from kzplayer.render.live_diff import (SHADER_SUFFIXES, Diff, Edit, diff_projects, relevant,  # noqa: F401
+                                       watched_folders)
 from kzplayer.render.rebuild import rebuild, recompile
-from kzplayer.resources import shader_dir
 
-SHADER_SUFFIXES = (".glsl", ".vert", ".frag", ".comp", ".geom", ".inc")
 MESH_SUFFIXES = (".glb", ".gltf", ".obj", ".bin", ".mtl")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tga", ".gif", ".tif", ".tiff", ".webp")
 MAX_WALL_STEP = 0.1        # a stall (a rebuild, a slow save) does not explode the effect
-
-
-@dataclass
-class Edit:
-    """One property whose value a save changed: `path` is the item's path in the project."""
-    path: str
-    name: str
-    value: object
-
-
-@dataclass
-class Diff:
-    edits: list[Edit] = field(default_factory=list)
-    structural: str | None = None     # why the save must rebuild; None: the edits are enough
-
-
-def diff_projects(old, new) -> Diff:
-    """What a save changed between two loads of a project: property edits, or the first
-    reason it needs a rebuild (the items walked in tree order side by side)."""
-    out = Diff()
-    old_items, new_items = list(old.walk()), list(new.walk())
-    if len(old_items) != len(new_items):
-        return Diff(structural=f"items {len(old_items)} -> {len(new_items)}")
-    for a, b in zip(old_items, new_items):
-        if (a.path, a.type) != (b.path, b.type):
-            return Diff(structural=f"{a.path} ({a.type}) is now {b.path} ({b.type})")
-        if [x.key() for x in a.bindings] != [x.key() for x in b.bindings]:
-            return Diff(structural=f"{b.path}: its bindings changed")
-        if ({k: (v.target) for k, v in a.aliases.items()} != {k: v.target for k, v in b.aliases.items()}
-                or a.attributes != b.attributes):
-            return Diff(structural=f"{b.path}: its aliases or attributes changed")
-        if set(a.properties) - set(b.properties):
-            return Diff(structural=f"{b.path}: a property was removed")
-        for name, prop in b.properties.items():
-            before = a.properties.get(name)
-            if before is None or not _same(before.value, prop.value):
-                out.edits.append(Edit(b.path, name, prop.value))
-    return out
-
-
-def _same(x, y) -> bool:
-    try:
-        return bool(type(x) is type(y) and x == y)
-    except (ValueError, TypeError):        # arrays and the like: compare what is written
-        return repr(x) == repr(y)
-
-
-def watched_folders(project, path: str, files=()) -> list[str]:
-    """The folders to watch (recursively): the project's folder (a folder project: the folder
-    itself), the folder of every file it read and of every other file it plays from (`files`:
-    assets, the shaders and includes of its programs, kzplayer's library among them).
-    Folders, not files: editors save by writing a new file and renaming it over the old one."""
-    root = Path(path).resolve()
-    folders = {root if root.is_dir() else root.parent}
-    for f in (*project.files, *files):
-        folders.add(Path(f).resolve().parent)
-    library = shader_dir().resolve()
-    if any(library == f or library in f.parents for f in folders):
-        folders = {f for f in folders if not (library in f.parents)} | {library}
-    # a folder inside another is watched through it
-    return sorted(str(f) for f in folders if not any(g in f.parents for g in folders))
-
-
-def relevant(project, path: str, changed: str, files=()) -> bool:
-    """A changed file that bears on the project: one it read or plays from (`files`), a
-    shader (or include) under its folder, or a .kzm/.xml of a folder project's folder."""
-    p = Path(changed).resolve()
-    root = Path(path).resolve()
-    if p == root or p in files or str(p) in {str(Path(f).resolve()) for f in project.files}:
-        return True
-    base = root if root.is_dir() else root.parent
-    inside = base in p.parents
-    return inside and (root.is_dir() and p.suffix.lower() in (".kzm", ".xml") or p.suffix.lower() in SHADER_SUFFIXES)
 
 
 @dataclass
@@ -148,9 +84,14 @@ class LiveSession:
     next good save (the window's HUD draws it)."""
 
     def __init__(self, path: str, *, load: Callable, make_player: Callable,
-                 report: Callable[[list[Diagnostic]], None] = lambda d: None):
+                 report: Callable[[list[Diagnostic]], None] = lambda d: None, check: Callable | None = None):
         self.path = str(path)
         self._load = load
+        # check(project, graph): the whole-project checks of a load, raising KzError for one
+        # that does not play; given, `load` leaves them out and a save runs them after its
+        # first frame (settle), undoing the save when they fail
+        self._check = check
+        self._pending = None      # (t0, project, graph, undo) of a save applied, not yet checked
         self._make_player = make_player
         self.report = report
         self.player = None
@@ -164,6 +105,8 @@ class LiveSession:
         """The first Player: of `project` and `graph` when the caller loaded them already."""
         if project is None:
             project, graph = self._load(self.path)
+            if self._check is not None:
+                self._check(project, graph)
         self.player = self._make_player(project, graph)
         broken = [d for d in self.player.sim.diagnostics if d.rule == "shader.compile" and d.severity == Severity.ERROR]
         if broken:          # what a later save may not do, the first may not either
@@ -186,8 +129,21 @@ class LiveSession:
     def relevant(self, changed: str) -> bool:
         return relevant(self.good, self.path, changed, self.files)
 
+    @property
+    def checks_later(self) -> bool:
+        """Whether a save's checks can wait for its frame: `apply`, draw, `settle`."""
+        return self._check is not None
+
     def reload(self, changed=()) -> Outcome:
-        """Bring the Player up to date after a save of the files `changed` (paths)."""
+        """Bring the Player up to date after a save of the files `changed` (paths), checked."""
+        out = self.apply(changed)
+        return self.settle() or out
+
+    def apply(self, changed=()) -> Outcome:
+        """`reload` but for the save's checks (with a `check`): `settle()` runs them, to be
+        called once the frame that shows the save is drawn (before the effect steps on)."""
+        if self._pending is not None:
+            self.settle()             # a save not checked yet: its checks first
         t0 = time.perf_counter()
         changed = [Path(f).resolve() for f in changed]
         kinds = self._kinds(changed)
@@ -214,7 +170,15 @@ class LiveSession:
         sim_shaders = [f for f in kinds["shader"] if f in player.sim.programs.paths()
                        or player.renderer is None or f not in player.renderer.programs.paths()]
         out = Outcome("unchanged", edits=diff.edits)
-        if diff.structural is not None or sim_shaders:
+        undo = None
+        if diff.rebound and not sim_shaders:
+            try:
+                undo = self._rebind(project, diff, out)
+            except KzError as exc:        # (a pool past the driver's limits)
+                return self._broken(list(exc.diagnostics), t0)
+            self._adopt(project, player.project)
+        elif diff.structural is not None or sim_shaders:
+            before = (self.good, player.project, player.graph)
             try:
                 done = None if diff.structural or diff.edits else recompile(player, sim_shaders)
                 out.kept, out.rerun = done or rebuild(player, project, graph)
@@ -223,14 +187,22 @@ class LiveSession:
             out.reason = diff.structural or f"{', '.join(f.name for f in sim_shaders)} changed"
             out.kind = "rebuilt" if out.rerun else "applied"
             self._adopt(project if loaded else self.good, player.project)
+            undo = lambda: self._unbuild(*before)      # noqa: E731
         else:
+            graph_now, done = player.sim.scene.graph, []
             for edit in diff.edits:
-                apply_value(player.sim, self._running[edit.path], edit.name, edit.value)
+                item = self._running[edit.path]
+                done.append((item, edit.name, graph_now.value(item, edit.name)))
+                apply_value(player.sim, item, edit.name, edit.value)
             out.kind = "applied" if diff.edits else "unchanged"
+            good = self.good
             if any(isinstance(e.value, str) for e in diff.edits):
                 self._adopt(project, player.project)      # a file name: a texture, a mesh to watch
             if loaded:
                 self.good = project
+            undo = lambda: self._unapply(good, done)       # noqa: E731
+        if loaded and self._check is not None:
+            self._pending = (t0, project, graph, undo)
         out.assets = self._reload_assets(kinds)
         if out.kind == "unchanged" and (out.assets or kinds["shader"]):
             out.kind = "reloaded"
@@ -238,6 +210,58 @@ class LiveSession:
         self.problems = []
         out.seconds = time.perf_counter() - t0
         return out
+
+    def settle(self) -> Outcome | None:
+        """Run the checks of the last save (`check`), left till its first frame was drawn:
+        None when it plays (or nothing waits), else the save is undone, the last good state
+        plays on as it was, and the "broken" Outcome says why (report and problems too)."""
+        if self._pending is None:
+            return None
+        t0, project, graph, undo = self._pending
+        self._pending = None
+        try:
+            self._check(project, graph)
+        except KzError as exc:
+            undo()
+            return self._broken(list(exc.diagnostics), t0)
+        return None
+
+    def _rebind(self, project, diff: Diff, out: Outcome) -> Callable[[], None]:
+        """Bindings whose expressions alone changed, and values: in place on the running graph,
+        only what they reach evaluated again, only the systems whose values changed refreshed.
+        Returns what undoes it (a save its checks refuse)."""
+        sim, good, new_items = self.player.sim, self.good, {item.path: item for item in project.walk()}
+        bindings, values = [], []
+        for path in diff.rebound:
+            item = self._running[path]
+            bindings.append((item, list(item.bindings)))
+            # copies: the new load's own bindings stay its (the save's checks read them)
+            apply_bindings(sim, item, [dataclasses.replace(b, owner=None) for b in new_items[path].bindings])
+        graph = sim.scene.graph
+        for edit in diff.edits:
+            item = self._running[edit.path]
+            values.append((item, edit.name, graph.value(item, edit.name)))
+            apply_value(sim, item, edit.name, edit.value)
+        out.kind, out.reason = "applied", diff.structural
+        out.kept = [r.system.item.path for r in sim.runners]
+
+        def undo():
+            self._unapply(good, values)
+            for item, before in reversed(bindings):
+                apply_bindings(self.player.sim, item, before)
+        return undo
+
+    def _unapply(self, good, done) -> None:
+        """Undo values applied in place: the running graph's values from before, in reverse."""
+        for item, name, value in reversed(done):
+            apply_value(self.player.sim, item, name, value)
+        self._adopt(good, self.player.project)
+
+    def _unbuild(self, good, project, graph) -> None:
+        """Undo a rebuild: the project that ran before, rebuilt on the same programs (the
+        systems it re-runs are deterministic: the state they had)."""
+        rebuild(self.player, project, graph)
+        self._adopt(good, self.player.project)
 
     def _kinds(self, changed: list[Path]) -> dict[str, list[Path]]:
         """The changed files by what they are to the player: shader, texture, mesh, project
@@ -305,8 +329,11 @@ def watch_loop(session: LiveSession, *, on_change: Callable[[Outcome], None],
         hits = sorted({f for _, f in changes if session.relevant(f)})
         if not hits:
             continue
-        outcome = session.reload(hits)
-        on_change(outcome)
+        outcome = session.apply(hits) if session.checks_later else session.reload(hits)
+        on_change(outcome)               # the frame that shows the save (its output written)
+        checked = session.settle()       # then the whole-project checks: a broken save undone
+        if checked is not None:
+            on_change(outcome := checked)
         last = time.perf_counter()       # the reload's wall time is not effect time
         if outcome.kind != "broken":
             new = session.folders()
@@ -343,12 +370,18 @@ class Watcher:
         return not self._saves.empty()
 
     def poll(self) -> Outcome | None:
+        """The last save's checks once its frame was drawn (a broken one: its Outcome), else
+        the queued saves applied (their checks left for the next poll)."""
+        checked = self.session.settle()
+        if checked is not None:
+            return checked
         hits = []
         while not self._saves.empty():
             hits.extend(self._saves.get_nowait())
         if not hits:
             return None
-        return self.session.reload(sorted(set(hits)))
+        hits = sorted(set(hits))
+        return self.session.apply(hits) if self.session.checks_later else self.session.reload(hits)
 
     def close(self) -> None:
         self.stop.set()

@@ -63,7 +63,7 @@ def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=N
                    speed: float = 1.0, hud: bool = False, msaa: int = 0) -> None:
     """Open a window of `size`, play until it is closed (the frame loop is the Player's: a
     broken material leaves its slot out, a frame past `frame_budget` seconds stops it).
-    `watch=(path, load, report, said)`: the live preview (render/live.py): each save is
+    `watch=(path, load, report, said[, check])`: the live preview (render/live.py): each save is
     applied or rebuilt between frames; said(outcome) hears it. `start`: the effect begins
     at that time (Player.seek); `speed` 0.1-1 slow motion; `hud` the debug view shown."""
     import glfw    # lazy: see the top of the module
@@ -88,8 +88,9 @@ def play_in_window(project, graph, size, *, fps: float = 60.0, seed=None, warn=N
                           gpu_timers=True, msaa=msaa)
         live = None
         if watch is not None:
-            path, load, report, said = watch
-            session = LiveSession(path, load=load, make_player=make_player, report=report)
+            path, load, report, said, *check = watch     # check: run after a save's frame (render/live.py)
+            session = LiveSession(path, load=load, make_player=make_player, report=report,
+                                  check=check[0] if check else None)
             session.start(project, graph)
             live = (Watcher(session), said)
             player = session.player

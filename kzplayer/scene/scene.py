@@ -174,6 +174,11 @@ class Scene:
         changed = self.graph.set_value(item, name, value)
         return self._changed(changed | {(item, name)})
 
+    def rebind(self, item, bindings) -> Change:
+        """Give `item` new bindings through the graph (BindingGraph.rebind: only what they
+        reach runs again) and re-read the systems whose values changed."""
+        return self._changed(self.graph.rebind(item, bindings))
+
     def replace_item(self, old, new) -> Change:
         """Put `new` where `old` is in the tree (an edited node) and rebuild the scene's
         records and binding graph from it."""
