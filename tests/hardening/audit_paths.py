@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import sysconfig
+from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 from kzplayer.resources import samples_dir, schema_dir, shader_dir
@@ -31,8 +32,23 @@ def allowed_roots(*own: Path) -> list[Path]:
                                           sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
                                           sysconfig.get_paths()["platlib"]) if p}
     python |= {Path(p).resolve() for p in sys.path if p and Path(p).is_dir() and "site-packages" in p}
-    data = {schema_dir().resolve(), shader_dir().resolve(), samples_dir().resolve(), _PACKAGE}
+    data = {schema_dir().resolve(), shader_dir().resolve(), samples_dir().resolve(), _PACKAGE,
+            *_own_metadata()}
     return [*(p.resolve() for p in own), *python, *data, *(Path(d) for d in DRIVER), *MESA_CACHE]
+
+
+def _own_metadata() -> set[Path]:
+    """kzplayer's own distribution metadata (its entry points: the pytest plugin, the
+    command), wherever the install put it: a dist-info in site-packages, or the egg-info an
+    editable install leaves beside the package (a fresh clone's `make test`)."""
+    found = {(_PACKAGE.parent / "kzplayer.egg-info").resolve()}
+    try:
+        meta = getattr(distribution("kzplayer"), "_path", None)
+    except PackageNotFoundError:
+        meta = None
+    if meta is not None:
+        found.add(Path(meta).resolve())
+    return found
 
 
 # what glcontext runs to find libEGL / libGL (ctypes.util.find_library): the GL driver's lookup
