@@ -94,7 +94,7 @@ class SystemRunner:
         params = self._parameters()
         bound = {(id(cb.item), cb.name) for cb in sim.graph.bindings}
         bakes = zero_bakes(self.code, params, lambda owner, u: any(
-            (id(owner.item), p) in bound for p in _properties(owner, u)))
+            (id(owner.item), p) in bound for p in _properties(sim.catalog, u)))
         if bakes != self._bakes:
             sim.programs.code.write(self._generator, self.code, bakes)
             self.programs = {k: sim.programs.compile(src) for k, src in self.code.sources.items()}
@@ -317,9 +317,11 @@ class SystemRunner:
                 setattr(self, name, None)
 
 
-def _properties(owner, uniform: str) -> tuple:
-    """The property names a uniform `Type_Name` may be read from."""
-    return (uniform.replace("_", ".", 1),)
+def _properties(cat, uniform: str) -> tuple:
+    """The property names a uniform `Type_Name` may be read from: `Type.Name` under every
+    spelling of the catalog (Collider_Bounce reads the entry ParticleCollider.Bounce)."""
+    name = uniform.replace("_", ".", 1)
+    return cat.spellings(name) if cat is not None else (name,)
 
 
 def _m(material) -> tuple | None:

@@ -81,15 +81,19 @@ def render_markdown(cat: Catalog) -> str:
             "One catalog entry under two names (`[alias.*]`). Where kzplayer had a name first and",
             "Kanzi's page names the entry for sure, the entry carries Kanzi's name and kzplayer's stays",
             "as its alias, read silently (`ParticlesOverLife.ColorStart` / `ColorEnd`, \"Rendering",
-            "materials: ParticlesOverLife\"; `ParticleEmitter.Mesh`, the migration guide). Other",
-            "Kanzi Particles 3.0 (Kanzi 4.1) names are read as the entry they name with a",
-            "`property.alias` note: `Affector_Gravity` (\"Authoring compute shaders for",
-            "performance\"; the other `Affector_*` names follow the same prefix and are not confirmed",
-            "one by one), the colliders page's Bounce / Friction and the sizing page's names (their",
-            "prefixes inferred). Words of an earlier kzplayer catalog give a `property.deprecated`",
+            "materials: ParticlesOverLife\"; `ParticleEmitter.Mesh`, the migration guide;",
+            "`ParticleCollider.Bounce` / `Friction`, the colliders page). Where the manual names an",
+            "entry two ways, both read silently: `ParticlesOverLife` is the rendering page's material",
+            "type of the instance `ParticlesColorOverLife`, and `Affector_Gravity` (\"Authoring compute",
+            "shaders for performance\") is the affectors page's `Gravity`. Names no page states exactly",
+            "(origin inferred) are read as the entry they name with a `property.alias` note: the other",
+            "`Affector_*` names (the prefix is not confirmed one by one) and the sizing page's",
+            "AmountPerSecond / BurstCount / BurstInterval (the `Emission.` prefix). Words of an earlier",
+            "kzplayer catalog give a `property.deprecated`",
             "warning (the SortingType words before \"Particle rendering materials\").", "",
             "| name | stands for | kind | whose name |", "|---|---|---|---|"]
-    whose = {"kanzi": "Kanzi Particles 3.0 (note)", "earlier": "earlier kzplayer (warning)",
+    whose = {"kanzi": "the manual's other name of a Kanzi entry (silent)",
+             "inferred": "Kanzi-style, inferred: no page states it (note)", "earlier": "earlier kzplayer (warning)",
              "kzplayer": "kzplayer's earlier name of Kanzi's entry (silent)"}
     for a in cat.aliases:
         kind = f"word of `{a.property}`" if a.kind == "enum" else a.kind

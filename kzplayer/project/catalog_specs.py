@@ -153,7 +153,9 @@ class ItemTypeSpec:
 @dataclass(frozen=True)
 class Alias:
     """Another name of a catalog entry: `name` stands for `of`. `origin` says whose name it is:
-    "kanzi" (Kanzi Particles 3.0's, a note), "earlier" (an earlier kzplayer word, a warning) or
+    "kanzi" (another name a page of the Kanzi Particles 3.0 manual states for an entry that
+    carries a Kanzi name itself: silent), "inferred" (a Kanzi-style name no page states
+    exactly, its prefix inferred: a note), "earlier" (an earlier kzplayer word, a warning) or
     "kzplayer" (kzplayer's own earlier name of an entry that carries Kanzi's name: silent).
     `kind`: "material", "property" or "enum" (then `property` names the enum property)."""
     name: str
@@ -163,7 +165,7 @@ class Alias:
     property: str | None = None
 
 
-ALIAS_ORIGINS = ("kanzi", "earlier", "kzplayer")
+ALIAS_ORIGINS = ("kanzi", "inferred", "earlier", "kzplayer")
 # Where a stock material or property comes from, set only where it is known that Kanzi
 # Particles does not ship it (material.kzplayer-only notes each use); unset: Kanzi's, or
 # not known. The words, for the docs and the note:

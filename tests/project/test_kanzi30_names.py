@@ -1,7 +1,8 @@
 """Every Kanzi Particles 3.0 name the manual's pages state (tests/data/kanzi30_names.toml,
 each with its page) is known to the catalog under that name, loads in a small project with
 `validate --strict` clean (notes allowed), and plays (particles live) or draws (a lit
-picture). Defaults and ranges the pages give are the catalog's."""
+picture). Defaults and ranges the pages give are the catalog's. A name a page states exactly
+reads without a property.alias note; an inferred spelling read as another entry gets one."""
 from __future__ import annotations
 
 import tomllib
@@ -180,3 +181,32 @@ def test_an_unset_colorend_stays_opaque_as_kanzis_default(tmp_path):
     default = catalog().property("ParticlesOverLife.ColorEnd").default
     assert tuple(default) == (1.0, 1.0, 1.0, 1.0)
     assert np.isclose(default[3], 1.0)
+
+
+def _body(entry) -> tuple[str, str]:
+    return material_body(entry) if "slot" in entry else property_body(entry)
+
+
+STATED = [e for e in MATERIALS + PROPERTIES if not e.get("inferred")]
+
+
+@pytest.mark.parametrize("entry", STATED, ids=[e["name"] for e in STATED])
+def test_a_name_the_manual_states_reads_silently(tmp_path, entry):
+    """Issue 20: a name a page states exactly is the catalog entry or the manual's other name
+    of a Kanzi entry, never a name read through a property.alias note."""
+    alias = catalog().alias(entry["name"], "material" if "slot" in entry else "property")
+    assert alias is None or alias.origin == "kanzi", f"{entry['name']}: {alias}"
+    result = validate_paths([str(write(tmp_path, *_body(entry)))])
+    assert [str(d) for d in result.diagnostics if d.rule == "property.alias"] == []
+
+
+def test_a_name_no_page_states_is_marked_inferred_and_noted(tmp_path):
+    """The table's inferred spellings that are aliases (the sizing page's names under the
+    Emission. prefix) are the catalog's inferred aliases, and each gets its note."""
+    inferred = [e for e in PROPERTIES if e.get("inferred") and catalog().alias(e["name"]) is not None]
+    assert {e["name"] for e in inferred} >= {"Emission.AmountPerSecond", "Emission.BurstCount",
+                                             "Emission.BurstInterval"}
+    for entry in inferred:
+        assert catalog().alias(entry["name"]).origin == "inferred", entry["name"]
+        result = validate_paths([str(write(tmp_path, *_body(entry)))])
+        assert [d.rule for d in result.diagnostics if d.severity == Severity.NOTE].count("property.alias") == 1
