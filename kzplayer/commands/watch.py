@@ -15,7 +15,7 @@ import time
 import click
 
 from kzplayer.bindings import parse_override, resolve
-from kzplayer.commands.loading import _load, print_diagnostics_stderr, print_warnings, validate_findings
+from kzplayer.commands.loading import PLAYED, _load, print_diagnostics_stderr, print_warnings, validate_findings
 from kzplayer.diagnostics import KzError, Severity
 from kzplayer.gpu.context import create_context
 from kzplayer.render.budget import FRAME_BUDGET
@@ -60,7 +60,7 @@ def read_live(path: str, overrides=()):
 def check_live(proj, graph) -> None:
     """What load_live checks after reading: KzError for every error `validate` finds (a
     binding that cannot compute, an unknown material), the other findings on stderr."""
-    findings = validate_findings(proj, graph, skip=("shader.compile",))
+    findings = validate_findings(proj, graph, skip=("shader.compile", *PLAYED))
     errors = [d for d in findings if d.severity == Severity.ERROR]
     if errors:
         raise KzError(errors, exit_code=1)
@@ -76,7 +76,7 @@ def load_live(path: str, overrides=()):
     graph = resolve(proj)
     # the shaders are compiled by the live session on the player's own context (a second
     # context made here would leave the player's unbound), reported at file:line as validate does
-    findings = validate_findings(proj, graph, skip=("shader.compile",))
+    findings = validate_findings(proj, graph, skip=("shader.compile", *PLAYED))
     errors = [d for d in findings if d.severity == Severity.ERROR]
     if errors:
         raise KzError(errors, exit_code=1)

@@ -77,6 +77,27 @@ def system_bytes(layout, sorters: list[int]) -> dict[str, int]:
             "sort": sum(n * sort_bytes(cap) for n, cap in zip(sorters, layout.capacities))}
 
 
+def draw_sorters(value, item, channel: bool) -> int:
+    """The sorters one member's draws keep (refresh and validate count the same): one for a
+    SortingType other than Identity, one for CastLight; none for a channel (never drawn)."""
+    if channel:
+        return 0
+    return (int(str(value(item, "ParticleEmitter.SortingType") or "Identity") != "Identity")
+            + int(value(item, "ParticleEmitter.CastLight") is True))
+
+
+def held_pools(asked: list[int], most: int, limit: int) -> list[int]:
+    """The pools a system's members (dependency order, then channels) get on a driver that
+    holds `most` particles an emitter (max_pool) and `limit` a system (system_limit): what
+    kzplayer.gpu.refresh gives them, without the warnings (validate's buffer budget)."""
+    sizes, total = [], 0
+    for pool in asked:
+        size = min(pool, most, max(limit - total, 0))
+        sizes.append(size)
+        total += -(-size // L.WORKGROUP_SIZE) * L.WORKGROUP_SIZE
+    return sizes
+
+
 def over_budget(systems: dict[str, dict[str, int]], budget: int) -> Diagnostic | None:
     """`systems`: {system path: bytes by kind}; a play.buffer-budget error with the
     breakdown when they need more than `budget` together, else None."""

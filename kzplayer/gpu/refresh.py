@@ -9,7 +9,7 @@ import numpy as np
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.gpu import layout as L
 from kzplayer.gpu.history import history_length
-from kzplayer.gpu.limits import buffer_budget, over_budget, system_bytes, system_limit
+from kzplayer.gpu.limits import buffer_budget, draw_sorters, over_budget, system_bytes, system_limit
 from kzplayer.gpu.storage import Layout
 from kzplayer.gpu.nodes import Collider, Emitter, System
 
@@ -85,9 +85,7 @@ def _check_buffer_budget(sim, pools: dict) -> None:
         members = runner.system.members
         host = sim.events_cap if any(em.host_kinds for em in members) else 0
         layout = Layout(pools[id(runner)], 0, host_events=host, histories=[em.history for em in members])
-        sorters = [0 if em.channel_of is not None else
-                   int(str(value(em.item, "ParticleEmitter.SortingType") or "Identity") != "Identity")
-                   + int(value(em.item, "ParticleEmitter.CastLight") is True) for em in members]
+        sorters = [draw_sorters(value, em.item, em.channel_of is not None) for em in members]
         systems[runner.system.item.path] = system_bytes(layout, sorters)
     problem = over_budget(systems, buffer_budget())
     if problem is not None:

@@ -14,7 +14,7 @@ from kzplayer.validate.engine import all_rules
 _GROUPS = [("KZ0", "Structure, XML and schema"), ("KZ1", "Paths and bindings"),
            ("KZ2", "Expressions"), ("KZ3", "Properties"), ("KZ4", "Materials"),
            ("KZ5", "Emitters, events and subemitters"), ("KZ6", "Shaders"),
-           ("KZ7", "The scene: meshes, textures, lights")]
+           ("KZ7", "The scene: meshes, textures, lights"), ("KZ9", "The machine: GPU budgets")]
 
 _INTRO = """\
 # `kzplayer validate`: the rules
@@ -81,7 +81,8 @@ effect.kzm:14:65: warning: Emission.InitialVelocityOuterAngle = 4 is outside [0,
   rule or stage it happened in, and the other rules still run.
 * Codes are stable and grouped by range: KZ0xx structure, KZ1xx paths and bindings, KZ2xx
   expressions, KZ3xx properties, KZ4xx materials, KZ5xx emitters, events and subemitters,
-  KZ6xx shaders, KZ7xx the scene's meshes, textures and lights. Every stage takes its
+  KZ6xx shaders, KZ7xx the scene's meshes, textures and lights, KZ9xx the machine (a rule
+  that `play` checks too keeps play's code: `play.buffer-budget`). Every stage takes its
   codes from one table (`kzplayer/codes.py`), so
   `validate`, `play` and `inspect` show the same code for the same problem.
 

@@ -193,7 +193,8 @@ CLI_MD_RULES = {   # shared/design/cli.md: "At least these rules exist, named so
     "material.deprecated", "subemitter.not-event-driven", "subemitter.unbound",
     "subemitter.no-particle-material", "emitter.maximum-amount", "events.cycle", "shader.compile"}
 RANGES = {"xml": 0, "schema": 0, "file": 0, "item": 0, "path": 1, "binding": 1, "expr": 2,
-          "property": 3, "material": 4, "subemitter": 5, "emitter": 5, "events": 5, "shader": 6, "mesh": 7, "texture": 7}
+          "property": 3, "material": 4, "subemitter": 5, "emitter": 5, "events": 5, "shader": 6, "mesh": 7, "texture": 7,
+          "play": 9}     # a budget play checks too keeps play's code (play.buffer-budget)
 STRUCTURAL = {"path.outside-project"}     # a file reference, found while loading
 
 

@@ -9,5 +9,6 @@ gives such a report its fix where it came without one (even when no project coul
 
 Ranges: KZ0xx structure, XML and schema; KZ1xx paths and bindings; KZ2xx expressions;
 KZ3xx properties; KZ4xx materials; KZ5xx emitters, events and subemitters; KZ6xx shaders;
-KZ7xx the scene and its assets (meshes, textures, lights).
+KZ7xx the scene and its assets (meshes, textures, lights); KZ9xx the machine (GPU budgets
+that play checks too, under play's code).
 """
