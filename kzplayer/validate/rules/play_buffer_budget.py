@@ -91,6 +91,7 @@ def _over(scene, systems, caps):
 
 def _driver_caps():
     """(max_pool, system_limit) of this machine's OpenGL driver, None without one."""
+    # lazy: GL is loaded only for a project already over the budget (validate needs no GL)
     from kzplayer.gpu import gl
     from kzplayer.gpu.context import create_context
     from kzplayer.gpu.limits import max_pool, system_limit
