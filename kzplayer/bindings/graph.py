@@ -296,28 +296,27 @@ class BindingGraph:
                for i in b.inputs.values()):
             return False     # waits for its DataContext input (reported by _missing_data)
         self.evaluations += 1
-        env = BindingEnv(self, b)
-        try:
-            result = evaluate(b.runs, env)
-            if env.notes and b.runs is not b.program:   # notes placed in the file, not the shared tree
-                env = BindingEnv(self, b)
-                result = evaluate(b.program, env)
-        except ExprError as exc:
-            if b.runs is not b.program:      # the shared tree: the problem's place is the file's
-                env = BindingEnv(self, b)
-                try:
-                    evaluate(b.program, env)
-                except ExprError as exact:
-                    exc = exact
-            for note in env.notes:
-                self._report(note)
-            self._report(exc.diagnostic)
-            return False
-        for note in env.notes:
+        result, notes, error = self._attempt(b, b.runs)
+        if (notes or error) and b.runs is not b.program:
+            # the shared tree ran: what it found is placed in the file by the exact program
+            result, notes, exact_error = self._attempt(b, b.program)
+            error = exact_error or error
+        for note in notes:
             self._report(note)
+        if error is not None:
+            self._report(error.diagnostic)
+            return False
         if result.skipped:       # continueIf(false): the target keeps its value
             return False
         return self._write(b, b.target, result.value, b.field)
+
+    def _attempt(self, b: CompiledBinding, tree):
+        """(result, notes, ExprError or None) of one run of the binding on `tree`."""
+        env = BindingEnv(self, b)
+        try:
+            return evaluate(tree, env), env.notes, None
+        except ExprError as exc:
+            return None, env.notes, exc
 
     def _write(self, b: CompiledBinding, node: tuple, value, field: str | None) -> bool:
         """Write `value` (one field of it when `field`) into a node, converted to its type."""
