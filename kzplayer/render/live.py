@@ -189,11 +189,7 @@ class LiveSession:
             self._adopt(project if loaded else self.good, player.project)
             undo = lambda: self._unbuild(*before)      # noqa: E731
         else:
-            graph_now, done = player.sim.scene.graph, []
-            for edit in diff.edits:
-                item = self._running[edit.path]
-                done.append((item, edit.name, graph_now.value(item, edit.name)))
-                apply_value(player.sim, item, edit.name, edit.value)
+            done = self._apply_edits(diff.edits)
             out.kind = "applied" if diff.edits else "unchanged"
             good = self.good
             if any(isinstance(e.value, str) for e in diff.edits):
@@ -231,17 +227,13 @@ class LiveSession:
         only what they reach evaluated again, only the systems whose values changed refreshed.
         Returns what undoes it (a save its checks refuse)."""
         sim, good, new_items = self.player.sim, self.good, {item.path: item for item in project.walk()}
-        bindings, values = [], []
+        bindings = []
         for path in diff.rebound:
             item = self._running[path]
             bindings.append((item, list(item.bindings)))
             # copies: the new load's own bindings stay its (the save's checks read them)
             apply_bindings(sim, item, [dataclasses.replace(b, owner=None) for b in new_items[path].bindings])
-        graph = sim.scene.graph
-        for edit in diff.edits:
-            item = self._running[edit.path]
-            values.append((item, edit.name, graph.value(item, edit.name)))
-            apply_value(sim, item, edit.name, edit.value)
+        values = self._apply_edits(diff.edits)
         out.kind, out.reason = "applied", diff.structural
         out.kept = [r.system.item.path for r in sim.runners]
 
@@ -250,6 +242,17 @@ class LiveSession:
             for item, before in reversed(bindings):
                 apply_bindings(self.player.sim, item, before)
         return undo
+
+    def _apply_edits(self, edits) -> list:
+        """Each edited value to the running Simulation in place; returns (item, name, value
+        before) of each, what _unapply puts back."""
+        sim = self.player.sim
+        done = []
+        for edit in edits:
+            item = self._running[edit.path]
+            done.append((item, edit.name, sim.scene.graph.value(item, edit.name)))
+            apply_value(sim, item, edit.name, edit.value)
+        return done
 
     def _unapply(self, good, done) -> None:
         """Undo values applied in place: the running graph's values from before, in reverse."""
