@@ -62,7 +62,7 @@ def refresh(sim, only=None) -> None:
                 if em.mesh_block is None:
                     scene.leave_out(em.node, "emission")
     pools = {id(runner): _system_pools(sim, runner.system) for runner in sim.runners}
-    _check_buffer_budget(sim, pools)       # before any buffer of the new sizes is made
+    _check_buffer_budget(sim, pools, only)  # before any buffer of the new sizes is made
     for runner in sim.runners:
         if only is not None and runner.system.item.path not in only:
             continue
@@ -76,17 +76,20 @@ def refresh(sim, only=None) -> None:
                     raise
 
 
-def _check_buffer_budget(sim, pools: dict) -> None:
+def _check_buffer_budget(sim, pools: dict, only=None) -> None:
     """A KzError (play.buffer-budget, exit 1) with the breakdown when the systems' buffers
-    and their draws' sorters together need more than the buffer budget (gpu.limits)."""
+    and their draws' sorters together need more than the buffer budget (gpu.limits). The
+    systems outside `only` (a change does not reach them) count what they counted last."""
     value = sim.scene.value
     systems = {}
     for runner in sim.runners:
         members = runner.system.members
-        host = sim.events_cap if any(em.host_kinds for em in members) else 0
-        layout = Layout(pools[id(runner)], 0, host_events=host, histories=[em.history for em in members])
-        sorters = [draw_sorters(value, em.item, em.channel_of is not None) for em in members]
-        systems[runner.system.item.path] = system_bytes(layout, sorters)
+        if runner.buffer_bytes is None or only is None or runner.system.item.path in only:
+            host = sim.events_cap if any(em.host_kinds for em in members) else 0
+            layout = Layout(pools[id(runner)], 0, host_events=host, histories=[em.history for em in members])
+            sorters = [draw_sorters(value, em.item, em.channel_of is not None) for em in members]
+            runner.buffer_bytes = system_bytes(layout, sorters)
+        systems[runner.system.item.path] = runner.buffer_bytes
     problem = over_budget(systems, buffer_budget())
     if problem is not None:
         raise KzError(problem, exit_code=1)

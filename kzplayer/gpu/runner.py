@@ -67,6 +67,7 @@ class SystemRunner:
         self.mesh_buffer = None             # the system's mesh data (kzplayer.gpu.mesh_data)
         self.mesh_texels = None
         self._mesh_bytes = None
+        self.buffer_bytes = None            # its buffers and sorters, as the buffer budget counts them
 
     # -- building ------------------------------------------------------------------------
 
