@@ -9,8 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kzplayer.effecttest.spec import FIGURES
 from kzplayer.diagnostics import Severity
+from kzplayer.effecttest import solids
+from kzplayer.effecttest.spec import FIGURES
+from kzplayer.meshes import MeshError, mesh_for
 
 
 class Bad(Exception):
@@ -211,31 +213,42 @@ def _violations(data, p, tol, inside):
 
 
 def _collider_test(name, loaded, world_matrix, tol):
-    """inside(points) for a ParticleCollider's solid (a plane's side below, a sphere, a box)."""
+    """inside(points) for a ParticleCollider's solid (effecttest/solids.py), in world space."""
     item = find_item(name, loaded.project.walk(), "ParticleCollider")
-    material = str(getattr(loaded.value(item, "ParticleCollider.ColliderMaterial"), "name",
-                           loaded.value(item, "ParticleCollider.ColliderMaterial"))).rsplit("/", 1)[-1]
+    ref = loaded.value(item, "ParticleCollider.ColliderMaterial")
+    material = str(getattr(ref, "name", ref)).rsplit("/", 1)[-1]
     to_local = np.linalg.inv(world_matrix(loaded, item))
+    shape = _solid(material, item, loaded, tol)
 
-    def local(p):
-        return p @ to_local[:3, :3].T + to_local[:3, 3]
+    def inside(p):
+        return shape(p @ to_local[:3, :3].T + to_local[:3, 3])
+    return inside
+
+
+def _solid(material, item, loaded, tol):
+    def num(name):
+        return float(loaded.value(item, name))
     if material == "Collider_Plane":
-        return lambda p: local(p)[:, 1] < -tol
+        return solids.plane(tol)
     if material == "Collider_Sphere":
-        r = float(loaded.value(item, "Collider.Radius"))
-        return lambda p: np.linalg.norm(local(p), axis=1) < r - tol
+        return solids.sphere(num("Collider.Radius"), tol)
     if material == "Collider_Box":
-        e = np.array(tuple(loaded.value(item, "Collider.BoxExtents")), float)
-        return lambda p: (np.abs(local(p)) < e - tol).all(axis=1)
-    if material == "Collider_Cylinder":     # along local +Y, Height centred on the node
-        r, h = float(loaded.value(item, "Collider.Radius")), float(loaded.value(item, "Collider.Height"))
-
-        def in_cylinder(p):
-            q = local(p)
-            return (np.hypot(q[:, 0], q[:, 2]) < r - tol) & (np.abs(q[:, 1]) < h / 2 - tol)
-        return in_cylinder
-    raise Bad(f"`outside` takes a Collider_Plane, _Sphere, _Box or _Cylinder; {item.path} is {material}",
-              "outside")
+        return solids.box(tuple(loaded.value(item, "Collider.BoxExtents")), tol)
+    if material in ("Collider_Cylinder", "Collider_Capsule", "Collider_Cone"):
+        make = {"Collider_Cylinder": solids.cylinder, "Collider_Capsule": solids.capsule,
+                "Collider_Cone": solids.cone}[material]
+        return make(num("Collider.Radius"), num("Collider.Height"), tol)
+    if material == "Collider_Mesh":
+        try:
+            data = mesh_for(loaded.project, loaded.value(item, "Collider.Mesh"), owner=item)
+        except MeshError as exc:
+            raise Bad(f"`outside`: the mesh of {item.path} cannot be read: {exc}", "outside") from None
+        return solids.mesh(data.positions, data.indices, tol)
+    if material in solids.SURFACES:
+        raise Bad(f"`outside` needs a solid; {item.path} is a {material}, a two-sided surface with no "
+                  "inside (an `above` plane checks one side of it)", "outside")
+    raise Bad(f"`outside` takes a stock collider (Collider_Plane, _Sphere, _Box, _Cylinder, _Capsule, "
+              f"_Cone, _Mesh); {item.path} is {material}", "outside")
 
 
 def check_validate(check, findings) -> Outcome:

@@ -7,6 +7,7 @@ of the failing key and the emitter."""
 from __future__ import annotations
 
 import numpy as np
+import trimesh
 import pytest
 
 from kzplayer.effecttest import Options, run_path
@@ -172,6 +173,9 @@ def test_a_count_relative_to_another_emitters_figure(tmp_path):
     ("Collider_Sphere", '<Property name="Collider.Radius">0.5</Property>', True),
     ("Collider_Box", '<Property name="Collider.BoxExtents">(0.5, 0.5, 0.5)</Property>', True),
     ("Collider_Cylinder", '<Property name="Collider.Radius">0.5</Property>', True),
+    ("Collider_Capsule", '<Property name="Collider.Radius">0.4</Property><Property name="Collider.Height">0.4</Property>', True),
+    ("Collider_Cone", '<Property name="Collider.Radius">1.0</Property><Property name="Collider.Height">1.0</Property>', True),
+    ("Collider_Mesh", '<Property name="Collider.Mesh">Meshes/Ball</Property>', True),
     ("Collider_Plane", "", False),
 ])
 def test_outside_a_collider_knows_its_solid(tmp_path, shape, size, inside):
@@ -187,6 +191,10 @@ def test_outside_a_collider_knows_its_solid(tmp_path, shape, size, inside):
                     '</ParticleCollider>')
         text = FOUNTAIN.read_text().replace("<ParticleEmitter name=\"Nozzle\">",
                                             "<ParticleEmitter name=\"Nozzle\">\n<Property name=\"ParticleEmitter.IgnoreColliders\">true</Property>")
+        if shape == "Collider_Mesh":      # a ball of 0.5 m as a closed triangle mesh
+            trimesh.creation.icosphere(subdivisions=2, radius=0.5).export(tmp_path / "ball.glb")
+            text = text.replace("</Project>", '<Meshes><Mesh name="Ball"><Property name="Mesh.File">ball.glb'
+                                              "</Property></Mesh></Meshes></Project>")
         path = tmp_path / f"wall_{y}.kzm"
         path.write_text(text.replace("</ParticleSystem>", collider + "</ParticleSystem>"))
         return path
@@ -197,3 +205,17 @@ def test_outside_a_collider_knows_its_solid(tmp_path, shape, size, inside):
     far = run_path(write_spec(tmp_path, f'[[bounds]]\nemitter = "Nozzle"\nat = {at}\noutside = "Wall"\n', name="far",
                               project=project(-30.0 if not inside else 30.0)))
     assert far.outcomes[0].passed, far.outcomes[0].message
+
+
+def test_outside_a_two_sided_surface_is_refused_with_its_position(tmp_path):
+    """A Collider_Disc has no inside: the check cannot be judged (bad input, at `outside`)."""
+    from tests.effecttest.helpers import FOUNTAIN
+    collider = ('<ParticleCollider name="Lid"><Property name="ParticleCollider.ColliderMaterial">Collider_Disc'
+                '</Property></ParticleCollider>')
+    project = tmp_path / "lid.kzm"
+    project.write_text(FOUNTAIN.read_text().replace("</ParticleSystem>", collider + "</ParticleSystem>"))
+    spec = write_spec(tmp_path, '[[bounds]]\nat = 0.2\noutside = "Lid"\n', project=project)
+    result = run_path(spec)
+    outcome = result.outcomes[0]
+    assert outcome.bad and "two-sided surface" in outcome.message
+    assert result.diagnostics()[0].span.line == line_of(spec, 'outside = "Lid"')
