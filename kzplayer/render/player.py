@@ -47,7 +47,7 @@ import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import Simulation
-from kzplayer.gpu.checkpoint import CheckpointError, read_header
+from kzplayer.gpu.checkpoint import CheckpointError
 from kzplayer.gpu.host_events import DEFAULT_CAP
 from kzplayer.gpu.materials import ComputePrograms
 from kzplayer.gpu.restart import restart as restart_simulation
@@ -59,7 +59,7 @@ from kzplayer.render.frame import FrameBuilder
 from kzplayer.render.lod import LevelOfDetail
 from kzplayer.render.probe import PROBE_SECONDS, probe_positions
 from kzplayer.render.renderer import Renderer
-from kzplayer.render.timeline import DEFAULT_BUDGET, Timeline
+from kzplayer.render.timeline import DEFAULT_BUDGET, Timeline, player_checkpoint, restore_player
 from kzplayer.scene import Scene
 
 
@@ -112,7 +112,8 @@ class Player:
         self._lod_camera = None           # the view the LOD is decided for (the last one drawn)
         self._lod_frames: dict[int, tuple[dict, dict]] = {}     # frame -> (rates, sides), for --stats
         self._lod_needed = None
-        self._lod_planned = None          # the camera the last frame's emission LOD was decided for
+        self._lod_plan = None             # ((revision, view), plan): a frame's LOD, the same till either changes
+        self._lod_chosen = None           # (revision, the camera chosen) while none is drawn
         self._say(self.sim.diagnostics)
 
     def _simulation(self):
@@ -121,6 +122,19 @@ class Player:
         sim.gpu_timers = self.timers
         self.map_systems(sim)
         return sim
+
+    @property
+    def frames(self) -> FrameBuilder:
+        """What the frames draw, read from the scene once per revision of the simulation: an
+        edit in place (a live save's values) is read again (FrameBuilder.refresh)."""
+        if self.sim is not None and self._frames_read != self.sim.revision:
+            self._builder.refresh()
+            self._frames_read = self.sim.revision
+        return self._builder
+
+    @frames.setter
+    def frames(self, builder: FrameBuilder) -> None:
+        self._builder, self._frames_read = builder, self.sim.revision
 
     def map_systems(self, sim) -> None:
         """Each emitter's system, for its draws' GPU times (also after a live rebuild)."""
@@ -202,9 +216,15 @@ class Player:
             return {}, {}
         camera = self._lod_camera
         if camera is None and self.lod.enabled:
-            camera, _ = self.camera()
-        self._lod_planned = camera
-        return self.lod.plan(self.sim, self.frames.value, camera, self.size)
+            # (choosing it reads the camera node's values every time: a seek's re-run paid that a frame)
+            if self._lod_chosen is None or self._lod_chosen[0] != self.sim.revision:
+                self._lod_chosen = (self.sim.revision, self.camera()[0])
+            camera = self._lod_chosen[1]
+        key = (self.sim.revision, None if camera is None else
+               (np.asarray(camera.world, float).tobytes(), float(camera.fov_y)))
+        if self._lod_plan is None or self._lod_plan[0] != key:
+            self._lod_plan = (key, self.lod.plan(self.sim, self.frames.value, camera, self.size))
+        return self._lod_plan[1]
 
     def _figures(self, done, flush: bool = False) -> None:
         """Hand out each frame's figures, in order, once its GPU times are in (a frame whose
@@ -262,9 +282,7 @@ class Player:
         """What, besides the particles, decides the frames a run goes through: the
         Simulation's revision (a new one at every refresh: an edit, a listener) and in a
         project with emission LOD the camera that LOD is decided for."""
-        camera = self._lod_planned
-        view = None if camera is None else (np.asarray(camera.world, float).tobytes(), float(camera.fov_y))
-        return self.sim.revision, view
+        return self.sim.revision, self._lod_plan[0][1] if self._lod_plan is not None else None
 
     # -- the picture -------------------------------------------------------------------------
 
@@ -364,33 +382,13 @@ class Player:
     # -- checkpoints (kzplayer.gpu.checkpoint; docs/batch.md, "A long shot in segments") ----------
 
     def checkpoint(self) -> bytes:
-        """The simulation's checkpoint with the player's own state in it: the effect time,
-        the frames stepped, the full-pool tally, the LOD plans of frames whose figures are
-        still to come and the probe's box (so a restored player frames the same camera
-        without probing again)."""
-        seen = self._seen.tolist() if isinstance(self._seen, np.ndarray) else self._seen
-        state = {"time": self.time, "frame": self.frame, "size": list(self.size), "seen": seen,
-                 "stalled": [self.stalled.stalled, self.stalled.frames],
-                 "lod_frames": [[f, rates, sides] for f, (rates, sides) in sorted(self._lod_frames.items())]}
-        return self.sim.checkpoint(extra={"player": state})
+        """The simulation's checkpoint with the player's own state in it (render/timeline.py)."""
+        return player_checkpoint(self)
 
     def restore(self, data: bytes) -> None:
         """Go on from a Player.checkpoint of the same project, values and size: the frames
         drawn from here are those the checkpointed player would have drawn."""
-        state = read_header(data)["extra"].get("player")
-        if state is not None and tuple(state["size"]) != self.size:
-            raise CheckpointError(f"this checkpoint was made at {state['size'][0]}x{state['size'][1]}, not "
-                                  f"{self.size[0]}x{self.size[1]}: the emission LOD follows the image size",
-                                  "restore it into a Player of the size it was made at")
-        self.sim.restore(data)
-        self.timeline.run = None          # a run from 0, but on which grid of frames is not known
-        if state is None:
-            return                        # a Simulation's own checkpoint: the effect time stays
-        self.time, self.frame = float(state["time"]), int(state["frame"])
-        seen = state["seen"]
-        self._seen = np.asarray(seen, float) if isinstance(seen, list) else seen
-        self.stalled.stalled, self.stalled.frames = dict(state["stalled"][0]), dict(state["stalled"][1])
-        self._lod_frames = {int(f): (rates, sides) for f, rates, sides in state["lod_frames"]}
+        restore_player(self, data)
 
 
 def _texture_problems(renderer) -> list[Diagnostic]:

@@ -22,13 +22,19 @@ state stands for the first k frames of the re-run. So checkpoints are kept
 * within `budget` bytes (compressed): past it, the checkpoint whose neighbours are closest
   goes (the newest stays), so the kept ones thin out evenly over the effect's time; one
   checkpoint bigger than the whole budget is not kept, nor are any more of that run.
+
+`player_checkpoint` / `restore_player` are the Player's own checkpoints as bytes, with its
+state in them (Player.checkpoint and restore: a long shot in segments, docs/batch.md).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from kzplayer.gpu import checkpoint as checkpoints
+from kzplayer.gpu.checkpoint import CheckpointError, read_header
 
 DEFAULT_BUDGET = 64 * 2 ** 20     # bytes of checkpoints a Player keeps (its checkpoint_budget)
 INTERVAL = 1.0                    # seconds of effect time between two checkpoints
@@ -131,4 +137,35 @@ class Timeline:
             del self.kept[i]
 
 
-__all__ = ["DEFAULT_BUDGET", "INTERVAL", "Kept", "Timeline"]
+def player_checkpoint(player) -> bytes:
+    """The simulation's checkpoint with the Player's own state in it: the effect time, the
+    frames stepped, the full-pool tally, the LOD plans of frames whose figures are still to
+    come and the probe's box (so a restored player frames the same camera without probing
+    again)."""
+    seen = player._seen.tolist() if isinstance(player._seen, np.ndarray) else player._seen
+    state = {"time": player.time, "frame": player.frame, "size": list(player.size), "seen": seen,
+             "stalled": [player.stalled.stalled, player.stalled.frames],
+             "lod_frames": [[f, rates, sides] for f, (rates, sides) in sorted(player._lod_frames.items())]}
+    return player.sim.checkpoint(extra={"player": state})
+
+
+def restore_player(player, data: bytes) -> None:
+    """Put a player_checkpoint (or a Simulation's own checkpoint) of the same project, values
+    and size into `player`."""
+    state = read_header(data)["extra"].get("player")
+    if state is not None and tuple(state["size"]) != player.size:
+        raise CheckpointError(f"this checkpoint was made at {state['size'][0]}x{state['size'][1]}, not "
+                              f"{player.size[0]}x{player.size[1]}: the emission LOD follows the image size",
+                              "restore it into a Player of the size it was made at")
+    player.sim.restore(data)
+    player.timeline.run = None            # a run from 0, but on which grid of frames is not known
+    if state is None:
+        return                            # a Simulation's own checkpoint: the effect time stays
+    player.time, player.frame = float(state["time"]), int(state["frame"])
+    seen = state["seen"]
+    player._seen = np.asarray(seen, float) if isinstance(seen, list) else seen
+    player.stalled.stalled, player.stalled.frames = dict(state["stalled"][0]), dict(state["stalled"][1])
+    player._lod_frames = {int(f): (rates, sides) for f, rates, sides in state["lod_frames"]}
+
+
+__all__ = ["DEFAULT_BUDGET", "INTERVAL", "Kept", "Timeline", "player_checkpoint", "restore_player"]
