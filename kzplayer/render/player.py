@@ -59,7 +59,7 @@ from kzplayer.render.frame import FrameBuilder
 from kzplayer.render.lod import LevelOfDetail
 from kzplayer.render.probe import PROBE_SECONDS, probe_positions
 from kzplayer.render.renderer import Renderer
-from kzplayer.render.timeline import DEFAULT_BUDGET, Timeline, player_checkpoint, restore_player
+from kzplayer.render.timeline import DEFAULT_BUDGET, Timeline, player_checkpoint, restore_player, view_key
 from kzplayer.scene import Scene
 
 
@@ -96,7 +96,10 @@ class Player:
         self.timeline = Timeline(checkpoint_budget)   # checkpoints a seek restores (render/timeline.py)
         # one running scene for the simulation and the frames (a restart keeps it)
         self.scene = Scene(project, graph, seed=seed, leave_out_broken=True)
-        self.sim = self._simulation()
+        self.sim = Simulation(ctx, self.scene, seed=seed, leave_out_broken=True,
+                              events_cap=events_cap or DEFAULT_CAP, programs=self._programs)
+        self.sim.gpu_timers = self.timers
+        self.map_systems(self.sim)
         self.frames = FrameBuilder(self.scene)
         self.frame_budget = frame_budget
         self._watch = None
@@ -107,7 +110,7 @@ class Player:
         self._seen = None                 # the probe's box, once (a restart keeps it)
         self.stalled = Shortfall()
         self.on_stats = None              # on_stats(frame, {path: EmitterStats}), each frame once
-        self._listening = []              # (args, kwargs) of listen(): a restart listens again
+        self._listening = []              # (args, kwargs) of listen(): a live rebuild's Simulation listens again
         self.lod = LevelOfDetail(project.catalog, enabled=lod)
         self._lod_camera = None           # the view the LOD is decided for (the last one drawn)
         self._lod_frames: dict[int, tuple[dict, dict]] = {}     # frame -> (rates, sides), for --stats
@@ -115,13 +118,6 @@ class Player:
         self._lod_plan = None             # ((revision, view), plan): a frame's LOD, the same till either changes
         self._lod_chosen = None           # (revision, the camera chosen) while none is drawn
         self._say(self.sim.diagnostics)
-
-    def _simulation(self):
-        sim = Simulation(self.ctx, self.scene, seed=self.seed, leave_out_broken=True,
-                         events_cap=self.events_cap or DEFAULT_CAP, programs=self._programs)
-        sim.gpu_timers = self.timers
-        self.map_systems(sim)
-        return sim
 
     @property
     def frames(self) -> FrameBuilder:
@@ -214,17 +210,21 @@ class Player:
             self._lod_needed = self.lod.applies(self.sim, self.frames.value)
         if not self._lod_needed:
             return {}, {}
-        camera = self._lod_camera
-        if camera is None and self.lod.enabled:
-            # (choosing it reads the camera node's values every time: a seek's re-run paid that a frame)
-            if self._lod_chosen is None or self._lod_chosen[0] != self.sim.revision:
-                self._lod_chosen = (self.sim.revision, self.camera()[0])
-            camera = self._lod_chosen[1]
-        key = (self.sim.revision, None if camera is None else
-               (np.asarray(camera.world, float).tobytes(), float(camera.fov_y)))
+        camera = self._lod_view()
+        key = (self.sim.revision, view_key(camera))
         if self._lod_plan is None or self._lod_plan[0] != key:
             self._lod_plan = (key, self.lod.plan(self.sim, self.frames.value, camera, self.size))
         return self._lod_plan[1]
+
+    def _lod_view(self):
+        """The camera the emission LOD is decided for now: the last one drawn, or the one
+        chosen (once per revision: choosing reads the camera node's values; None: no LOD)."""
+        camera = self._lod_camera
+        if camera is None and self.lod.enabled:
+            if self._lod_chosen is None or self._lod_chosen[0] != self.sim.revision:
+                self._lod_chosen = (self.sim.revision, self.camera()[0])
+            camera = self._lod_chosen[1]
+        return camera
 
     def _figures(self, done, flush: bool = False) -> None:
         """Hand out each frame's figures, in order, once its GPU times are in (a frame whose
@@ -282,7 +282,7 @@ class Player:
         """What, besides the particles, decides the frames a run goes through: the
         Simulation's revision (a new one at every refresh: an edit, a listener) and in a
         project with emission LOD the camera that LOD is decided for."""
-        return self.sim.revision, self._lod_plan[0][1] if self._lod_plan is not None else None
+        return self.sim.revision, view_key(self._lod_view()) if self._lod_needed else None
 
     # -- the picture -------------------------------------------------------------------------
 

@@ -137,6 +137,11 @@ class Timeline:
             del self.kept[i]
 
 
+def view_key(camera) -> tuple | None:
+    """What of a camera the emission LOD reads (its place and field of view), comparable."""
+    return None if camera is None else (np.asarray(camera.world, float).tobytes(), float(camera.fov_y))
+
+
 def player_checkpoint(player) -> bytes:
     """The simulation's checkpoint with the Player's own state in it: the effect time, the
     frames stepped, the full-pool tally, the LOD plans of frames whose figures are still to
@@ -168,4 +173,4 @@ def restore_player(player, data: bytes) -> None:
     player._lod_frames = {int(f): (rates, sides) for f, rates, sides in state["lod_frames"]}
 
 
-__all__ = ["DEFAULT_BUDGET", "INTERVAL", "Kept", "Timeline", "player_checkpoint", "restore_player"]
+__all__ = ["DEFAULT_BUDGET", "INTERVAL", "Kept", "Timeline", "player_checkpoint", "restore_player", "view_key"]

@@ -396,3 +396,27 @@ def test_a_live_save_makes_the_checkpoints_of_the_effect_before_it_unused(ctx, t
             edited.release()
     finally:
         session.release()
+
+
+def test_a_seek_after_the_lod_camera_moved_lands_on_a_run_from_zero_seen_from_there(ctx):
+    from kzplayer.render.camera import Camera
+    from tests.render.test_lod import lod_project
+
+    def lod_player():
+        project = lod_project(25.0)
+        return Player(ctx, project, resolve(project), (160, 90), seed=3)
+    far = Camera(world=np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 55.0], [0, 0, 0, 1]]))
+    player, reference = lod_player(), lod_player()
+    try:
+        for _ in range(65):
+            player.advance(DT)
+        assert [k.frame for k in player.timeline.kept] == [30, 60]
+        for p in (player, reference):
+            p.draw(camera=far)                 # a window's camera moved: the LOD is decided for it
+        player.seek(1.5, DT)
+        reference.seek(1.5, DT)                # from 0, every frame seen from far
+        assert dump_bytes(player) == dump_bytes(reference)
+        assert player.sim.emitters[0].lod == pytest.approx(0.25)   # (at 25 m it was 0.625)
+    finally:
+        player.release()
+        reference.release()
