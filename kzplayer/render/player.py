@@ -378,6 +378,7 @@ class Player:
         if self.timers is not None:
             self.timers.release()
         self._programs.release()
+        self.timeline.forget()
 
     # -- checkpoints (kzplayer.gpu.checkpoint; docs/batch.md, "A long shot in segments") ----------
 

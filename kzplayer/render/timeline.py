@@ -21,7 +21,8 @@ state stands for the first k frames of the re-run. So checkpoints are kept
   drops them all; `forget()` too (the live preview's saves call it as well);
 * within `budget` bytes (compressed): past it, the checkpoint whose neighbours are closest
   goes (the newest stays), so the kept ones thin out evenly over the effect's time; one
-  checkpoint bigger than the whole budget is not kept, nor are any more of that run.
+  checkpoint bigger than the whole budget is not kept, nor is any other tried for that
+  state and frame length.
 
 `player_checkpoint` / `restore_player` are the Player's own checkpoints as bytes, with its
 state in them (Player.checkpoint and restore: a long shot in segments, docs/batch.md).
@@ -58,7 +59,7 @@ class Timeline:
         self.kept: list[Kept] = []        # in frame order
         self.grid = None                  # (dt, state) every kept one is of
         self.run = FRESH                  # (dt, state) of every frame of the run so far; None: mixed
-        self.taken = 0                    # checkpoints made and restored so far (tests, the benchmark)
+        self.taken = 0                    # checkpoints made, and restored, so far (tests, the benchmark)
         self.restored = 0
         self._named = None                # (state, the simulation's fingerprints in it)
         self._refused = None              # (dt, state) whose checkpoints outgrow the budget
