@@ -93,9 +93,16 @@ def values_hash(sim) -> str:
 
 # -- writing ---------------------------------------------------------------------------------
 
-def checkpoint(sim, extra: dict | None = None) -> bytes:
+def fingerprints(sim) -> tuple[str, str]:
+    """(project_hash, values_hash) of a simulation: what a checkpoint of it is named by."""
+    return project_hash(sim.project), values_hash(sim)
+
+
+def checkpoint(sim, extra: dict | None = None, named: tuple[str, str] | None = None) -> bytes:
     """The simulation's state as bytes (`extra`: JSON-able state of the caller, the Player's,
-    kept in the header under "extra")."""
+    kept in the header under "extra"; `named`: its `fingerprints`, when the caller has
+    worked them out for this state of its values already: the Player's timeline)."""
+    named = named or fingerprints(sim)
     blobs: list[tuple[str, bytes]] = []
 
     def blob(name: str, data: bytes) -> str:
@@ -119,7 +126,7 @@ def checkpoint(sim, extra: dict | None = None) -> bytes:
         systems.append(entry)
     header = {
         "kind": "kzplayer simulation checkpoint",
-        "project": sim.project.name, "project_hash": project_hash(sim.project), "values_hash": values_hash(sim),
+        "project": sim.project.name, "project_hash": named[0], "values_hash": named[1],
         "frames": sim.frames, "systems": systems,
         "dropped_steps": dict(sim.dropped_steps),
         "host_dropped": sim.host_events.dropped,
@@ -224,12 +231,13 @@ def _blobs(data: bytes, header: dict) -> dict[str, bytes]:
     return out
 
 
-def restore(sim, data: bytes) -> dict:
+def restore(sim, data: bytes, named: tuple[str, str] | None = None) -> dict:
     """Put a checkpoint's state into `sim` (built for the same project and values); returns
-    its header. Everything is checked before anything is written."""
+    its header. Everything is checked before anything is written (`named`: the simulation's
+    `fingerprints`, when the caller has them)."""
     data = bytes(data)
     header = read_header(data)
-    _check(sim, header)
+    _check(sim, header, named or fingerprints(sim))
     blobs = _blobs(data, header)
     for runner, entry in zip(sim.runners, header["systems"]):
         storage = runner.storage
@@ -263,14 +271,13 @@ def restore(sim, data: bytes) -> dict:
     return header
 
 
-def _check(sim, header: dict) -> None:
-    mine = project_hash(sim.project)
+def _check(sim, header: dict, named: tuple[str, str]) -> None:
+    mine, values = named
     if header["project_hash"] != mine:
         raise CheckpointError(
             f"this checkpoint is of project '{header['project']}' (hash {header['project_hash'][:12]}), not of "
             f"'{sim.project.name}' (hash {mine[:12]}): a checkpoint restores only into the project it was made of",
             "make the checkpoint from this project (an edited project needs new checkpoints)")
-    values = values_hash(sim)
     if header["values_hash"] != values:
         raise CheckpointError(
             f"this checkpoint of '{header['project']}' was made with other values (--set, seed or listened-to "
@@ -300,5 +307,5 @@ def _restore_ring(sim, frames: list, blobs: dict) -> None:
         ring.pending.append((int(frame["frame"]), entries))
 
 
-__all__ = ["CheckpointError", "MAGIC", "VERSION", "checkpoint", "project_hash", "read_header", "restore",
-           "scratch_cleared", "values_hash"]
+__all__ = ["CheckpointError", "MAGIC", "VERSION", "checkpoint", "fingerprints", "project_hash", "read_header",
+           "restore", "scratch_cleared", "values_hash"]

@@ -4,6 +4,8 @@ a custom material that does not compile left out, particles carried into a new s
 `refresh(sim)` runs after the scene re-read its records (a build, a `set_value`)."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
@@ -12,6 +14,10 @@ from kzplayer.gpu.history import history_length
 from kzplayer.gpu.limits import buffer_budget, draw_sorters, over_budget, system_bytes, system_limit
 from kzplayer.gpu.storage import Layout
 from kzplayer.gpu.nodes import Collider, Emitter, System
+
+# Each refresh gives its simulation a number no simulation of this process had before: what
+# was recorded of a state (the Player's checkpoints) is of its revision and no later one.
+_REVISIONS = itertools.count(1)
 
 
 def holders(sim) -> None:
@@ -39,6 +45,7 @@ def refresh(sim, only=None) -> None:
     """Re-read everything the GPU side derives from the scene's records (`only`: of these
     ParticleSystem paths alone, the systems a change reaches: kzplayer.scene.Change)."""
     scene = sim.scene
+    sim.revision = next(_REVISIONS)     # (first: a refresh that raises half-way changed things too)
     holders(sim)
     for system in sim.systems:
         if only is not None and system.item.path not in only:

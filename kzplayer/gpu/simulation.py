@@ -75,13 +75,13 @@ class Simulation:
         block = int(ctx.info.get("GL_MAX_UNIFORM_BLOCK_SIZE", 16384) or 16384)
         self.uniform_block_vec4s = min(block, 65536) // 16
         self.table_vec4s = self.uniform_block_vec4s
-        # `programs`: compiled programs shared with the caller, who releases them (the
-        # Player's restart and seek make a new Simulation without compiling again)
+        # `programs`: compiled programs shared with the caller, who releases them (a live save)
         self._own_programs = programs is None
         self.programs = programs if programs is not None else ComputePrograms(ctx)
         self.holders: dict = {}                  # id(scene node) -> its GPU holder (gpu.refresh)
         self.emitters: list[Emitter] = []
         self.frames = 0
+        self.revision = 0             # a number of the process's own for each refresh (gpu.refresh)
         self.max_steps = MAX_STEPS_PER_FRAME
         self.dropped_steps: dict[str, int] = {}   # system path -> steps dropped over the budget
         self.timings: dict[str, float] | None = None   # custom materials' systems -> seconds, when asked

@@ -108,18 +108,14 @@ class SystemStorage:
         n = max(layout.slots, L.WORKGROUP_SIZE)
         self.hot = ctx.buffer(reserve=n * L.HOT_DTYPE.itemsize)
         self.cold = ctx.buffer(reserve=n * L.COLD_DTYPE.itemsize)
-        tracks = np.zeros(n, L.TRACK_DTYPE)
-        tracks["serial"] = 0xFFFFFFFF        # the first particle of every slot starts a fresh sweep
-        self.tracks = ctx.buffer(tracks.tobytes())
+        self.tracks = ctx.buffer(reserve=n * L.TRACK_DTYPE.itemsize)
         self.events = ctx.buffer(reserve=max(layout.event_records, 1) * L.EVENT_RECORD_DTYPE.itemsize)
         self.slots = ctx.buffer(reserve=2 * n * 4)
         self.history = ctx.buffer(reserve=max(layout.history_entries, 1) * L.HISTORY_DTYPE.itemsize)
         self.control = ctx.buffer(reserve=layout.control_words * 4)
         # bound whole as a uniform block of the size the programs declare
         self.schedule = ctx.buffer(reserve=max(layout.schedule_words * 4, schedule_bytes))
-        for buf in (self.hot, self.cold, self.events, self.slots, self.control, self.schedule, self.history):
-            buf.clear()
-        self._initial_state()
+        self.reset()
         self.texels = None
         if texels:
             self.texels = [(L.IMAGE_HOT, TexelBuffer(self.hot, "rgba32ui")),
@@ -141,6 +137,17 @@ class SystemStorage:
                 buf.label = f"{label}/{name}"
             except Exception:       # labels need KHR_debug; they are a debugging aid only
                 pass
+
+    def reset(self) -> None:
+        """Every buffer as a new storage of this layout has it: empty pools (a restart in
+        place, kzplayer.gpu.restart)."""
+        self.sync_for_cpu()
+        for buf in (self.hot, self.cold, self.events, self.slots, self.control, self.schedule, self.history):
+            buf.clear()
+        tracks = np.zeros(self.tracks.size // L.TRACK_DTYPE.itemsize, L.TRACK_DTYPE)
+        tracks["serial"] = 0xFFFFFFFF        # the first particle of every slot starts a fresh sweep
+        self.tracks.write(tracks.tobytes())
+        self._initial_state()
 
     def _initial_state(self) -> None:
         """Empty pools: every slot on its emitter's free stack (lowest on top), headers sized."""

@@ -9,6 +9,8 @@ the simulation steps dropped over the per-frame step budget. Used by the Player
   by one (Simulation.timings) only in projects that have them.
 * Steps beyond the simulation's budget per frame (Simulation.max_steps) are dropped by the
   simulation and reported once, after the run, as `play.steps-dropped`.
+* Particles a full pool refused are tallied over the frames stepped (`Shortfall`) and
+  reported once, after the run, as `emitter.pool-full`.
 """
 from __future__ import annotations
 
@@ -137,3 +139,36 @@ def _materials(sim):
         yield from (m for m in (em.count, em.emission, em.self_affect, em.events) if m is not None)
     for system in getattr(sim, "systems", ()):
         yield from (n.material for n in (*system.affectors, *system.colliders) if n.material is not None)
+
+
+class Shortfall:
+    """Particles a full pool refused, per emitter, over the run: an effect that looks thin
+    for this reason should say so (--stats has the per-frame figures)."""
+
+    def __init__(self):
+        self.stalled: dict[str, int] = {}
+        self.frames: dict[str, int] = {}
+
+    def add(self, stats) -> None:
+        for path, s in stats.items():
+            self.stalled[path] = self.stalled.get(path, 0) + int(s.stalled)
+            self.frames[path] = self.frames.get(path, 0) + (s.stalled > 0)
+
+    def diagnostics(self, sim, value) -> list[Diagnostic]:
+        out = []
+        for em in sim.emitters:
+            if self.stalled.get(em.path):
+                pool = value(em.item, "ParticleEmitter.MaximumAmount")
+                capped = isinstance(pool, (int, float)) and em.capacity < pool
+                held = f"; this driver caps it at {em.capacity:,}" if capped else ""
+                hint = ("the OpenGL driver, not MaximumAmount, caps this pool (emitter.pool-limit): split the "
+                        "effect over several emitters, or play it on a GPU whose driver allows more"
+                        if capped else
+                        "raise MaximumAmount, or bind it to the emission rate x lifetime (emission page, "
+                        "Sizing MaximumAmount)")
+                out.append(Diagnostic(
+                    "KZ805", "emitter.pool-full", Severity.WARNING,
+                    f"{em.path}: its pool (ParticleEmitter.MaximumAmount = {pool}{held}) was full on "
+                    f"{self.frames[em.path]} frame(s): {self.stalled[em.path]:,} particle(s) not emitted",
+                    hint=f"{hint}; --stats shows when"))
+        return out

@@ -62,7 +62,8 @@ def render_offline(project, graph, size, *, n_frames: int, fps: float, seed=None
         player = Player(ctx, project, graph, size, seed=seed, warn=warn,
                         probe_seconds=min(n_frames / fps, PROBE_SECONDS),
                         frame_budget=FRAME_BUDGET if frame_budget is None else frame_budget,
-                        events_cap=events_cap, lod=lod, gpu_timers=gpu_timers or hud, msaa=msaa)
+                        events_cap=events_cap, lod=lod, gpu_timers=gpu_timers or hud, msaa=msaa,
+                        checkpoint_budget=0)     # it never seeks back: checkpoints would only cost
         camera = how = None
         if output:
             camera, how = player.camera(size[0] / size[1])

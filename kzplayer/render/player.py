@@ -8,7 +8,7 @@ and the offline writer (render/offline.py).
     player.step(1 / 60)                 # exactly that much effect time, even while paused (single step)
     player.draw()                       # the frame of rendering.md, into player.renderer
     image = player.image()              # (H, W, 3) uint8 sRGB
-    player.seek(2.0, 1 / 60)            # the effect at 2 s, re-run from its first frame, nothing drawn
+    player.seek(2.0, 1 / 60)            # the effect at 2 s, re-run from a checkpoint before it, nothing drawn
     player.finish()                     # what the whole run found (full pools, dropped steps), said
     player.release()
 
@@ -16,8 +16,13 @@ and the offline writer (render/offline.py).
 0.1 to 1). `gpu_timers=True` times each system's simulation and drawing with GL timer
 queries (gpu/timers.py): the figures handed to `on_stats` carry `sim_gpu_ms` and
 `draw_gpu_ms`, each frame's handed out once its times are in (never waited for but at the
-end); `latest` / `gpu_ms` keep the last ones for the debug view (render/hud.py). A restart
-or seek reuses the compiled simulation programs.
+end); `latest` / `gpu_ms` keep the last ones for the debug view (render/hud.py).
+
+A restart puts the same Simulation back to its first frame in place (kzplayer.gpu.restart:
+nothing generated, compiled or made again). A seek restores the latest of the checkpoints
+the Player keeps of its runs (render/timeline.py: one a second of effect time, within
+`checkpoint_budget` bytes) at or before its time, or restarts, and re-runs the rest; a live
+save's edits make other checkpoints, so they are dropped (also by `forget_checkpoints()`).
 
 `warn(diagnostics)` hears every problem found on the way, once: the simulation's (a stock
 material not run yet, a pool capped, a broken material left out), the drawing's (a mesh that
@@ -42,17 +47,19 @@ import numpy as np
 
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.gpu import Simulation
-from kzplayer.gpu.checkpoint import CheckpointError, read_header
+from kzplayer.gpu.checkpoint import CheckpointError
 from kzplayer.gpu.host_events import DEFAULT_CAP
 from kzplayer.gpu.materials import ComputePrograms
+from kzplayer.gpu.restart import restart as restart_simulation
 from kzplayer.gpu.timers import GpuTimers, available as timers_available
-from kzplayer.render.budget import FrameWatch, dropped_steps
+from kzplayer.render.budget import FrameWatch, Shortfall, dropped_steps
 from kzplayer.render.camera import choose_camera, find_camera_item
 from kzplayer.render.clock import Clock
 from kzplayer.render.frame import FrameBuilder
 from kzplayer.render.lod import LevelOfDetail
 from kzplayer.render.probe import PROBE_SECONDS, probe_positions
 from kzplayer.render.renderer import Renderer
+from kzplayer.render.timeline import DEFAULT_BUDGET, Timeline, player_checkpoint, restore_player, view_key
 from kzplayer.scene import Scene
 
 
@@ -66,7 +73,7 @@ class Player:
     def __init__(self, ctx, project, graph, size: tuple[int, int], *, seed: int | None = None,
                  warn: Callable[[list[Diagnostic]], None] = no_warnings, probe_seconds: float = PROBE_SECONDS,
                  frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True,
-                 gpu_timers: bool = False, msaa: int = 0):
+                 gpu_timers: bool = False, msaa: int = 0, checkpoint_budget: int = DEFAULT_BUDGET):
         self.ctx = ctx
         self.project = project
         self.graph = graph
@@ -84,11 +91,15 @@ class Player:
         self.latest_frame = None          # the frame they are of
         self.gpu_ms: dict = {}            # ("sim" | "draw", system path) -> its last measured GPU ms
         self.overlay = None               # the debug view's text drawer (render/hud.py), made when first drawn
-        # compiled simulation programs, kept across restarts and seeks (by source text)
+        # compiled simulation programs by source text (a live save's new Simulation shares them)
         self._programs = ComputePrograms(ctx)
+        self.timeline = Timeline(checkpoint_budget)   # checkpoints a seek restores (render/timeline.py)
         # one running scene for the simulation and the frames (a restart keeps it)
         self.scene = Scene(project, graph, seed=seed, leave_out_broken=True)
-        self.sim = self._simulation()
+        self.sim = Simulation(ctx, self.scene, seed=seed, leave_out_broken=True,
+                              events_cap=events_cap or DEFAULT_CAP, programs=self._programs)
+        self.sim.gpu_timers = self.timers
+        self.map_systems(self.sim)
         self.frames = FrameBuilder(self.scene)
         self.frame_budget = frame_budget
         self._watch = None
@@ -99,19 +110,27 @@ class Player:
         self._seen = None                 # the probe's box, once (a restart keeps it)
         self.stalled = Shortfall()
         self.on_stats = None              # on_stats(frame, {path: EmitterStats}), each frame once
-        self._listening = []              # (args, kwargs) of listen(): a restart listens again
+        self._listening = []              # (args, kwargs) of listen(): a live rebuild's Simulation listens again
         self.lod = LevelOfDetail(project.catalog, enabled=lod)
         self._lod_camera = None           # the view the LOD is decided for (the last one drawn)
         self._lod_frames: dict[int, tuple[dict, dict]] = {}     # frame -> (rates, sides), for --stats
         self._lod_needed = None
+        self._lod_plan = None             # ((revision, view), plan): a frame's LOD, the same till either changes
+        self._lod_chosen = None           # (revision, the camera chosen) while none is drawn
         self._say(self.sim.diagnostics)
 
-    def _simulation(self):
-        sim = Simulation(self.ctx, self.scene, seed=self.seed, leave_out_broken=True,
-                         events_cap=self.events_cap or DEFAULT_CAP, programs=self._programs)
-        sim.gpu_timers = self.timers
-        self.map_systems(sim)
-        return sim
+    @property
+    def frames(self) -> FrameBuilder:
+        """What the frames draw, read from the scene once per revision of the simulation: an
+        edit in place (a live save's values) is read again (FrameBuilder.refresh)."""
+        if self.sim is not None and self._frames_read != self.sim.revision:
+            self._builder.refresh()
+            self._frames_read = self.sim.revision
+        return self._builder
+
+    @frames.setter
+    def frames(self, builder: FrameBuilder) -> None:
+        self._builder, self._frames_read = builder, self.sim.revision
 
     def map_systems(self, sim) -> None:
         """Each emitter's system, for its draws' GPU times (also after a live rebuild)."""
@@ -141,6 +160,7 @@ class Player:
         """Advance the effect by dt seconds (cut into ParticleSystem.Framerate steps, at most
         Simulation.max_steps of them), within the frame budget when there is one, its
         emission LOD decided for the camera first (render/lod.py)."""
+        before = self.time
         plan = self._plan_lod()             # (a camera fitted by a probe run is not the frame's time)
         if plan != ({}, {}):
             self._lod_frames[self.sim.frames] = plan
@@ -158,14 +178,22 @@ class Player:
         self.time += max(float(dt), 0.0)
         # each frame's figures come a couple of frames late: the loop never waits for the GPU
         self._figures(self.sim.take_stats())
+        self.timeline.stepped(self, dt, before)
 
     def seek(self, t: float, dt: float) -> None:
-        """The effect at `t` seconds: re-run from its first frame (same seed) in steps of `dt`
-        (a last shorter one for the rest), nothing drawn. The simulation is deterministic, so
-        a run played in frames of `dt` is met exactly at each of its frames."""
-        self.restart()
+        """The effect at `t` seconds: what a run from its first frame (same seed) in frames of
+        `dt` (a last shorter one for the rest) has then, nothing drawn. The simulation is
+        deterministic, so the run is taken up at the latest point of it the Player has: its
+        own state when it is such a run not past `t` (a seek forward), else the latest
+        checkpoint at or before `t` (render/timeline.py), else its first frame."""
         whole = max(int(math.floor(t / dt + 1e-9)), 0)
-        for _ in range(whole):
+        here = self.sim.frames if self.timeline.on_grid(self, dt) and self.sim.frames <= whole else -1
+        kept = self.timeline.latest(self, dt, whole)
+        if kept is not None and kept.frame > here:
+            self._resume(kept)
+        elif here < 0:
+            self.restart()
+        for _ in range(whole - self.sim.frames):
             self.step(dt)
         rest = t - whole * dt
         if rest > 1e-9 * max(dt, 1.0):
@@ -182,10 +210,21 @@ class Player:
             self._lod_needed = self.lod.applies(self.sim, self.frames.value)
         if not self._lod_needed:
             return {}, {}
+        camera = self._lod_view()
+        key = (self.sim.revision, view_key(camera))
+        if self._lod_plan is None or self._lod_plan[0] != key:
+            self._lod_plan = (key, self.lod.plan(self.sim, self.frames.value, camera, self.size))
+        return self._lod_plan[1]
+
+    def _lod_view(self):
+        """The camera the emission LOD is decided for now: the last one drawn, or the one
+        chosen (once per revision: choosing reads the camera node's values; None: no LOD)."""
         camera = self._lod_camera
         if camera is None and self.lod.enabled:
-            camera, _ = self.camera()
-        return self.lod.plan(self.sim, self.frames.value, camera, self.size)
+            if self._lod_chosen is None or self._lod_chosen[0] != self.sim.revision:
+                self._lod_chosen = (self.sim.revision, self.camera()[0])
+            camera = self._lod_chosen[1]
+        return camera
 
     def _figures(self, done, flush: bool = False) -> None:
         """Hand out each frame's figures, in order, once its GPU times are in (a frame whose
@@ -210,17 +249,40 @@ class Player:
                 self.on_stats(frame, figures)
 
     def restart(self) -> None:
-        """The effect from its first frame, with the same seed (the window's R key); the
-        clock keeps its pause and speed."""
-        self.sim.release()
-        self.sim = self._simulation()
-        for emitter, callback, kwargs in self._listening:
-            self.sim.listen(emitter, callback, **kwargs)
+        """The effect from its first frame, with the same seed (the window's R key): the same
+        Simulation reset in place, its listeners kept; the clock keeps its pause and speed."""
+        restart_simulation(self.sim)
         self.time = 0.0
         self._lod_frames.clear()
         self._waiting.clear()
         if self.timers is not None:
             self.timers.clear()
+        self.timeline.started()
+
+    def _resume(self, kept) -> None:
+        """Go on from a checkpoint of the timeline (a restart when it no longer restores)."""
+        try:
+            self.timeline.restore(self, kept)
+        except CheckpointError:              # (never expected: the timeline checks its state)
+            self.forget_checkpoints()
+            self.restart()
+            return
+        self.time = kept.time
+        self._lod_frames = dict(kept.lod_frames)
+        self._waiting.clear()
+        if self.timers is not None:
+            self.timers.clear()
+
+    def forget_checkpoints(self) -> None:
+        """Drop the seeks' checkpoints: the effect was edited (a live save), so its future is
+        not theirs; the next seek back re-runs from 0 (and keeps new ones on the way)."""
+        self.timeline.forget()
+
+    def timeline_state(self) -> tuple:
+        """What, besides the particles, decides the frames a run goes through: the
+        Simulation's revision (a new one at every refresh: an edit, a listener) and in a
+        project with emission LOD the camera that LOD is decided for."""
+        return self.sim.revision, view_key(self._lod_view()) if self._lod_needed else None
 
     # -- the picture -------------------------------------------------------------------------
 
@@ -316,72 +378,21 @@ class Player:
         if self.timers is not None:
             self.timers.release()
         self._programs.release()
+        self.timeline.forget()
 
     # -- checkpoints (kzplayer.gpu.checkpoint; docs/batch.md, "A long shot in segments") ----------
 
     def checkpoint(self) -> bytes:
-        """The simulation's checkpoint with the player's own state in it: the effect time,
-        the frames stepped, the full-pool tally, the LOD plans of frames whose figures are
-        still to come and the probe's box (so a restored player frames the same camera
-        without probing again)."""
-        seen = self._seen.tolist() if isinstance(self._seen, np.ndarray) else self._seen
-        state = {"time": self.time, "frame": self.frame, "size": list(self.size), "seen": seen,
-                 "stalled": [self.stalled.stalled, self.stalled.frames],
-                 "lod_frames": [[f, rates, sides] for f, (rates, sides) in sorted(self._lod_frames.items())]}
-        return self.sim.checkpoint(extra={"player": state})
+        """The simulation's checkpoint with the player's own state in it (render/timeline.py)."""
+        return player_checkpoint(self)
 
     def restore(self, data: bytes) -> None:
         """Go on from a Player.checkpoint of the same project, values and size: the frames
         drawn from here are those the checkpointed player would have drawn."""
-        state = read_header(data)["extra"].get("player")
-        if state is not None and tuple(state["size"]) != self.size:
-            raise CheckpointError(f"this checkpoint was made at {state['size'][0]}x{state['size'][1]}, not "
-                                  f"{self.size[0]}x{self.size[1]}: the emission LOD follows the image size",
-                                  "restore it into a Player of the size it was made at")
-        self.sim.restore(data)
-        if state is None:
-            return                        # a Simulation's own checkpoint: the effect time stays
-        self.time, self.frame = float(state["time"]), int(state["frame"])
-        seen = state["seen"]
-        self._seen = np.asarray(seen, float) if isinstance(seen, list) else seen
-        self.stalled.stalled, self.stalled.frames = dict(state["stalled"][0]), dict(state["stalled"][1])
-        self._lod_frames = {int(f): (rates, sides) for f, rates, sides in state["lod_frames"]}
+        restore_player(self, data)
 
 
 def _texture_problems(renderer) -> list[Diagnostic]:
     return [Diagnostic("KZ702", "texture.unreadable", Severity.WARNING,
                        f"{path}: not drawn ({why}); the material draws without it")
             for path, why in renderer.textures.problems.items()]
-
-
-class Shortfall:
-    """Particles a full pool refused, per emitter, over the run: an effect that looks thin
-    for this reason should say so (--stats has the per-frame figures)."""
-
-    def __init__(self):
-        self.stalled: dict[str, int] = {}
-        self.frames: dict[str, int] = {}
-
-    def add(self, stats) -> None:
-        for path, s in stats.items():
-            self.stalled[path] = self.stalled.get(path, 0) + int(s.stalled)
-            self.frames[path] = self.frames.get(path, 0) + (s.stalled > 0)
-
-    def diagnostics(self, sim, value) -> list[Diagnostic]:
-        out = []
-        for em in sim.emitters:
-            if self.stalled.get(em.path):
-                pool = value(em.item, "ParticleEmitter.MaximumAmount")
-                capped = isinstance(pool, (int, float)) and em.capacity < pool
-                held = f"; this driver caps it at {em.capacity:,}" if capped else ""
-                hint = ("the OpenGL driver, not MaximumAmount, caps this pool (emitter.pool-limit): split the "
-                        "effect over several emitters, or play it on a GPU whose driver allows more"
-                        if capped else
-                        "raise MaximumAmount, or bind it to the emission rate x lifetime (emission page, "
-                        "Sizing MaximumAmount)")
-                out.append(Diagnostic(
-                    "KZ805", "emitter.pool-full", Severity.WARNING,
-                    f"{em.path}: its pool (ParticleEmitter.MaximumAmount = {pool}{held}) was full on "
-                    f"{self.frames[em.path]} frame(s): {self.stalled[em.path]:,} particle(s) not emitted",
-                    hint=f"{hint}; --stats shows when"))
-        return out

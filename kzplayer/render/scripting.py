@@ -5,7 +5,7 @@ arrays (thumbnails, per-frame checks), in the calling process (docs/api.md, "Ren
     kzplayer.render("effect.kzm", "take.mp4", size=(640, 360), seconds=3, seed=7,
                     set=["Screens/.../Nozzle:Emission.Rate=800"])
     with kzplayer.Player("effect.kzm", size=(320, 180), seed=7) as player:
-        player.seek(1.5)                     # re-run from 0, nothing drawn
+        player.seek(1.5)                     # re-run to 1.5 s (from a checkpoint), nothing drawn
         image = player.frame()               # (180, 320, 3) uint8 sRGB, top row first
         small = player.thumbnail((96, 54))   # the same moment at another size
 
@@ -141,8 +141,9 @@ class Player:
             self._loop.step(1.0 / self.fps)
 
     def seek(self, t: float) -> None:
-        """The effect at `t` seconds: re-run from 0 in frames of 1/fps, nothing drawn; the
-        particles are those a run from 0 has at that time, bit for bit."""
+        """The effect at `t` seconds: re-run in frames of 1/fps from the latest checkpoint
+        before it (Player.seek), nothing drawn; the particles are those a run from 0 has at
+        that time, bit for bit."""
         t = float(t)
         if not 0 <= t < math.inf:
             raise ValueError(f"seek({t!r}): a time in seconds from 0")

@@ -161,7 +161,8 @@ class Keys:
 
     def apply(self, player, fps: float) -> None:
         """Hand what was asked to the Player: restart, speed, pause, steps, seeks (a seek
-        re-runs the effect from 0 to the time asked, Player.seek, on the grid of 1/fps)."""
+        re-runs the effect to the time asked from the latest checkpoint before it,
+        Player.seek, on the grid of 1/fps)."""
         dt = 1.0 / fps
         if self.restart:
             player.restart()

@@ -249,3 +249,35 @@ def test_the_lod_distance_is_the_emitters_node_whatever_its_particles_space(ctx,
     rows = run(ctx, project, frames=10)
     assert all(r.lod_rate == pytest.approx(factor, abs=1e-5) for r in rows)
     assert [r.emitted for r in rows] == schedule_counts(Schedule(rate=RATE, lod=np.float32(factor)), 1 / 60, 10)
+
+
+def test_the_lod_is_decided_once_per_view_and_follows_an_edit(ctx, monkeypatch):
+    from kzplayer.bindings import resolve
+    from kzplayer.gpu.transplant import apply_value
+    project = lod_project(25.0)
+    player = Player(ctx, project, resolve(project), (160, 90))
+    try:
+        chosen = []
+        real = Player.camera
+        monkeypatch.setattr(Player, "camera", lambda self, *a, **k: (chosen.append(1), real(self, *a, **k))[1])
+        player.seek(1.0, 1 / 60)                    # nothing drawn: the camera chosen once, not a frame
+        assert len(chosen) == 1
+        rows = []
+        player.on_stats = lambda frame, figures: rows.extend(figures.values())
+        player.step(1 / 60)
+        player.flush_stats()
+        assert rows[-1].lod_rate == pytest.approx(emission_factor(25.0, NEAR, FAR, MINIMUM))
+        emitter = player.sim.emitters[0].item
+        apply_value(player.sim, emitter, "Emission.LodNear", 30.0)   # a live save's edit: nearer than LodNear now
+        for _ in range(4):
+            player.step(1 / 60)
+        player.flush_stats()
+        assert rows[-1].lod_rate == 1.0
+        camera = next(i for i in player.project.walk() if i.type == "Camera")
+        apply_value(player.sim, camera, "Node3D.RenderTransformation", Srt3D((1, 1, 1), (0, 0, 0), (0, 0, 60.0)))
+        for _ in range(4):
+            player.step(1 / 60)
+        player.flush_stats()
+        assert rows[-1].lod_rate == pytest.approx(emission_factor(60.0, 30.0, FAR, MINIMUM))
+    finally:
+        player.release()

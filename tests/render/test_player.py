@@ -158,3 +158,34 @@ def test_finish_says_what_the_whole_run_found_once_and_only_at_the_end(ctx):
         assert len(full) == 1 and "was full on 59 frame(s): 390 particle(s) not emitted" in full[0].message
     finally:
         player.release()
+
+
+def test_a_drawing_value_edited_in_place_is_drawn_as_a_player_of_the_saved_project_draws_it(ctx, tmp_path):
+    from kzplayer.commands.watch import load_live
+    from kzplayer.render.live import LiveSession
+    path = tmp_path / "fountain.kzm"
+    text = (samples_dir() / "demo_fountain.kzm").read_text()
+    rate = '<Property name="Emission.Rate">400</Property>'
+    assert rate in text
+    path.write_text(text)
+    session = LiveSession(str(path), load=load_live, make_player=lambda p, g: Player(ctx, p, g, (64, 36), seed=1))
+    session.start()
+    saved = None
+    try:
+        for _ in range(30):
+            session.player.step(1 / 60)
+        session.player.draw()
+        before = session.player.image().copy()
+        path.write_text(text.replace(rate, rate + '<Property name="Particle.BlendMode">Alpha</Property>'))
+        assert session.reload([str(path)]).kind == "applied"          # a value edit, in place
+        session.player.draw()
+        saved = Player(ctx, *load_live(str(path))[:2], (64, 36), seed=1)
+        for _ in range(30):
+            saved.step(1 / 60)
+        saved.draw()
+        assert not np.array_equal(saved.image(), before)               # the edit shows
+        assert np.array_equal(session.player.image(), saved.image())
+    finally:
+        session.release()
+        if saved is not None:
+            saved.release()

@@ -1,12 +1,16 @@
-"""The timeline (issue 17): seek re-runs the deterministic simulation from 0 to any time and
+"""The timeline (issue 17): seek re-runs the deterministic simulation to any time and
 meets, bit for bit, the particles of a run from 0 played in frames; `play --start` begins
 the output at the frame of that time; slow motion is the same effect on a finer grid of
-frames; the window's keys drive all of it through the Player."""
+frames; the window's keys drive all of it through the Player. A restart resets the same
+Simulation in place (nothing generated or compiled); a seek restores the latest of the
+Player's checkpoints before it (render/timeline.py) and re-runs only the rest, within a
+memory budget, and never a checkpoint of the effect before an edit."""
 from __future__ import annotations
 
 import csv
 
 import glfw
+import moderngl
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -15,6 +19,11 @@ from PIL import Image
 import kzplayer
 from kzplayer.bindings import resolve
 from kzplayer.cli import main
+from kzplayer.commands.watch import load_live
+from kzplayer.gpu import Simulation
+from kzplayer.gpu.generate import Generator
+from kzplayer.gpu.runner import SystemRunner
+from kzplayer.render.live import LiveSession
 from kzplayer.render.offline import render_offline
 from kzplayer.render.clock import Clock, check_speed
 from kzplayer.render.player import Player
@@ -204,3 +213,210 @@ def test_play_start_prints_where_it_began(gl_ctx, tmp_path):
     result = play("--headless", "--frames", 3, "--start", 1.5, "--speed", 0.5, "--dump", tmp_path / "d.npz")
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Fountain: 3 frames (0.05 s at 60 fps from 1.50 s, 0.5x slow motion); ")
+
+
+# -- restarts in place and the seeks' checkpoints (render/timeline.py) -----------------------
+
+def count_calls(monkeypatch, targets) -> list:
+    """Every call of each (class, method) of `targets` from now on, by name."""
+    calls = []
+    for cls, name in targets:
+        def wrapper(*args, _real=getattr(cls, name), _name=f"{cls.__name__}.{name}", **kwargs):
+            calls.append(_name)
+            return _real(*args, **kwargs)
+        monkeypatch.setattr(cls, name, wrapper)
+    return calls
+
+
+def test_a_restart_keeps_the_simulation_and_its_listeners_and_makes_nothing(ctx, monkeypatch):
+    heard, fresh_heard = [], []
+    player, fresh = player_of(ctx, "07_death_sparks.kzm"), player_of(ctx, "07_death_sparks.kzm")
+    try:
+        for p, log in ((player, heard), (fresh, fresh_heard)):
+            p.listen(None, lambda e, log=log: log.append((e.frame, e.kind, e.emitter, e.position, e.particle)))
+        for _ in range(30):
+            player.advance(DT)
+        sim, compiled = player.sim, player.sim.programs.compiled
+        calls = count_calls(monkeypatch, [(Generator, "layout"), (Generator, "write"), (Simulation, "__init__"),
+                                          (SystemRunner, "refresh"), (moderngl.Context, "compute_shader")])
+        player.restart()
+        heard.clear()
+        assert player.sim is sim and player.time == 0.0 and sim.frames == 0
+        for p in (player, fresh):
+            for _ in range(20):
+                p.advance(DT)
+            p.flush_stats()
+        assert calls == [] and sim.programs.compiled == compiled
+        assert dump_bytes(player) == dump_bytes(fresh) and heard == fresh_heard and heard
+    finally:
+        player.release()
+        fresh.release()
+
+
+# events and subemitters (07), subemitters bound to particles (14), trails (09), the
+# emission LOD and colliders (10): each played to 3.2 s, then sought back and forth
+SEEKS = (2.5, 0.7, 3.1, 1.0 + DT / 2, 2.0, 0.0, 3.2)
+
+
+@pytest.mark.parametrize("name", ("07_death_sparks.kzm", "14_firework_shells.kzm", "09_firework_trails.kzm",
+                                  "10_rain.kzm"))
+def test_seeks_restore_the_latest_checkpoint_before_them_and_land_on_a_run_from_zero_byte_for_byte(ctx, name):
+    player = player_of(ctx, name)
+    try:
+        for _ in range(96):
+            player.advance(DT)
+        kept = [k.frame for k in player.timeline.kept]
+        assert kept == [30, 60, 90]             # the first frames at or past 1, 2 and 3 s
+        for t in SEEKS:
+            stepped, restored = player.frame, player.timeline.restored
+            player.seek(t, DT)
+            whole = int(t / DT + 1e-9)
+            before = max([0] + [k for k in kept if k <= whole])
+            assert player.frame - stepped == whole - before + (t > whole * DT + 1e-9), t
+            assert player.timeline.restored == restored + (before > 0), t
+            reference = player_of(ctx, name)
+            try:
+                reference.timeline.budget = 0                          # a run from 0, as before
+                for _ in range(whole):
+                    reference.advance(DT)
+                if t > whole * DT + 1e-9:
+                    reference.step(t - whole * DT)
+                assert player.sim.frames == reference.sim.frames and player.time == reference.time, t
+                assert dump_bytes(player) == dump_bytes(reference), t
+                player.flush_stats()
+                reference.flush_stats()
+                assert player.sim.checkpoint() == reference.sim.checkpoint(), t
+            finally:
+                reference.release()
+    finally:
+        player.release()
+
+
+def test_a_seek_forward_goes_on_from_where_the_run_is(ctx):
+    player = player_of(ctx, "demo_fountain.kzm")
+    try:
+        for _ in range(10):
+            player.advance(DT)
+        stepped = player.frame
+        player.seek(20 * DT, DT)
+        assert player.frame - stepped == 10 and player.sim.frames == 20
+    finally:
+        player.release()
+
+
+def test_frames_of_other_lengths_keep_no_checkpoints_and_the_seek_still_lands_exactly(ctx):
+    player, reference = player_of(ctx, "07_death_sparks.kzm"), player_of(ctx, "07_death_sparks.kzm")
+    try:
+        for k in range(80):
+            player.advance(DT * (0.5 + (k % 3) * 0.5))      # a window's wall-clock frames
+        assert player.timeline.kept == [] and player.timeline.taken == 0
+        player.seek(1.5, DT)                                # re-run from 0, checkpoints on the way
+        assert [k.frame for k in player.timeline.kept] == [30]
+        reference.seek(1.5, DT)
+        assert dump_bytes(player) == dump_bytes(reference)
+    finally:
+        player.release()
+        reference.release()
+
+
+def test_the_budget_thins_the_checkpoints_evenly_and_keeps_the_newest(ctx):
+    player = player_of(ctx, "07_death_sparks.kzm")
+    try:
+        timeline = player.timeline
+        for _ in range(360):                                 # to 12 s
+            player.advance(DT)
+        one = max(len(k.data) for k in timeline.kept)        # (the pools fill: later ones are bigger)
+        assert len(timeline.kept) == 12
+        timeline.forget()
+        timeline.budget, timeline.taken = int(3.5 * one), 0
+        player.restart()
+        for _ in range(360):
+            player.advance(DT)
+        frames = [k.frame for k in timeline.kept]
+        assert timeline.taken == 12 and timeline.size <= timeline.budget and len(frames) >= 2
+        assert frames[-1] == 360 and frames == sorted(frames)
+        # spread over the run (dropping the oldest would leave 300, 330, 360: a gap of 10 s)
+        assert np.diff([0] + frames).max() <= 180, frames
+        reference = player_of(ctx, "07_death_sparks.kzm")
+        try:
+            for t in (11.5, 4.2, 7.0):
+                player.seek(t, DT)
+                reference.seek(t, DT)
+                assert dump_bytes(player) == dump_bytes(reference), t
+        finally:
+            reference.release()
+        timeline.budget = 100                                # not even one fits: none is kept
+        timeline.forget()
+        timeline.taken = 0
+        player.restart()
+        for _ in range(90):
+            player.advance(DT)
+        assert timeline.kept == [] and timeline.taken == 1   # one tried, then none more of that run
+    finally:
+        player.release()
+
+
+def test_an_edit_or_forget_checkpoints_leaves_the_checkpoints_unused(ctx):
+    player = player_of(ctx, "07_death_sparks.kzm")
+    try:
+        for _ in range(65):
+            player.advance(DT)
+        assert player.timeline.latest(player, DT, 50) is not None
+        player.forget_checkpoints()
+        assert player.timeline.latest(player, DT, 50) is None and player.timeline.kept == []
+        restored = player.timeline.restored
+        player.seek(1.5, DT)                                   # from 0: the run was no run from 0 either
+        assert player.timeline.restored == restored and player.sim.frames == 45
+    finally:
+        player.release()
+
+
+def test_a_live_save_makes_the_checkpoints_of_the_effect_before_it_unused(ctx, tmp_path):
+    path = tmp_path / "fountain.kzm"
+    text = (samples_dir() / "demo_fountain.kzm").read_text()
+    path.write_text(text)
+    session = LiveSession(str(path), load=load_live, make_player=lambda p, g: Player(ctx, p, g, (32, 18), seed=11))
+    session.start()
+    try:
+        player = session.player
+        for _ in range(65):
+            player.advance(DT)
+        assert player.timeline.latest(player, DT, 45) is not None
+        strength = '<Property name="Emission.InitialVelocityStrength">7</Property>'
+        assert strength in text
+        path.write_text(text.replace(strength, strength.replace(">7<", ">12<")))
+        assert session.reload([str(path)]).kind == "applied" and session.player is player
+        assert player.timeline.latest(player, DT, 45) is None   # of the effect before the save
+        player.seek(1.5, DT)
+        edited = Player(ctx, *load_live(str(path))[:2], (32, 18), seed=11)
+        try:
+            edited.seek(1.5, DT)
+            assert dump_bytes(player) == dump_bytes(edited)
+        finally:
+            edited.release()
+    finally:
+        session.release()
+
+
+def test_a_seek_after_the_lod_camera_moved_lands_on_a_run_from_zero_seen_from_there(ctx):
+    from kzplayer.render.camera import Camera
+    from tests.render.test_lod import lod_project
+
+    def lod_player():
+        project = lod_project(25.0)
+        return Player(ctx, project, resolve(project), (160, 90), seed=3)
+    far = Camera(world=np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 55.0], [0, 0, 0, 1]]))
+    player, reference = lod_player(), lod_player()
+    try:
+        for _ in range(65):
+            player.advance(DT)
+        assert [k.frame for k in player.timeline.kept] == [30, 60]
+        for p in (player, reference):
+            p.draw(camera=far)                 # a window's camera moved: the LOD is decided for it
+        player.seek(1.5, DT)
+        reference.seek(1.5, DT)                # from 0, every frame seen from far
+        assert dump_bytes(player) == dump_bytes(reference)
+        assert player.sim.emitters[0].lod == pytest.approx(0.25)   # (at 25 m it was 0.625)
+    finally:
+        player.release()
+        reference.release()
