@@ -48,7 +48,8 @@ sys.path.insert(0, str(REPO))
 
 from kzplayer.commands.watch import check_live, read_live  # noqa: E402
 from kzplayer.gpu.context import create_context, describe  # noqa: E402
-from kzplayer.render.live import LiveSession, watch_loop  # noqa: E402
+from kzplayer.render.live import LiveSession  # noqa: E402
+from kzplayer.render.live_loop import watch_loop  # noqa: E402
 from kzplayer.render.player import Player  # noqa: E402
 
 SAMPLES = ("04_fire.kzm", "06_smoke_wind.kzm", "08_rock_debris.kzm")
