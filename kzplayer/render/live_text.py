@@ -42,12 +42,17 @@ class Literal:
 @dataclass(frozen=True)
 class FileText:
     """A project file as last read (or last edited by a fast edit), with its literals in
-    order of their offsets."""
+    order of their offsets: where each starts and ends, and whose it is ((item path,
+    property name or None, binding number), `Literal`'s)."""
     path: str
     text: str
     encoding: str
-    literals: tuple[Literal, ...]
     starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    owners: tuple[tuple, ...]
+
+    def literal(self, k: int) -> Literal:
+        return Literal(self.starts[k], self.ends[k], *self.owners[k])
 
 
 @dataclass(frozen=True)
@@ -80,8 +85,9 @@ def index(project, path: Path) -> FileText | None:
         for k, binding in enumerate(item.bindings):
             if binding.short:
                 found.append(_literal(src, tags.get(binding.element), binding.expression, item.path, None, k))
-    literals = tuple(sorted((lit for lit in found if lit is not None), key=lambda lit: lit.start))
-    return FileText(str(path), text, src.encoding, literals, tuple(lit.start for lit in literals))
+    literals = sorted((lit for lit in found if lit is not None), key=lambda lit: lit.start)
+    return FileText(str(path), text, src.encoding, tuple(lit.start for lit in literals),
+                    tuple(lit.end for lit in literals), tuple((lit.item, lit.name, lit.binding) for lit in literals))
 
 
 def _literal(src, tag, text: str, item: str, name, binding: int = -1) -> Literal | None:
@@ -111,17 +117,16 @@ def find(before: FileText, text: str, encoding: str) -> FastEdit | None:
     k = bisect.bisect_right(before.starts, head) - 1
     if k < 0:
         return None
-    lit = before.literals[k]
+    lit = before.literal(k)
     if len(old) - tail > lit.end:               # the change goes on past the element's text
         return None
     delta = len(text) - len(old)
     new = text[lit.start:lit.end + delta]
     if not _PLAIN.fullmatch(new) or "]]>" in new:
         return None
-    moved = tuple(dataclasses.replace(x, start=x.start + delta, end=x.end + delta) if x.start > lit.start else
-                  dataclasses.replace(x, end=x.end + delta) if x is lit else x for x in before.literals)
-    after = FileText(before.path, text, encoding, moved, tuple(x.start for x in moved))
-    return FastEdit(lit, new, after)
+    starts = before.starts[:k + 1] + tuple(x + delta for x in before.starts[k + 1:])
+    ends = before.ends[:k] + tuple(x + delta for x in before.ends[k:])
+    return FastEdit(lit, new, FileText(before.path, text, encoding, starts, ends, before.owners))
 
 
 def _common_prefix(a: str, b: str) -> int:
