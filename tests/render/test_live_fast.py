@@ -168,3 +168,21 @@ def test_a_saved_drawing_value_shows_in_the_next_frame(ctx, tmp_path):
         assert red[..., 0].sum() > 0.5 * white[..., 0].sum()
     finally:
         s.release()
+
+
+def test_a_value_save_keeps_every_frames_figures_for_the_player(session):
+    """A change of parameter words waits for no frame in flight: the Player is handed the
+    figures of every frame, those in flight at the save included (they were taken and
+    dropped by the save before)."""
+    player = session.player
+    frames = []
+    player.on_stats = lambda frame, figures: frames.append(frame)
+    for _ in range(3):
+        player.step(1 / 60)
+    save(Path(session.path), project_text(speed="3"))
+    assert session.apply([session.path]).kind == "applied"
+    assert session.settle() is None
+    for _ in range(3):
+        player.step(1 / 60)
+    player.flush_stats()
+    assert frames and frames == list(range(frames[0], player.sim.frames))
