@@ -236,8 +236,9 @@ class LiveSession:
             return None
         lit, good = edit.literal, self.good
         item = good.find(lit.item)
-        if item is None or lit.item not in self._running:
-            return None
+        was = before.text[lit.start:lit.end]
+        if item is None or lit.item not in self._running or was != live_text.text_of(item, lit):
+            return None                   # (the baseline is not this load's: read in full)
         out = Outcome("applied")
         texts = dict(self._texts)
         if lit.name is not None:
@@ -283,13 +284,16 @@ class LiveSession:
             file, out = fast
             try:
                 project, graph = self._load(self.path)
-            except KzError as exc:
+            except Exception as exc:        # a later save broke it: as apply reports it
                 undo()
-                return self._broken(list(exc.diagnostics), t0)
-            diff = diff_projects(self.good, project)
-            if not live_text.same_edit(diff, out.edits, out.reason, project, self._running):
+                return self._broken(list(getattr(exc, "diagnostics", None) or [Diagnostic(
+                    code_for("play.watch"), "play.watch", Severity.ERROR,
+                    f"{self.path}: the save could not be read ({exc})")]), t0)
+            if not live_text.same_edit(diff_projects(self.good, project), out.edits, out.reason, project,
+                                       self._running):
                 undo()                      # (a later save already, or a doubt): the full read
-                applied = self._apply_loaded(project, graph, diff, self._kinds([file]), t0)
+                applied = self._apply_loaded(project, graph, diff_projects(self.good, project),
+                                             self._kinds([file]), t0)
                 return self.settle() or applied
             kept = self._texts.get(file)
             if out.reason is not None:

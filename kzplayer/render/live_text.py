@@ -99,6 +99,16 @@ def _literal(src, tag, text: str, item: str, name, binding: int = -1) -> Literal
     return Literal(start, end, item, name, binding) if src.text[start:end] == text else None
 
 
+def text_of(item, lit: Literal) -> str | None:
+    """What the model holds as the literal's text (None: the item has no such one now)."""
+    if lit.name is not None:
+        prop = item.properties.get(lit.name)
+        return None if prop is None else prop.text
+    bindings = item.bindings
+    ok = 0 <= lit.binding < len(bindings) and bindings[lit.binding].short
+    return bindings[lit.binding].expression if ok else None
+
+
 def read(path: Path) -> tuple[str, str] | None:
     """(text, encoding) of a file as the loader decodes it; None when it cannot be read."""
     try:
