@@ -94,6 +94,7 @@ class LiveSession:
         self._check = check
         self._pending = None      # (t0, project, graph, undo, fast) of a save applied, not yet checked
         self._texts: dict = {}    # a project file -> its last text and literals (live_text.FileText)
+        self.fast = False         # the last save was one literal (`_fast`): no new file, no new folder
         self._make_player = make_player
         self.report = report
         self.player = None
@@ -169,6 +170,7 @@ class LiveSession:
     def _apply_loaded(self, project, graph, diff: Diff, kinds, t0: float, loaded: bool = True) -> Outcome:
         """The update of a save read in full (`loaded`), or of only assets and shaders."""
         player = self.player
+        self.fast = False
         if loaded:
             self._texts = {}                # the fast path's baselines: read again from this load
         compiled = player.sim.programs.compiled
@@ -266,7 +268,7 @@ class LiveSession:
             undo()
             self._texts = texts
         self._pending = (t0, None, None, unfast, (file, out))
-        self.problems = []
+        self.problems, self.fast = [], True
         out.seconds = time.perf_counter() - t0
         return out
 

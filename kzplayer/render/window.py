@@ -185,9 +185,9 @@ def _loop(glfw, win, ctx, keys, player, fps, now=time.perf_counter, live=None):
     """The window's turns of the Player's loop until it closes: keys to the Player's clock
     (pause, single steps, restart), the wall time since the last turn to advance(), then a
     draw at the window's size. `now` is the wall clock (tests give one of their own).
-    `live=(Watcher, said)`: a save since the last turn is applied instead of the turn's
-    step (a rebuild brings a new Player), its frame drawn, then its checks run (a refused
-    save undone) before the next turn steps on; said(outcome) hears each outcome."""
+    `live=(Watcher, said)`: a save since the last turn is applied before the turn's step (a
+    rebuild brings a new Player), its frame drawn, its checks run (a refused save undone),
+    and only then does the effect step on; said(outcome) hears each outcome."""
     last = now()
     shown, note = None, ""           # the window's title, and what the last save said
     while not glfw.window_should_close(win) and not keys.quit:
@@ -215,11 +215,16 @@ def _loop(glfw, win, ctx, keys, player, fps, now=time.perf_counter, live=None):
                 burn_problems(player, problems)
             player.show(ctx.screen)
             glfw.swap_buffers(win)
-        if saved and (checked := live[0].settle()) is not None:
+        if saved:
             # the save's whole-project checks right after its frame, before the effect steps on
-            # (as the headless loop, render/live_loop.py): a refused save is undone now
-            player = live[0].session.player
-            note = _heard(live, checked)
+            # (as the headless loop, render/live_loop.py): a refused save is undone now; then
+            # the turn's step, the save's own wall time left out of the effect's
+            if (checked := live[0].settle()) is not None:
+                player = live[0].session.player
+                note = _heard(live, checked)
+            keys.apply(player, fps)
+            player.advance(elapsed)
+            last = now()
         slow = f" ({player.clock.speed:g}x)" if player.clock.speed < 1 else ""
         title = f"kzplayer - {player.project.name}" + slow + (
             " (paused: Space resumes, Right steps)" if keys.paused else "") + note

@@ -14,7 +14,7 @@ from kzplayer.render.live_loop import Watcher
 from kzplayer.render.player import Player
 from kzplayer.render.window import Keys, _loop
 from kzplayer.resources import samples_dir
-from tests.render.live_project import WAIT, project_text, save, write_project
+from tests.render.live_project import SECOND_EMITTER, WAIT, project_text, save, write_project
 from tests.render.test_window import FakeGlfw
 
 SCENE = "Screens/Screen/RootNode/Viewport 2D/Scene"
@@ -156,10 +156,10 @@ def test_the_watcher_watches_again_when_a_good_save_changes_the_folders(ctx, tmp
         assert str(outside) not in session.folders()
         folders = session.folders
         session.folders = lambda: folders() + [str(outside)]     # (as read after the save below)
-        session.files.add((outside / "dot.png").resolve())       # what the save makes it play from
-        save(path, project_text(jet_speed=3.0))
+        save(path, project_text(left_extra=SECOND_EMITTER))            # (a save read in full)
         turn_until(watcher, session, screen, heard, 1)
-        assert heard[-1].kind == "applied"
+        assert heard[-1].kind == "rebuilt"
+        session.files.add((outside / "dot.png").resolve())       # what the save makes it play from
         time.sleep(0.5)                   # the watcher's next turn watches the new folders
         write_texture(outside / "dot.png", (255, 0, 0))
         turn_until(watcher, session, screen, heard, 2)
