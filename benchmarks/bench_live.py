@@ -18,7 +18,7 @@ The kinds, each an edit of a temp copy of the project, every other save undoing 
     texture     the first Particle.Texture image rewritten tinted: that texture read again
 
 Each round makes a fresh copy and a fresh LiveSession per project, plays it `--play`
-seconds under `render.live.watch_loop` (watchfiles, in this thread) while a thread saves the
+seconds under `render.live_loop.watch_loop` (watchfiles, in this thread) while a thread saves the
 way an editor does (a temporary file renamed over the old one) once per kind, `--gap`
 seconds of play apart; the kinds' order rotates from round to round and the projects
 alternate. The clock starts just before the rename; it stops when the loop has reloaded,
