@@ -18,7 +18,7 @@ The kinds, each an edit of a temp copy of the project, every other save undoing 
     texture     the first Particle.Texture image rewritten tinted: that texture read again
 
 Each round makes a fresh copy and a fresh LiveSession per project, plays it `--play`
-seconds under `render.live.watch_loop` (watchfiles, in this thread) while a thread saves the
+seconds under `render.live_loop.watch_loop` (watchfiles, in this thread) while a thread saves the
 way an editor does (a temporary file renamed over the old one) once per kind, `--gap`
 seconds of play apart; the kinds' order rotates from round to round and the projects
 alternate. The clock starts just before the rename; it stops when the loop has reloaded,
@@ -48,7 +48,8 @@ sys.path.insert(0, str(REPO))
 
 from kzplayer.commands.watch import check_live, read_live  # noqa: E402
 from kzplayer.gpu.context import create_context, describe  # noqa: E402
-from kzplayer.render.live import LiveSession, watch_loop  # noqa: E402
+from kzplayer.render.live import LiveSession  # noqa: E402
+from kzplayer.render.live_loop import watch_loop  # noqa: E402
 from kzplayer.render.player import Player  # noqa: E402
 
 SAMPLES = ("04_fire.kzm", "06_smoke_wind.kzm", "08_rock_debris.kzm")

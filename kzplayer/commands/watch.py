@@ -19,7 +19,8 @@ from kzplayer.commands.loading import PLAYED, _load, print_diagnostics_stderr, p
 from kzplayer.diagnostics import KzError, Severity
 from kzplayer.gpu.context import create_context
 from kzplayer.render.budget import FRAME_BUDGET
-from kzplayer.render.live import LiveSession, watch_loop, write_atomically
+from kzplayer.render.live import LiveSession
+from kzplayer.render.live_loop import watch_loop, write_atomically
 from kzplayer.render.player import Player
 from kzplayer.render.writers import open_writer
 

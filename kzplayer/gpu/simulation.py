@@ -350,7 +350,8 @@ class Simulation:
                 for system in self.systems for em in system.emitters}
 
     def _update(self, spaces: dict, only=None) -> None:
-        refresh(self, only)
+        with self.scene.values.steady():        # nothing changes a value while the GPU side is brought up to date
+            refresh(self, only)
         for system in self.systems:
             for em in system.emitters:
                 kind, was = spaces.get(id(em), ("", None))

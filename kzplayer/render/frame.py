@@ -61,6 +61,8 @@ class EmitterDraw:
     sides: int | None = None               # the geometry LOD's sides (fan, tube); None: the most
     bolt_node: tuple | None = None         # Particles_Lightning: Lightning.TargetNode's world position
     bolt_source: str | None = None         # ... the key of the emitter Lightning.TargetParticles names
+    stamp: object = None                   # the same object while `values` reads the same (a live
+    # edit that reaches the node gives a new one): what the renderer's per-draw values are kept by
 
     @property
     def opaque(self) -> bool:
@@ -138,6 +140,7 @@ class FrameBuilder:
         self._meshes: dict = {}
         self._values: dict = {}
         self._files: dict = {}        # a name -> its path or what refuses it (realpath per draw: slow)
+        self._stamps: dict = {}       # id(item) -> its EmitterDraw.stamp
 
     def value(self, item, name):
         # read once per run: the scene's rule (presets, clamps) costs ~0.1 ms a property
@@ -150,9 +153,20 @@ class FrameBuilder:
         """Forget what was read: property values, materials and meshes are read again."""
         self.values = self.scene.values
         self._values.clear()
+        self._stamps.clear()
         self._materials.clear()
         self._meshes.clear()
         self._files.clear()
+
+    def forget(self, change) -> None:
+        """Forget what was read of the items a live edit reached (the scene's Change): the
+        nodes it set and everything below them, and the ParticleSystems it touched."""
+        roots = [item for item, _ in change.values if item is not None]
+        roots += [s.item for s in self.scene.systems if s.item.path in set(change.systems)]
+        gone = {id(node) for root in roots for node in root.walk()}
+        if gone:
+            self._values = {k: v for k, v in self._values.items() if k[0] not in gone}
+            self._stamps = {k: v for k, v in self._stamps.items() if k not in gone}
 
     def _problem(self, d: Diagnostic) -> None:
         if d not in self.problems:
@@ -282,7 +296,8 @@ class FrameBuilder:
                 sorting=sorting if sorting in SORTINGS else "Identity", mesh=mesh,
                 cast_light=value(item, "ParticleEmitter.CastLight") is True, opacity=opacity,
                 order=self._order.get(id(item), 0), history=history_of(em),
-                sort_view=self.sorting_view(item) if sorting in ("Depth", "ReverseDepth") else None))
+                sort_view=self.sorting_view(item) if sorting in ("Depth", "ReverseDepth") else None,
+                stamp=self._stamps.setdefault(id(item), object())))
             if "bolt" in material.geometry:
                 frame.emitters[-1].bolt_node, frame.emitters[-1].bolt_source = self._bolt_target(item)
         frame.emitters.sort(key=lambda e: e.order)

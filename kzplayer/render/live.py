@@ -33,17 +33,17 @@ What a save does (render/live_diff.py's diff_projects is GL-free):
   one they refuse is undone (values and bindings set back, a rebuild rebuilt on the last
   good project: nothing stepped in between, so the state is the last good one) -> "broken".
 
-`watch_loop` is the headless driver: watchfiles (a real file watcher) yields the changes,
-the Player advances by the wall time in between, and `on_change` hears each outcome.
-`Watcher` runs watchfiles on a thread of its own for the window's loop (render/window.py),
-which polls it between frames: all GL work stays on the loop's thread.
+A save that edits one literal (a property's value, a short binding's expression) and
+nothing else is read without reading the project again (render/live_text.py: the text
+of that element alone typed as the loader types it, a bad one reported at the same place);
+the full read of the file follows the frame that shows it, in `settle`, with the checks,
+and must find the same edit (else the fast one is undone and the full read applied).
+
+render/live_loop.py drives a session: `watch_loop` headless, `Watcher` for the window.
 """
 from __future__ import annotations
 
 import dataclasses
-import os
-import queue
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,7 +53,8 @@ from kzplayer.codes import code_for
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.gpu.transplant import apply_bindings, apply_value, reload_meshes
 from kzplayer.project.assets import list_assets
-from kzplayer.render.live_diff import (SHADER_SUFFIXES, Diff, Edit, diff_projects, relevant,  # noqa: F401
+from kzplayer.render import live_text
+from kzplayer.render.live_diff import (SHADER_SUFFIXES, Diff, Edit, _same, diff_projects, relevant,  # noqa: F401
                                        watched_folders)
 from kzplayer.render.rebuild import rebuild, recompile
 
@@ -91,7 +92,9 @@ class LiveSession:
         # that does not play; given, `load` leaves them out and a save runs them after its
         # first frame (settle), undoing the save when they fail
         self._check = check
-        self._pending = None      # (t0, project, graph, undo) of a save applied, not yet checked
+        self._pending = None      # (t0, project, graph, undo, fast) of a save applied, not yet checked
+        self._texts: dict = {}    # a project file -> its last text and literals (live_text.FileText)
+        self.fast = False         # the last save was one literal (`_fast`): no new file, no new folder
         self._make_player = make_player
         self.report = report
         self.player = None
@@ -113,6 +116,7 @@ class LiveSession:
             self.release()
             raise KzError(broken, exit_code=1)
         self._adopt(project, self.player.project)
+        self._baseline()
         return self.player
 
     def _adopt(self, project, running) -> None:
@@ -147,20 +151,28 @@ class LiveSession:
         t0 = time.perf_counter()
         changed = [Path(f).resolve() for f in changed]
         kinds = self._kinds(changed)
+        fast = self._fast(kinds, t0)
+        if fast is not None:
+            return fast
         player = self.player
         if changed and not kinds["project"] and not self.problems:
             # only shaders, textures, meshes: the project is as it was (and as it runs)
-            project, graph, diff, loaded = player.project, player.graph, Diff(), False
-        else:
-            loaded = True
-            try:
-                project, graph = self._load(self.path)
-            except KzError as exc:
-                return self._broken(list(exc.diagnostics), t0)
-            except Exception as exc:            # never a traceback in the middle of a session
-                return self._broken([Diagnostic(code_for("play.watch"), "play.watch", Severity.ERROR,
-                                                f"{self.path}: the save could not be read ({exc})")], t0)
-            diff = diff_projects(self.good, project)
+            return self._apply_loaded(player.project, player.graph, Diff(), kinds, t0, loaded=False)
+        try:
+            project, graph = self._load(self.path)
+        except KzError as exc:
+            return self._broken(list(exc.diagnostics), t0)
+        except Exception as exc:            # never a traceback in the middle of a session
+            return self._broken([Diagnostic(code_for("play.watch"), "play.watch", Severity.ERROR,
+                                            f"{self.path}: the save could not be read ({exc})")], t0)
+        return self._apply_loaded(project, graph, diff_projects(self.good, project), kinds, t0)
+
+    def _apply_loaded(self, project, graph, diff: Diff, kinds, t0: float, loaded: bool = True) -> Outcome:
+        """The update of a save read in full (`loaded`), or of only assets and shaders."""
+        player = self.player
+        self.fast = False
+        if loaded:
+            self._texts = {}                # the fast path's baselines: read again from this load
         compiled = player.sim.programs.compiled
         if kinds["shader"] and player.renderer is not None:
             # the drawing's programs made of a saved file, compiled again (all or none)
@@ -172,8 +184,11 @@ class LiveSession:
         out = Outcome("unchanged", edits=diff.edits)
         undo = None
         if diff.rebound and not sim_shaders:
+            new_items = {item.path: item for item in project.walk()}
             try:
-                undo = self._rebind(project, diff, out)
+                # copies: the new load's own bindings stay its (the save's checks read them)
+                undo = self._rebind({path: [dataclasses.replace(b, owner=None) for b in new_items[path].bindings]
+                                     for path in diff.rebound}, diff, out)
             except KzError as exc:        # (a pool past the driver's limits)
                 return self._broken(list(exc.diagnostics), t0)
             self._adopt(project, player.project)
@@ -198,7 +213,7 @@ class LiveSession:
                 self.good = project
             undo = lambda: self._unapply(good, done)       # noqa: E731
         if loaded and self._check is not None:
-            self._pending = (t0, project, graph, undo)
+            self._pending = (t0, project, graph, undo, None)
         out.assets = self._reload_assets(kinds)
         if out.kind == "unchanged" and (out.assets or kinds["shader"]):
             out.kind = "reloaded"
@@ -207,40 +222,123 @@ class LiveSession:
         out.seconds = time.perf_counter() - t0
         return out
 
+    def _fast(self, kinds, t0: float) -> Outcome | None:
+        """A save of one project file that edits one literal and nothing else, applied in
+        place without reading the project (render/live_text.py); None: read it in full.
+        Only where the checks come after the frame: `settle` reads the file in full then."""
+        files = kinds["project"]
+        if (self._check is None or self.problems or len(files) != 1 or self.good is None
+                or kinds["shader"] or kinds["texture"] or kinds["mesh"]):
+            return None
+        file = files[0]
+        before = self._texts.get(file) or live_text.index(self.good, file)
+        found = live_text.read(file)
+        edit = live_text.find(before, *found) if before is not None and found is not None else None
+        if edit is None:
+            return None
+        lit, good = edit.literal, self.good
+        item = good.find(lit.item)
+        was = before.text[lit.start:lit.end]
+        if item is None or lit.item not in self._running or was != live_text.text_of(item, lit):
+            return None                   # (the baseline is not this load's: read in full)
+        out = Outcome("applied")
+        texts = dict(self._texts)
+        if lit.name is not None:
+            value, problems = live_text.type_literal(good.catalog, lit.name, edit)
+            if problems:
+                return self._broken(problems, t0)
+            if isinstance(value, str):
+                return None               # a file name: its asset is watched from a full read
+            old = item.properties[lit.name].value
+            out.edits = [] if _same(old, value) else [Edit(lit.item, lit.name, value)]
+            done = self._apply_edits(out.edits)
+            out.kind = "applied" if out.edits else "unchanged"
+            undo = lambda: self._unapply(good, done)       # noqa: E731
+        else:
+            copies = [live_text.rebound(b, edit) if k == lit.binding else dataclasses.replace(b, owner=None)
+                      for k, b in enumerate(item.bindings)]
+            try:
+                undo = self._rebind({lit.item: copies}, Diff(rebound=[lit.item]), out)
+            except KzError as exc:
+                return self._broken(list(exc.diagnostics), t0)
+            out.reason = f"{lit.item}: its bindings changed"        # as diff_projects says it
+        self._texts[file] = edit.after
+
+        def unfast():
+            undo()
+            self._texts = texts
+        self._pending = (t0, None, None, unfast, (file, out))
+        self.problems, self.fast = [], True
+        out.seconds = time.perf_counter() - t0
+        return out
+
     def settle(self) -> Outcome | None:
         """Run the checks of the last save (`check`), left till its first frame was drawn:
         None when it plays (or nothing waits), else the save is undone, the last good state
-        plays on as it was, and the "broken" Outcome says why (report and problems too)."""
+        plays on as it was, and the "broken" Outcome says why (report and problems too).
+        A fast save (`_fast`) is read in full first: the same edit, or it is undone and the
+        full read applied (its Outcome returned, checked)."""
         if self._pending is None:
             return None
-        t0, project, graph, undo = self._pending
+        t0, project, graph, undo, fast = self._pending
         self._pending = None
+        if fast is not None:
+            file, out = fast
+            try:
+                project, graph = self._load(self.path)
+            except Exception as exc:        # a later save broke it: as apply reports it
+                undo()
+                return self._broken(list(getattr(exc, "diagnostics", None) or [Diagnostic(
+                    code_for("play.watch"), "play.watch", Severity.ERROR,
+                    f"{self.path}: the save could not be read ({exc})")]), t0)
+            if not live_text.same_edit(diff_projects(self.good, project), out.edits, out.reason, project,
+                                       self._running):
+                undo()                      # (a later save already, or a doubt): the full read
+                applied = self._apply_loaded(project, graph, diff_projects(self.good, project),
+                                             self._kinds([file]), t0)
+                return self.settle() or applied
+            kept = self._texts.get(file)
+            if out.reason is not None:
+                self._adopt(project, self.player.project)
+            self.good = project
+            src = live_text.source_of(project, file)
+            self._texts = {file: kept} if kept is not None and src is not None and src.text == kept.text else {}
         try:
             self._check(project, graph)
         except KzError as exc:
             undo()
             return self._broken(list(exc.diagnostics), t0)
+        self._baseline()
         return None
 
-    def _rebind(self, project, diff: Diff, out: Outcome) -> Callable[[], None]:
-        """Bindings whose expressions alone changed, and values: in place on the running graph,
-        only what they reach evaluated again, only the systems whose values changed refreshed.
-        Returns what undoes it (a save its checks refuse)."""
-        sim, good, new_items = self.player.sim, self.good, {item.path: item for item in project.walk()}
-        bindings = []
-        for path in diff.rebound:
+    def _baseline(self) -> None:
+        """The fast path's baseline of a one-file project, made now (after a frame), not by
+        the next save."""
+        main = Path(self.path).resolve()
+        if self._check is not None and main.is_file() and main not in self._texts:
+            found = live_text.index(self.good, main)
+            if found is not None:
+                self._texts[main] = found
+
+    def _rebind(self, bindings: dict, diff: Diff, out: Outcome) -> Callable[[], None]:
+        """Bindings whose expressions alone changed ({item path: the new bindings, copies}),
+        and values: in place on the running graph, only what they reach evaluated again, only
+        the systems whose values changed refreshed. Returns what undoes it (a save its checks
+        refuse)."""
+        sim, good = self.player.sim, self.good
+        before = []
+        for path, new in bindings.items():
             item = self._running[path]
-            bindings.append((item, list(item.bindings)))
-            # copies: the new load's own bindings stay its (the save's checks read them)
-            apply_bindings(sim, item, [dataclasses.replace(b, owner=None) for b in new_items[path].bindings])
+            before.append((item, list(item.bindings)))
+            self.player.reread(apply_bindings(sim, item, new))
         values = self._apply_edits(diff.edits)
         out.kind, out.reason = "applied", diff.structural
         out.kept = [r.system.item.path for r in sim.runners]
 
         def undo():
             self._unapply(good, values)
-            for item, before in reversed(bindings):
-                apply_bindings(self.player.sim, item, before)
+            for item, was in reversed(before):
+                self.player.reread(apply_bindings(self.player.sim, item, was))
         return undo
 
     def _apply_edits(self, edits) -> list:
@@ -251,13 +349,13 @@ class LiveSession:
         for edit in edits:
             item = self._running[edit.path]
             done.append((item, edit.name, sim.scene.graph.value(item, edit.name)))
-            apply_value(sim, item, edit.name, edit.value)
+            self.player.reread(apply_value(sim, item, edit.name, edit.value))
         return done
 
     def _unapply(self, good, done) -> None:
         """Undo values applied in place: the running graph's values from before, in reverse."""
         for item, name, value in reversed(done):
-            apply_value(self.player.sim, item, name, value)
+            self.player.reread(apply_value(self.player.sim, item, name, value))
         self._adopt(good, self.player.project)
 
     def _unbuild(self, good, project, graph) -> None:
@@ -299,93 +397,3 @@ class LiveSession:
         if self.player is not None:
             self.player.release()
             self.player = None
-
-
-def write_atomically(output: str, write: Callable[[str], None]) -> None:
-    """`write(temporary path)` then rename it over `output`: an image viewer never sees a
-    half-written file. The temporary name keeps the suffix (the writer goes by it)."""
-    target = Path(output)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.stem}.live-{os.getpid()}{target.suffix}")
-    write(str(tmp))
-    os.replace(tmp, target)
-
-
-def watch_loop(session: LiveSession, *, on_change: Callable[[Outcome], None],
-               stop: threading.Event | None = None, frame_ms: int = 16, debounce_ms: int = 30,
-               on_turn: Callable[[object], None] | None = None) -> None:
-    """Play `session` headless until `stop` is set, the Player advanced by the wall time
-    between turns; each relevant save -> session.reload(files) -> on_change(outcome).
-    `on_turn(player)` hears every turn (the watcher is running from the first one)."""
-    import watchfiles   # lazy: only --watch needs it
-
-    stop = stop or threading.Event()
-    last = time.perf_counter()
-    folders = session.folders()
-    for changes in watchfiles.watch(*folders, stop_event=stop, debounce=debounce_ms, step=5,
-                                    rust_timeout=frame_ms, yield_on_timeout=True, raise_interrupt=False):
-        now = time.perf_counter()
-        session.player.advance(min(now - last, MAX_WALL_STEP))
-        last = now
-        if on_turn is not None:
-            on_turn(session.player)
-        hits = sorted({f for _, f in changes if session.relevant(f)})
-        if not hits:
-            continue
-        outcome = session.apply(hits) if session.checks_later else session.reload(hits)
-        on_change(outcome)               # the frame that shows the save (its output written)
-        checked = session.settle()       # then the whole-project checks: a broken save undone
-        if checked is not None:
-            on_change(outcome := checked)
-        last = time.perf_counter()       # the reload's wall time is not effect time
-        if outcome.kind != "broken":
-            new = session.folders()
-            if new != folders:           # a new include, asset or subfolder: watch it too
-                return watch_loop(session, on_change=on_change, stop=stop, frame_ms=frame_ms,
-                                  debounce_ms=debounce_ms, on_turn=on_turn)
-
-
-class Watcher:
-    """The watcher on a thread of its own, for a loop that is not the watcher's (the window):
-    it queues the relevant saves; `poll()`, called from the loop's thread (the GL one),
-    reloads the session when there was one and returns the Outcome (else None)."""
-
-    def __init__(self, session: LiveSession, debounce_ms: int = 30):
-        import watchfiles   # lazy: only --watch needs it
-        self.session = session
-        self.stop = threading.Event()
-        self._saves: queue.Queue = queue.Queue()
-        self._watchfiles = watchfiles
-        self.ready = threading.Event()      # set once the watcher runs
-        self._thread = threading.Thread(target=self._run, args=(debounce_ms,), daemon=True)
-        self._thread.start()
-
-    def _run(self, debounce_ms: int) -> None:
-        folders = self.session.folders()
-        for changes in self._watchfiles.watch(*folders, stop_event=self.stop, debounce=debounce_ms, step=5,
-                                              rust_timeout=50, yield_on_timeout=True, raise_interrupt=False):
-            self.ready.set()
-            hits = [f for _, f in changes if self.session.relevant(f)]
-            if hits:
-                self._saves.put(hits)
-
-    def pending(self) -> bool:
-        return not self._saves.empty()
-
-    def poll(self) -> Outcome | None:
-        """The last save's checks once its frame was drawn (a broken one: its Outcome), else
-        the queued saves applied (their checks left for the next poll)."""
-        checked = self.session.settle()
-        if checked is not None:
-            return checked
-        hits = []
-        while not self._saves.empty():
-            hits.extend(self._saves.get_nowait())
-        if not hits:
-            return None
-        hits = sorted(set(hits))
-        return self.session.apply(hits) if self.session.checks_later else self.session.reload(hits)
-
-    def close(self) -> None:
-        self.stop.set()
-        self._thread.join(timeout=5)

@@ -28,13 +28,12 @@ save's edits make other checkpoints, so they are dropped (also by `forget_checkp
 material not run yet, a pool capped, a broken material left out), the drawing's (a mesh that
 cannot be read, a texture outside the project, a rendering material that does not compile,
 left out: drawn with ParticlesDefault), a full pool that refused particles, steps
-dropped over the per-frame budget. A frame past `frame_budget` seconds of wall-clock time
-raises KzError (render/budget.py: an endless loop in a custom shader). The command line prints them
-(kzplayer.commands.play); nothing here prints, and nothing here imports the commands.
+dropped over the per-frame budget. A frame past `frame_budget` seconds of wall-clock time raises
+KzError (render/budget.py: an endless loop in a custom shader). The command line prints them
+(kzplayer.commands.play); nothing here prints or imports the commands.
 
 The camera (docs/play.md, "Camera") is the project's first Camera node, or one fitted to the
-effect: a probe run of the effect's first seconds (render/probe.py) finds where the
-particles go, so the camera never moves during a render.
+effect: a probe run of the first seconds (render/probe.py) finds where the particles go.
 """
 from __future__ import annotations
 
@@ -74,10 +73,7 @@ class Player:
                  warn: Callable[[list[Diagnostic]], None] = no_warnings, probe_seconds: float = PROBE_SECONDS,
                  frame_budget: float | None = None, events_cap: int | None = None, lod: bool = True,
                  gpu_timers: bool = False, msaa: int = 0, checkpoint_budget: int = DEFAULT_BUDGET):
-        self.ctx = ctx
-        self.project = project
-        self.graph = graph
-        self.seed = seed
+        self.ctx, self.project, self.graph, self.seed = ctx, project, graph, seed
         self.size = (int(size[0]), int(size[1]))
         self.warn = warn
         self.probe_seconds = probe_seconds
@@ -131,6 +127,11 @@ class Player:
     @frames.setter
     def frames(self, builder: FrameBuilder) -> None:
         self._builder, self._frames_read = builder, self.sim.revision
+
+    def reread(self, change) -> None:
+        """A live edit's scene `Change`: only what it reached is read again for the frames."""
+        self._builder.forget(change)
+        self._frames_read = self.sim.revision
 
     def map_systems(self, sim) -> None:
         """Each emitter's system, for its draws' GPU times (also after a live rebuild)."""

@@ -22,7 +22,8 @@ from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.gpu.context import create_context
 from kzplayer.render.hud import burn_in, burn_problems
 from kzplayer.render.player import Player, no_warnings
-from kzplayer.render.live import LiveSession, Watcher
+from kzplayer.render.live import LiveSession
+from kzplayer.render.live_loop import Watcher
 
 # glfw is imported lazily, in the functions that open or drive a window: a headless render
 # (the usual case on a server) then never loads the glfw library.
@@ -185,8 +186,9 @@ def _loop(glfw, win, ctx, keys, player, fps, now=time.perf_counter, live=None):
     """The window's turns of the Player's loop until it closes: keys to the Player's clock
     (pause, single steps, restart), the wall time since the last turn to advance(), then a
     draw at the window's size. `now` is the wall clock (tests give one of their own).
-    `live=(Watcher, said)`: a save since the last turn is applied first (a rebuild brings a
-    new Player); said(outcome) hears it."""
+    `live=(Watcher, said)`: a save since the last turn is applied before the turn's step (a
+    rebuild brings a new Player), its frame drawn, its checks run (a refused save undone),
+    and only then does the effect step on; said(outcome) hears each outcome."""
     last = now()
     shown, note = None, ""           # the window's title, and what the last save said
     while not glfw.window_should_close(win) and not keys.quit:
@@ -194,13 +196,13 @@ def _loop(glfw, win, ctx, keys, player, fps, now=time.perf_counter, live=None):
         t = now()
         wall, last = t - last, t
         elapsed = min(wall, MAX_FRAME_DT)
-        if live is not None and (outcome := live[0].poll()) is not None:
+        saved = live is not None and (outcome := live[0].poll()) is not None
+        if saved:
             player = live[0].session.player
-            live[1](outcome)
-            note = (" - the last save does not play (see the terminal): the last good state plays"
-                    if outcome.kind == "broken" else "")
-        keys.apply(player, fps)             # (a step pauses first: this turn's time is none)
-        player.advance(elapsed)
+            note = _heard(live, outcome)
+        else:                               # a save's frame waits for no step of the effect
+            keys.apply(player, fps)         # (a step pauses first: this turn's time is none)
+            player.advance(elapsed)
         width, height = glfw.get_framebuffer_size(win)
         if width and height:
             # the camera follows the window's shape; the view itself is the project's
@@ -214,9 +216,26 @@ def _loop(glfw, win, ctx, keys, player, fps, now=time.perf_counter, live=None):
                 burn_problems(player, problems)
             player.show(ctx.screen)
             glfw.swap_buffers(win)
+        if saved:
+            # the save's whole-project checks right after its frame, before the effect steps on
+            # (as the headless loop, render/live_loop.py): a refused save is undone now; then
+            # the turn's step, the save's own wall time left out of the effect's
+            if (checked := live[0].settle()) is not None:
+                player = live[0].session.player
+                note = _heard(live, checked)
+            keys.apply(player, fps)
+            player.advance(elapsed)
+            last = now()
         slow = f" ({player.clock.speed:g}x)" if player.clock.speed < 1 else ""
         title = f"kzplayer - {player.project.name}" + slow + (
             " (paused: Space resumes, Right steps)" if keys.paused else "") + note
         if title != shown:
             shown = title
             glfw.set_window_title(win, title)
+
+
+def _heard(live, outcome) -> str:
+    """Tell a save's outcome (said); the window title's note for it."""
+    live[1](outcome)
+    return (" - the last save does not play (see the terminal): the last good state plays"
+            if outcome.kind == "broken" else "")

@@ -204,7 +204,8 @@ class Scene:
         # affector (a global force acts on systems it is not in) or a DataContext value
         affected = None if any(i is None or i.type == "ParticleAffector" for i, _ in nodes) else \
             {s.item.path for s in self.systems if any(_reaches(i, s) for i, _ in nodes)}
-        self.refresh(affected)
+        with self.values.steady():      # the graph is as it will stay: each value read once
+            self.refresh(affected)
         items = {id(i) for i, _ in nodes if i is not None}
         touched = [s for s in self.systems if any(_reaches(i, s) for i, _ in nodes if i is not None)
                    or any(id(a.item) in items for a in s.affectors)

@@ -14,6 +14,8 @@ Two layers, one reader (`Values`):
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from kzplayer.project.catalog import number_problem
 from kzplayer.project.prefab_instances import value_holder
 
@@ -25,8 +27,32 @@ class Values:
         self.graph = graph          # None: no bindings resolved (validate on a broken project)
         self.catalog = catalog
         self._slot_properties = [p.name for p in catalog.properties.values() if p.slot]
+        self._steady: dict | None = None    # value() worked out once each, inside steady()
+
+    @contextmanager
+    def steady(self):
+        """Within it nothing changes the graph, so each value() is worked out once: a refresh
+        of the records and of their GPU side reads the same values many times (a live edit
+        at 200 emitters: ~500 reads, most falling to the slot materials' presets)."""
+        if self._steady is not None:
+            yield
+            return
+        self._steady = {}
+        try:
+            yield
+        finally:
+            self._steady = None
 
     def value(self, item, name: str):
+        memo = self._steady
+        if memo is None:
+            return self._value(item, name)
+        key = (id(item), name)
+        if key not in memo:
+            memo[key] = self._value(item, name)
+        return memo[key]
+
+    def _value(self, item, name: str):
         value = self.bound(item, name)
         spec = self.catalog.property(name)
         plain_default = spec.default if spec is not None else None
@@ -71,7 +97,13 @@ class Values:
 
     def _slot_materials(self, item) -> list:
         """The materials named in the item's slots (legacy names included: their presets)."""
-        return [self.bound(item, n) for n in self._slot_properties if self.authored(item, n)]
+        memo, key = self._steady, (id(item), "#slots")
+        if memo is not None and key in memo:
+            return memo[key]
+        found = [self.bound(item, n) for n in self._slot_properties if self.authored(item, n)]
+        if memo is not None:
+            memo[key] = found
+        return found
 
 
 def _get(item, name: str):

@@ -141,7 +141,7 @@ def watch(session, saves, turns: int = 10) -> list:
     import threading
     import time
 
-    from kzplayer.render.live import watch_loop
+    from kzplayer.render.live_loop import watch_loop
 
     outcomes, answered, stop = [], queue.Queue(), threading.Event()
     count = [0]

@@ -15,7 +15,8 @@ from PIL import Image
 
 import kzplayer
 from kzplayer.commands.watch import load_live, play_watch
-from kzplayer.render.live import LiveSession, diff_projects, watch_loop
+from kzplayer.render.live import LiveSession, diff_projects
+from kzplayer.render.live_loop import watch_loop
 from kzplayer.render.player import Player
 from kzplayer.resources import samples_dir
 
@@ -247,7 +248,7 @@ def test_a_binding_edit_applies_in_place_keeps_the_particles_and_the_clock(ctx, 
 def test_the_window_loop_applies_a_save_and_says_a_broken_one_in_its_title(ctx, project):
     from types import SimpleNamespace
 
-    from kzplayer.render.live import Watcher
+    from kzplayer.render.live_loop import Watcher
     from kzplayer.render.window import Keys, _loop
     from tests.render.test_window import FakeGlfw
 
