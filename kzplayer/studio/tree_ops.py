@@ -9,7 +9,7 @@ formatting kept: kzplayer/project/splice.py).
 """
 from __future__ import annotations
 
-from kzplayer.project.model import Binding, BindingSource, Item, Property
+from kzplayer.project.model import Alias, Binding, BindingSource, Item, Property
 from kzplayer.studio.ops import Effect, EditError, find_item
 
 EVENT_OUTPUTS = (("Emission.SourceEventBuffer", "ParticleEmitter.EventBuffer", "Events"),
@@ -201,8 +201,13 @@ class MoveItem(_TreeEdit):
 
 
 def clone(item: Item, name: str) -> Item:
-    """A copy of `item` and everything under it (paths in its bindings as they are)."""
+    """A copy of `item` and everything under it (paths in its bindings as they are). Each
+    copy's `copied_from` is its original, so that a save writes the original's text (with
+    its comments and formatting) for it (kzplayer/project/splice_tree.py)."""
     out = Item(item.type, name, attributes=dict(item.attributes))
+    out.copied_from = item
+    for key, a in item.aliases.items():
+        out.aliases[key] = Alias(a.name, a.target)
     for key, p in item.properties.items():
         out.properties[key] = Property(p.name, p.value, p.text)
     for b in item.bindings:

@@ -1,0 +1,162 @@
+"""An in-place save's files put on disk in an order that an interruption cannot turn into a
+project that loads as something else, and undone when it fails (saver.py; docs/format.md,
+"Saving").
+
+Every file's bytes first go to a temporary file beside it (kzplayer.atomic), so that a full
+disk or a size limit stops the save before anything is in place. Then, one `os.replace`
+each: (1) the new item files that no `<Child>` line of the old project names (they are
+orphans until then: the old project loads, with a warning about them); (2) the edited
+files, and among them those whose `<Child>` lines change: when one file's lines change (a
+rename, an add, a remove) it goes last, and its one `os.replace` turns the old project into
+the new; when several do (a move to another parent), those that gain a name go first and
+(3) the new files their lines name are put in place only after all of them, so that in
+between the project refuses to load (file.missing), rather than load with the moved item
+twice or not at all; (4) the old files of moved and removed items are deleted, then the
+folders they leave empty. An exception in (1)-(3) (an OSError, Ctrl-C) puts back every file
+replaced so far and removes every new one: the project is as it was, byte for byte.
+
+A new file is refused before anything is written when its name, or its folder's, is on
+disk already, or differs from a name in its folder only in case (one file on Windows and
+macOS).
+"""
+from __future__ import annotations
+
+import os
+
+from kzplayer.atomic import AtomicFile
+from kzplayer.diagnostics import KzError
+from kzplayer.project.layout import ITEM_FILE_SUFFIX
+from kzplayer.project.source import _diag
+from kzplayer.project.writer import UNWRITABLE
+
+
+def refuse(message: str, hint: str | None = None) -> KzError:
+    return KzError(_diag(UNWRITABLE, message + "; nothing was written", hint=hint), exit_code=2)
+
+
+def check_new_names(new_files, root: str) -> None:
+    """Refuse (KzError, nothing written) a new file whose name or folder is on disk, or
+    collides in case with a name on disk or another new file."""
+    planned: dict[str, dict[str, str]] = {}
+    for path in new_files:
+        folder, base = os.path.split(path)
+        stem = base[:-len(ITEM_FILE_SUFFIX)]
+        shown = os.path.relpath(path, root)
+        for there in (path, os.path.join(folder, stem)):
+            if os.path.lexists(there):
+                raise refuse(f"cannot save in place: {os.path.relpath(there, root)} is there already",
+                             hint="rename the item, or save once after removing or moving the item "
+                                  "that had this name, then again")
+        mine = planned.setdefault(folder, {})
+        names = list(mine) + (os.listdir(folder) if os.path.isdir(folder) else [])
+        for name in (base, stem):
+            other = next((n for n in names if n != name and n.casefold() == name.casefold()), None)
+            if other is not None:
+                raise refuse(f"cannot save in place: {shown} and {os.path.join(os.path.relpath(folder, root), other)} "
+                             "differ only in case, and are one file on Windows and macOS",
+                             hint="choose a name that differs in more than case (for a change of case "
+                                  "alone, rename through another name, saving in between)")
+        mine[base] = mine[stem] = path
+
+
+def put_in_order(new: dict[str, bytes], edited: dict[str, bytes], listing: dict[str, bool],
+                 named: set[str]) -> list[str]:
+    """Write `new` (paths that are not there) and `edited` (files replaced) in the order of
+    the module docstring, all or nothing against an exception. The paths written."""
+    several = len(listing) > 1
+    late = [p for p in new if several and p in named]
+    early = [p for p in new if p not in late]
+    lists = sorted((p for p in edited if p in listing), key=lambda p: not listing[p])
+    others = [p for p in edited if p not in listing]
+    order = early + (lists + others if several else others + lists) + late
+    data = {**new, **edited}
+    made = _missing_folders(new)
+    staged: dict[str, AtomicFile] = {}
+    done: list[tuple[str, bytes | None]] = []       # (path, old bytes; None for a new file)
+    try:
+        try:
+            for path in order:
+                f = staged[path] = AtomicFile(path, follow=True)
+                f.file.write(data[path])
+                f.finish()
+            for path in order:
+                f = staged[path]
+                old = None
+                if path in edited:
+                    with open(f.path, "rb") as inp:
+                        old = inp.read()
+                f.put_in_place()
+                done.append((f.path, old))
+        except BaseException as exc:
+            for f in staged.values():     # the temporary files first: their folders may go
+                f.abandon()
+            left = _undo(done, made)
+            if isinstance(exc, (OSError, UnicodeError)):
+                where = getattr(exc, "filename", None) or (order[len(done)] if len(done) < len(order) else "")
+                why = getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__
+                if left:
+                    raise KzError(_diag(UNWRITABLE, f"cannot write {where}: {why}; the save stopped half-way "
+                                                    f"and these could not be put back: {', '.join(left)}"),
+                                  exit_code=2) from None
+                raise KzError(_diag(UNWRITABLE, f"cannot write {where}: {why}; no file was changed"),
+                              exit_code=2) from None
+            raise
+    finally:
+        for f in staged.values():
+            f.abandon()
+    return list(data)
+
+
+def _missing_folders(paths) -> list[str]:
+    """The folders writing `paths` will make, deepest last."""
+    made = []
+    for path in paths:
+        folder = os.path.dirname(os.path.abspath(path))
+        chain = []
+        while not os.path.isdir(folder) and folder not in made:
+            chain.append(folder)
+            folder = os.path.dirname(folder)
+        made += reversed(chain)
+    return made
+
+
+def _undo(done: list, made: list[str]) -> list[str]:
+    """Put back what `done` put in place; the paths that could not be."""
+    left = []
+    for path, old in reversed(done):
+        try:
+            if old is None:
+                os.unlink(path)
+            else:
+                with AtomicFile(path, follow=True) as f:
+                    f.file.write(old)
+        except OSError:
+            left.append(path)
+    for folder in reversed(made):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass
+    return left
+
+
+def delete(paths, root: str) -> list[str]:
+    """The old files of moved and removed items, and the folders they leave empty (once
+    the new files are all in place); the paths that could not be deleted."""
+    left, folders = [], set()
+    for path in paths:
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            left.append(path)
+        folders.add(os.path.dirname(path))
+    for folder in sorted(folders, key=len, reverse=True):
+        while os.path.abspath(folder) != os.path.abspath(root):
+            try:
+                os.rmdir(folder)
+            except OSError:
+                break
+            folder = os.path.dirname(folder)
+    return left
