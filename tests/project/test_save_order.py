@@ -195,3 +195,28 @@ def test_every_state_on_disk_during_a_save_loads_as_old_or_new_or_not_at_all(fol
         seen.append("old" if got == old else "new")
     assert set(seen) == between and seen[-1] == "new"
     assert seen == sorted(seen, key=["old", "refused", "new"].index)     # never back
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_tree_edits_of_a_folder_project_save_in_place_and_read_back(tmp_path, seed):
+    import random
+
+    from tests.project.test_save_splice import SAMPLES, _random_edit
+    rnd = random.Random(seed)
+    folder = tmp_path / "project"
+    kzplayer.load(rnd.choice(sorted(SAMPLES.glob("*.kzm")))).save(folder)
+    p = kzplayer.load(folder)
+    for step in range(12):
+        if not any(i.path.startswith("Screens/") for i in p.walk()):
+            break                          # every node removed: nothing left to edit
+        op = _random_edit(rnd, p, step)
+        try:
+            p.save()
+        except KzError as exc:             # a case-only clash of two generated names: refused whole
+            assert "differ only in case" in exc.diagnostics[0].message, (step, op)
+            continue
+        q = kzplayer.load(folder)
+        assert canonical(q) == canonical(p), (step, op)
+        assert [d for d in q.diagnostics if d.rule == "file.orphan"] == [], (step, op)
+        on_disk = {str(f) for f in folder.rglob("*.kzm")}
+        assert on_disk == set(q.files), (step, op)           # no file left behind, none missing

@@ -580,8 +580,13 @@ def test_random_edits_save_and_read_back_as_the_model(tmp_path, seed):
     comments = source.read_text(encoding="utf-8").count("<!--")
     p = kzplayer.load(f)
     for step in range(5):
+        if not any(i.path.startswith("Screens/") for i in p.walk()):
+            break                          # every node removed: nothing left to edit
         op = _random_edit(rnd, p, step)
         p.save()
         assert canonical(kzplayer.load(f)) == canonical(p), (step, op)
-    # removed items take their comments along; none is ever added
-    assert f.read_text(encoding="utf-8").count("<!--") <= comments
+        # removed items take their comments along, moved ones keep theirs; only a duplicate
+        # adds some (its original's)
+        now = f.read_text(encoding="utf-8").count("<!--")
+        assert now <= comments or op == "duplicate", (step, op)
+        comments = now
