@@ -4,16 +4,18 @@ project that loads as something else, and undone when it fails (saver.py; docs/f
 
 Every file's bytes first go to a temporary file beside it (kzplayer.atomic), so that a full
 disk or a size limit stops the save before anything is in place. Then, one `os.replace`
-each: (1) the new item files that no `<Child>` line of the old project names (they are
-orphans until then: the old project loads, with a warning about them); (2) the edited
-files, and among them those whose `<Child>` lines change: when one file's lines change (a
-rename, an add, a remove) it goes last, and its one `os.replace` turns the old project into
-the new; when several do (a move to another parent), those that gain a name go first and
-(3) the new files their lines name are put in place only after all of them, so that in
-between the project refuses to load (file.missing), rather than load with the moved item
-twice or not at all; (4) the old files of moved and removed items are deleted, then the
-folders they leave empty. An exception in (1)-(3) (an OSError, Ctrl-C) puts back every file
-replaced so far and removes every new one: the project is as it was, byte for byte.
+each: (1) the new item files that no file of the old project names (they are orphans until
+then: the old project loads, with a warning about them); (2) the edited files: when there
+is one (a rename, an add, a remove in one parent), its one `os.replace` turns the old
+project into the new; when there are several (a move to another parent, a rename and a
+value elsewhere), those that name a new file go first and (3) the new files they name are
+put in place only after all of them, so that in between the project refuses to load
+(file.missing) rather than load as a mix of the two (the moved item twice, or the new tree
+with the old values); (4) the old files of moved and removed items are deleted, then the
+folders they leave empty. An exception in (1)-(3) (an OSError, Ctrl-C) puts back every
+file replaced so far and removes every new one: the project is as it was, byte for byte.
+Several edited files and no new one (values in two files, an inline item moved from one
+file to another) have no such order: a crash between two os.replace calls can leave half.
 
 A new file is refused before anything is written when its name, or its folder's, is on
 disk already, or differs from a name in its folder only in case (one file on Windows and
@@ -59,16 +61,23 @@ def check_new_names(new_files, root: str) -> None:
         mine[base] = mine[stem] = path
 
 
-def put_in_order(new: dict[str, bytes], edited: dict[str, bytes], listing: dict[str, bool],
-                 named: set[str]) -> list[str]:
+def put_in_order(new: dict[str, bytes], edited: dict[str, bytes], tree_files: set[str],
+                 existing: set[str], main: str) -> list[str]:
     """Write `new` (paths that are not there) and `edited` (files replaced) in the order of
-    the module docstring, all or nothing against an exception. The paths written."""
-    several = len(listing) > 1
-    late = [p for p in new if several and p in named]
+    the module docstring, all or nothing against an exception. `tree_files`: the edited
+    files whose items or <Child> lines change (after the others that name a new file,
+    before the rest); `existing`: every file of the project as read; `main`: its
+    NAME.proj.kzm. The paths written."""
+    hosts = {}                      # a new file a kept file's text names -> that file
+    for path in new:
+        host = _host(path, new, existing, main)
+        if host is not None:
+            hosts[path] = host
+    several = len(edited) > 1
+    late = [p for p in new if several and p in hosts]
     early = [p for p in new if p not in late]
-    lists = sorted((p for p in edited if p in listing), key=lambda p: not listing[p])
-    others = [p for p in edited if p not in listing]
-    order = early + (lists + others if several else others + lists) + late
+    gaining = set(hosts.values())
+    order = early + sorted(edited, key=lambda p: (p not in gaining, p not in tree_files)) + late
     data = {**new, **edited}
     made = _missing_folders(new)
     staged: dict[str, AtomicFile] = {}
@@ -105,6 +114,25 @@ def put_in_order(new: dict[str, bytes], edited: dict[str, bytes], listing: dict[
         for f in staged.values():
             f.abandon()
     return list(data)
+
+
+def _host(path: str, new, existing, main: str) -> str | None:
+    """The file kept in place whose text names the new file `path` (its parent's file, or
+    the file its nearest ancestor with a file of its own is in), or None when that is a new
+    file too. Paths are the model's: an item's file is its parent's folder + its name."""
+    folder, root = os.path.dirname(path), os.path.dirname(main)
+    while True:
+        if os.path.abspath(folder) == os.path.abspath(root):
+            return main
+        owner = folder + ITEM_FILE_SUFFIX
+        if owner in new:
+            return None
+        if owner in existing:
+            return owner
+        up = os.path.dirname(folder)
+        if up == folder:
+            return main
+        folder = up
 
 
 def _missing_folders(paths) -> list[str]:

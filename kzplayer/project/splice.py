@@ -52,10 +52,9 @@ class Plan:
     new_files: dict[str, str] = field(default_factory=dict)  # path -> text (folder layout)
     deleted: list[str] = field(default_factory=list)          # item files no longer in the project
     tree_changed: bool = False
-    # folder layout, for the order of a save (saver.py): the files kept in place whose
-    # <Child> lines change (True: one gains a name), and the new files such a line names
-    listing: dict[str, bool] = field(default_factory=dict)
-    named: set[str] = field(default_factory=set)
+    # folder layout, for the order of a save (save_order.py): the files kept in place
+    # whose items or <Child> lines are added, removed or renamed
+    tree_files: set[str] = field(default_factory=set)
 
 
 def plan(project: Project) -> Plan:
@@ -71,7 +70,7 @@ def plan(project: Project) -> Plan:
     if both:
         raise Clash(f"two items of the project would be written to {sorted(both)[0]}")
     out.deleted = list(dict.fromkeys(p for p in out.deleted if p not in splicer.kept_files))
-    out.tree_changed = out.tree_changed or bool(out.new_files or out.deleted or out.listing)
+    out.tree_changed = out.tree_changed or bool(out.new_files or out.deleted or out.tree_files)
     return out
 
 

@@ -64,33 +64,31 @@ class TreeSplice:
                 inserts.append((place, None))
                 if place.tag == "Child":
                     if place.get("name") != c.name:
-                        self.line_names(src, place, c.name)
-                    self.file_item(c, own, new_dir, src)
+                        self.rename_line(src, place, c.name)
+                    self.file_item(c, own, new_dir)
                 else:
                     self.item(c, own)
                 continue
-            self.plan.tree_changed = True
+            self.tree_edit(src)
             if place is not None and place.tag == "Child" and place not in kept:   # reordered: the
                 kept.add(place)                                                    # line moves
                 self.remove(src, place)
             if own is not None and (not own_file or not files):
                 inserts.append(("Item", self.relocated(c, own)))
             elif own is not None or files:
-                self.line_names(src, None, c.name)
                 inserts.append(("Item", f"<Child name={quoteattr(c.name)}/>"))
                 if own is not None:
-                    self.file_item(c, own, new_dir, src)
+                    self.file_item(c, own, new_dir)
                 else:
-                    self.new_files(c, new_dir, src)
+                    self.new_files(c, new_dir)
             else:
                 inserts.append(("Item", self.new_text(src, c)))
         for c in mine:
             if c in kept:
                 continue
-            self.plan.tree_changed = True
+            self.tree_edit(src)
             self.remove(src, c)
             if c.tag == "Child":
-                self.line_names(src, c, None)
                 if not self.copying:
                     self.drop(self.file_of(old_dir, c.get("name", "")))
         return inserts
@@ -168,17 +166,20 @@ class TreeSplice:
     def file_of(folder: str, name: str) -> str:
         return os.path.join(folder, item_file_name(name) + ITEM_FILE_SUFFIX)
 
-    def line_names(self, src, line, name: str | None) -> None:
-        """A <Child> line renamed (line and name), added (no line) or removed (no name):
-        its name edited here; the file's lines changed, for the order of a save."""
-        if line is not None and name is not None:
-            for start, end, text in start_tag_edits(src, line, "Child", [("name", name)]):
-                self.edit(src, start, end, text)
+    def rename_line(self, src, line, name: str) -> None:
+        for start, end, text in start_tag_edits(src, line, "Child", [("name", name)]):
+            self.edit(src, start, end, text)
+        self.tree_edit(src)
+
+    def tree_edit(self, src) -> None:
+        """An item or a <Child> line of `src` added, removed or renamed: when `src` is a file
+        kept in place, the order of a save counts it (save_order.py)."""
+        self.plan.tree_changed = True
         path = self.paths[id(src)]
         if path not in self.capturing:
-            self.plan.listing[path] = self.plan.listing.get(path, False) or name is not None
+            self.plan.tree_files.add(path)
 
-    def file_item(self, item: Item, own, new_dir: str, parent_src) -> None:
+    def file_item(self, item: Item, own, new_dir: str) -> None:
         """An item with a file of its own: spliced in place when its file stays, else its
         file's text with its edits goes to its new file (and a moved item's old one goes)."""
         src = self.src_of(own)
@@ -187,28 +188,26 @@ class TreeSplice:
             self.kept_files.add(path)
             return self.item(item, own)
         got = self.captured(path, lambda: self.item(item, own), self.copying or item.element is None)
-        self.add_file(new, apply(src.text, got), parent_src)
+        self.add_file(new, apply(src.text, got))
         if item.element is not None and not self.copying:
             self.drop(path)
 
-    def new_files(self, item: Item, folder: str, parent_src) -> None:
+    def new_files(self, item: Item, folder: str) -> None:
         """A new item's file (writer.py's), and its children's: new, or moved or copied."""
         name = item_file_name(item.name)
         self.add_file(os.path.join(folder, name + ITEM_FILE_SUFFIX),
-                      _DECLARATION + "\n".join(_item_lines(item, 0, True)) + "\n", parent_src)
+                      _DECLARATION + "\n".join(_item_lines(item, 0, True)) + "\n")
         for c in item.children:
             own = self.element_of(c)
             if own is not None and own.getparent() is None:
-                self.file_item(c, own, os.path.join(folder, name), None)
+                self.file_item(c, own, os.path.join(folder, name))
             else:
-                self.new_files(c, os.path.join(folder, name), None)
+                self.new_files(c, os.path.join(folder, name))
 
-    def add_file(self, path: str, text: str, parent_src) -> None:
+    def add_file(self, path: str, text: str) -> None:
         if path in self.plan.new_files or path in self.kept_files:
             raise Clash(f"two items of the project would be written to {path}")
         self.plan.new_files[path] = text
-        if parent_src is not None and self.paths[id(parent_src)] not in self.capturing:
-            self.plan.named.add(path)
 
     def drop(self, path: str) -> None:
         """An item file no longer where it was, and every file below its folder."""

@@ -37,6 +37,11 @@ def rename_system(p):
     p.find(SYSTEM).name = "Fx"
 
 
+def rename_and_set_a_value_elsewhere(p):
+    rename_system(p)
+    p.find("Materials/Swirl").attributes["shader"] = "shaders/swirl2.glsl"
+
+
 def move_system(p):
     system = p.find(SYSTEM)
     system.parent.children.remove(system)
@@ -131,7 +136,7 @@ def _replace_calls(folder, edit) -> int:
     return len(calls)
 
 
-@pytest.mark.parametrize("edit", [rename_system, move_system])
+@pytest.mark.parametrize("edit", [rename_system, move_system, rename_and_set_a_value_elsewhere])
 def test_a_save_that_fails_at_any_rename_leaves_the_old_project_byte_for_byte(folder, edit, monkeypatch):
     before, old_dirs = files(folder), folders(folder)
     steps = _replace_calls(folder, edit)
@@ -159,7 +164,8 @@ def test_a_save_that_fails_at_any_rename_leaves_the_old_project_byte_for_byte(fo
 
 
 @pytest.mark.parametrize("edit, between", [(rename_system, {"old", "new"}),
-                                           (move_system, {"old", "new", "refused"})])
+                                           (move_system, {"old", "new", "refused"}),
+                                           (rename_and_set_a_value_elsewhere, {"old", "new", "refused"})])
 def test_every_state_on_disk_during_a_save_loads_as_old_or_new_or_not_at_all(folder, tmp_path, monkeypatch,
                                                                               edit, between):
     old = canonical(kzplayer.load(folder))
@@ -220,3 +226,20 @@ def test_random_tree_edits_of_a_folder_project_save_in_place_and_read_back(tmp_p
         assert [d for d in q.diagnostics if d.rule == "file.orphan"] == [], (step, op)
         on_disk = {str(f) for f in folder.rglob("*.kzm")}
         assert on_disk == set(q.files), (step, op)           # no file left behind, none missing
+
+
+def test_ctrl_c_half_way_through_a_move_puts_everything_back(folder, monkeypatch):
+    before, old_dirs = files(folder), folders(folder)
+    p = kzplayer.load(folder)
+    move_system(p)
+    real, calls = os.replace, []
+
+    def replace(a, b):
+        calls.append(b)
+        if len(calls) == 5:                     # the two parents replaced, a new file too
+            raise KeyboardInterrupt
+        return real(a, b)
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        p.save()
+    assert files(folder) == before and folders(folder) == old_dirs      # (the undo replaces too)
