@@ -101,8 +101,8 @@ def _save_spliced(project: Project, edits: Plan, layout: str, where: str,
         write_blobs({**files, **new})
         return list(files) + list(new), []
     # every file's bytes first, then in place in save_order's order; then the old files go
-    written = put_in_order(new, files, {out(p) for p in edits.tree_files}, {out(p) for p in docs.sources},
-                           out(docs.main))
+    # in place every path is as read (out() is the identity but for a relative main file)
+    written = put_in_order(new, files, {out(p) for p in edits.tree_files}, docs.sources, out(docs.main))
     return written, delete(sorted(gone), docs.root_dir)
 
 

@@ -87,6 +87,8 @@ class _Splicer(BindingSplice, TreeSplice):
         self.capturing: list[str] = []     # files whose edits are being kept apart (splice_tree.captured)
         self.copying = False               # planning a duplicate's text from its original's
         self.kept_files: set[str] = set()  # folder layout: the files that stay where they are
+        self.changed = {id(p) for p in project.changed}      # the properties set since the last save
+        self.folders: dict[int, str] = {}  # id(item) -> the folder of its children's files, in the model
 
     # ---- helpers
     def known(self, el) -> bool:
@@ -160,6 +162,8 @@ class _Splicer(BindingSplice, TreeSplice):
             want += [(k, None) for k in have if k not in item.attributes]
             want += [(k, v) for k, v in item.attributes.items() if have.get(k) != v]
             tag = item.type
+        if not want and tag == el.tag:
+            return                         # (no src.tags: an untouched file is never scanned)
         if any(k.startswith("{") for k, _ in want):
             raise NotSpliceable("a namespaced attribute changed")
         for start, end, text in start_tag_edits(src, el, tag, want):
@@ -175,25 +179,28 @@ class _Splicer(BindingSplice, TreeSplice):
                 inserts.append(("Alias", f"<Alias{_attrs([('name', a.name), ('target', a.target)])}/>"))
                 continue
             claimed.add(target)
-            for start, end, text in start_tag_edits(src, target, "Alias", [("name", a.name), ("target", a.target)]):
-                self.edit(src, start, end, text)
+            if (target.get("name"), target.get("target")) != (a.name, a.target):
+                for start, end, text in start_tag_edits(src, target, "Alias", [("name", a.name), ("target", a.target)]):
+                    self.edit(src, start, end, text)
         for c in mine:
             if c not in claimed and c.get("name") not in item.aliases:
                 self.remove(src, c)
         return inserts
 
     def properties(self, src, el, item: Item, kids: list) -> list:
-        changed = {id(p) for p in self.project.changed}
+        changed = self.changed
         written = {c.get("name"): c for c in kids if c.tag == "Property"}   # the last of a name counts
         inserts = []
         for c in kids:
             if c.tag == "Property" and c.get("name") not in item.properties:
                 self.remove(src, c)
         for prop in item.properties.values():
-            if studio_only(item, prop.name):
-                continue
             target = prop.element if prop.element is not None and prop.element.getparent() is el \
                 else written.get(prop.name)
+            if target is prop.element and id(prop) not in changed:
+                continue                  # as read, where it was read: nothing to write
+            if studio_only(item, prop.name):
+                continue
             literal = property_text(prop, type_of(item, prop.name))
             text = escape(literal)
             if target is None:

@@ -152,7 +152,10 @@ class TreeSplice:
         """Where the files of an item's children go: its ProjectItemPath in the model."""
         if item.parent is None:
             return self.docs.root_dir
-        return os.path.join(self.child_folder(item.parent), item_file_name(item.name))
+        known = self.folders.get(id(item))       # (each item's parent is asked once per item)
+        if known is None:
+            known = self.folders[id(item)] = os.path.join(self.child_folder(item.parent), item_file_name(item.name))
+        return known
 
     def old_folder(self, el) -> str:
         """Where the files of the children of `el` lie on disk (its path as read)."""
