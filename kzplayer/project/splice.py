@@ -29,9 +29,10 @@ from xml.sax.saxutils import escape, quoteattr
 from kzplayer.project.layout import PROJECT_FILE_SUFFIX
 from kzplayer.project.model import Item, Project
 from kzplayer.project.splice_bindings import BINDINGS, BindingSplice
+# NotSpliceable, apply and Clash: the saver's, importable from here
 from kzplayer.project.splice_text import (NotSpliceable, apply, element_end, line_indent,  # noqa: F401
                                           removal, start_tag_edits)
-from kzplayer.project.splice_tree import NOT_ITEMS, Clash, TreeSplice  # noqa: F401
+from kzplayer.project.splice_tree import Clash, TreeSplice  # noqa: F401
 from kzplayer.project.writer import INDENT, _attrs, property_text, studio_only, type_of
 
 _KINDS = ("Alias", "Property", "Binding", "Item")     # the order writer.py writes an item's parts in

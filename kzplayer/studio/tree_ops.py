@@ -5,7 +5,8 @@ move, and wire a subemitter to its source as the events page's recipe says.
 Each changes the tree in `Effect.then` and asks for a rebuild (a new Player on the new
 tree). Each keeps what it needs to put the tree back exactly (the same Item objects in
 the same places). `project.save` splices the tree edits into the file's text (comments and
-formatting kept: kzplayer/project/splice.py).
+formatting kept, a moved or duplicated item's own text too: kzplayer/project/splice.py); in
+a folder project a rename or a move to another parent moves the item's files.
 """
 from __future__ import annotations
 
