@@ -2,15 +2,17 @@
 
 `save_project` edits the text of the files a project came from (splice.py plans the edits):
 a changed value gets new text between its tags, a new property a new line after the item's
-last property; bindings changed, added or removed, items added, removed, renamed, moved or
-duplicated change only their own elements and lines, indented as the file is. Nothing else
-in the file moves, comments and odd formatting included. In the folder layout an added item
-is a new file and a `<Child>` line, a removed one loses its line and its files.
+last property; bindings, aliases and start tags changed, items added, removed, renamed,
+moved or duplicated change only their own elements and lines (a moved or duplicated item's
+own text goes along), indented as the file is. Nothing else in the file moves, comments and
+odd formatting included. In the folder layout an added item is a new file and a `<Child>`
+line, a removed one loses its line and its files, a renamed or moved one's files go to its
+new name and folder; save_order.py puts them on disk in an order that a crash cannot turn
+into another project, and undoes a save that fails half-way.
 
-What no splice can write (an alias or an item attribute changed; in the folder layout an
-item renamed or moved to another parent) falls back to writing the files anew with
-`write_single` / `write_folder`: comments are then lost, and a folder project must be saved
-into a new folder.
+What no splice can write (splice.py lists it) falls back to writing the files anew with
+`write_single` / `write_folder`: comments are then lost, and a folder project must be
+saved into a new folder.
 """
 from __future__ import annotations
 
@@ -22,8 +24,9 @@ from kzplayer.project.layout import PROJECT_FILE_SUFFIX
 from kzplayer.project.model import Item, Project
 from kzplayer.project.spans import copy_spans
 from kzplayer.project.source import UNREADABLE, _diag
-from kzplayer.project.splice import NotSpliceable, Plan, apply, plan
-from kzplayer.project.writer import encode_text, write_blobs, write_folder, write_single
+from kzplayer.project.save_order import check_new_names, delete, put_in_order, refuse
+from kzplayer.project.splice import Clash, NotSpliceable, Plan, apply, plan
+from kzplayer.project.writer import UNWRITABLE, encode_text, write_blobs, write_folder, write_single
 
 
 def _target(project: Project, path: str | None) -> tuple[str, str]:
@@ -46,32 +49,44 @@ def save_project(project: Project, path: str | None = None) -> list[str]:
         raise KzError(_diag(UNREADABLE, "a Kanzi Studio project is read-only here; "
                                         "save it as a .kzm file or a project folder"), exit_code=2)
     layout, where = _target(project, path)
-    edits = None
+    edits, why = None, "no files to splice"
     if project.document is not None and layout == project.layout:
         try:
             edits = plan(project)
-        except NotSpliceable:
-            edits = None
+        except NotSpliceable as exc:
+            why = str(exc)
+        except Clash as exc:
+            raise refuse(f"cannot save: {exc}") from None
     if edits is not None:
-        written = _save_spliced(project, edits, layout, where, only_dirty=path is None)
+        written, left = _save_spliced(project, edits, layout, where, only_dirty=path is None)
         if path is None and layout == "folder" and not edits.tree_changed:
             _relink_files(project, written)      # only the files written are read again
             return written
-    elif layout == "file":
+        _relink(project, layout, where)
+        if left:
+            raise KzError(_diag(UNWRITABLE, "the project was saved, but these old item files could not be "
+                                            f"deleted: {', '.join(left)}",
+                                hint="delete them by hand (loading warns about them: file.orphan)"), exit_code=2)
+        return written
+    if layout == "file":
         written = write_single(project, where)
     else:
         if path is None and os.path.isdir(where):
-            raise KzError(_diag(UNREADABLE, "the item tree changed so that its files would move; save "
-                                            "the folder project into a new folder (project.save(NEW_FOLDER))"),
+            raise KzError(_diag(UNREADABLE, f"this change cannot be saved into the folder in place ({why}); "
+                                            "save the folder project into a new folder (project.save(NEW_FOLDER))"),
                           exit_code=2)
         written = write_folder(project, where)
     _relink(project, layout, where)
     return written
 
 
-def _save_spliced(project: Project, edits: Plan, layout: str, where: str, only_dirty: bool) -> list[str]:
+def _save_spliced(project: Project, edits: Plan, layout: str, where: str,
+                  only_dirty: bool) -> tuple[list[str], list[str]]:
+    """(the files written, the old files that could not be deleted)."""
     docs = project.document
     gone = set(edits.deleted) - set(edits.new_files)
+    if only_dirty:
+        check_new_names(edits.new_files, docs.root_dir)
 
     def out(src_path: str) -> str:
         return where if layout == "file" else os.path.join(where, os.path.relpath(src_path, docs.root_dir))
@@ -81,32 +96,14 @@ def _save_spliced(project: Project, edits: Plan, layout: str, where: str, only_d
             continue
         text = apply(src.text, edits.edits.get(src_path, []))
         files[out(src_path)] = encode_text(out(src_path), text, src.encoding, newline="")
-    for new_path, text in edits.new_files.items():
-        files[out(new_path)] = encode_text(out(new_path), text)
-    # every file's bytes first, then all of them replace the old files (writer.write_files)
-    write_blobs(files)
-    if only_dirty:
-        _delete(gone, docs.root_dir)
-    return list(files)
-
-
-def _delete(paths, root: str) -> None:
-    """The files of removed items, and the folders they leave empty (after the new files are
-    all written: a failed save deletes nothing)."""
-    folders = set()
-    for path in paths:
-        try:
-            os.remove(path)
-        except FileNotFoundError:
-            pass
-        folders.add(os.path.dirname(path))
-    for folder in sorted(folders, key=len, reverse=True):
-        while os.path.abspath(folder) != os.path.abspath(root):
-            try:
-                os.rmdir(folder)
-            except OSError:
-                break
-            folder = os.path.dirname(folder)
+    new = {out(p): encode_text(out(p), text) for p, text in edits.new_files.items()}
+    if not only_dirty:                 # save as: a new place, no order to keep
+        write_blobs({**files, **new})
+        return list(files) + list(new), []
+    # every file's bytes first, then in place in save_order's order; then the old files go
+    # in place every path is as read (out() is the identity but for a relative main file)
+    written = put_in_order(new, files, {out(p) for p in edits.tree_files}, docs.sources, out(docs.main))
+    return written, delete(sorted(gone), docs.root_dir)
 
 
 def _relink(project: Project, layout: str, where: str) -> None:

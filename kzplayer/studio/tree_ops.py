@@ -5,11 +5,12 @@ move, and wire a subemitter to its source as the events page's recipe says.
 Each changes the tree in `Effect.then` and asks for a rebuild (a new Player on the new
 tree). Each keeps what it needs to put the tree back exactly (the same Item objects in
 the same places). `project.save` splices the tree edits into the file's text (comments and
-formatting kept: kzplayer/project/splice.py).
+formatting kept, a moved or duplicated item's own text too: kzplayer/project/splice.py); in
+a folder project a rename or a move to another parent moves the item's files.
 """
 from __future__ import annotations
 
-from kzplayer.project.model import Binding, BindingSource, Item, Property
+from kzplayer.project.model import Alias, Binding, BindingSource, Item, Property
 from kzplayer.studio.ops import Effect, EditError, find_item
 
 EVENT_OUTPUTS = (("Emission.SourceEventBuffer", "ParticleEmitter.EventBuffer", "Events"),
@@ -201,8 +202,13 @@ class MoveItem(_TreeEdit):
 
 
 def clone(item: Item, name: str) -> Item:
-    """A copy of `item` and everything under it (paths in its bindings as they are)."""
+    """A copy of `item` and everything under it (paths in its bindings as they are). Each
+    copy's `copied_from` is its original, so that a save writes the original's text (with
+    its comments and formatting) for it (kzplayer/project/splice_tree.py)."""
     out = Item(item.type, name, attributes=dict(item.attributes))
+    out.copied_from = item
+    for key, a in item.aliases.items():
+        out.aliases[key] = Alias(a.name, a.target)
     for key, p in item.properties.items():
         out.properties[key] = Property(p.name, p.value, p.text)
     for b in item.bindings:

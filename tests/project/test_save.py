@@ -146,14 +146,17 @@ def test_set_checks_type_and_range(single):
     assert n.get("Emission.InitialVelocityDirection") == Vector((0, 0, 1))
 
 
-def test_saving_a_changed_folder_tree_in_place_is_refused(folder):
-    # an item renamed: its file and folder would move (an added item is spliced:
-    # test_save_splice.py)
+def test_a_folder_rename_onto_a_file_on_disk_is_refused_and_changes_nothing(folder):
+    # renames and moves save in place (tests/project/test_save_order.py); onto a name whose
+    # file is already there (not one of the project's) they are refused
+    (folder / (NOZZLE.rsplit("/", 1)[0] + "/Spout.kzm")).write_text("not an item file")
+    before = {f: f.read_bytes() for f in folder.rglob("*") if f.is_file()}
     p = kzplayer.load(folder)
     p.find(NOZZLE).name = "Spout"
     with pytest.raises(KzError) as info:
         p.save()
-    assert info.value.exit_code == 2
+    assert info.value.exit_code == 2 and "Spout.kzm is there already" in info.value.diagnostics[0].message
+    assert {f: f.read_bytes() for f in folder.rglob("*") if f.is_file()} == before
 
 
 def test_latin1_file_keeps_its_encoding(tmp_path):

@@ -309,3 +309,38 @@ def test_a_texture_shows_as_a_thumbnail_served_from_the_project_folder(browser, 
     finally:
         context.close()
         studio.stop()
+
+
+def test_an_item_of_a_folder_project_renamed_in_the_page_saves_in_place(browser, tmp_path):
+    """Kanzi Studio's rename, on a folder project: the item's file takes the new name, its
+    parent's <Child> line and its own name attribute change, every other byte stays."""
+    import kzplayer
+    from kzplayer.studio.server import Studio
+    folder = tmp_path / "demo"
+    kzplayer.load(DEMO).save(folder)                 # the demo in the folder layout
+    before = {f.relative_to(folder): f.read_bytes() for f in folder.rglob("*.kzm")}
+    studio = Studio(str(folder), port=0, seed=3, watch=False)
+    studio.start()
+    context = browser.new_context(viewport={"width": 1500, "height": 900})
+    try:
+        pg = context.new_page()
+        pg.goto(studio.url)
+        pg.click(f"#tree li[data-path='{SYSTEM}/Gravity']")
+        pg.wait_for_selector("#panel-title:has-text('Gravity')")
+        pg.fill("#rename-to", "Pull")
+        pg.click("#rename")
+        wait_for(lambda: children_of(pg, SYSTEM) == ["Nozzle", "Pull"])
+        settle(pg)
+        pg.click("#save")
+        wait_for(lambda: "saved" in pg.locator("#status").inner_text())
+    finally:
+        context.close()
+        studio.stop()
+    after = {f.relative_to(folder): f.read_bytes() for f in folder.rglob("*.kzm")}
+    from pathlib import Path
+    old, new, system = Path(SYSTEM + "/Gravity.kzm"), Path(SYSTEM + "/Pull.kzm"), Path(SYSTEM + ".kzm")
+    expected = {k: v for k, v in before.items() if k != old}
+    expected[new] = before[old].replace(b'name="Gravity"', b'name="Pull"', 1)
+    expected[system] = before[system].replace(b'<Child name="Gravity"/>', b'<Child name="Pull"/>')
+    assert after == expected and expected[new] != before[old] and expected[system] != before[system]
+    assert [c.name for c in kzplayer.load(folder).find(SYSTEM).children] == ["Nozzle", "Pull"]
