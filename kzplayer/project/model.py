@@ -20,7 +20,8 @@ from kzplayer.project.catalog import catalog
 from kzplayer.project.literals import check_value, format_literal
 from kzplayer.project.paths import resolve
 # positions worked out when read: importable from here as before the split
-from kzplayer.project.spans import Deferred, SpanField, copy_spans  # noqa: F401
+from kzplayer.project.spans import (ALL_UNBUILT, CONTENTS_UNBUILT, BuiltOnRead,  # noqa: F401
+                                    Deferred, SpanField, copy_spans, is_built)
 
 
 @dataclass
@@ -156,14 +157,22 @@ class Item:
     aliases: dict[str, Alias] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def loaded(cls, type: str, name: str, span, element, attributes: dict, source=None) -> "Item":
-        """The loader's constructor: what __init__ sets, in one step (see Property.loaded)."""
+    def loaded(cls, type: str, name: str, span, element, attributes: dict | None, source=None,
+               contents=None) -> "Item":
+        """The loader's constructor: what __init__ sets, in one step (see Property.loaded).
+        With `contents` (kzplayer.project.contents), the properties, bindings, aliases and
+        (`attributes` None) attributes are built from `element` when first read."""
         item = cls.__new__(cls)
         item.type, item.name, item.parent, item.children = type, name, None, []
-        item.properties, item.bindings, item.attributes = {}, [], attributes
-        item._span, item.element, item.aliases = span, element, {}
+        item._span, item.element = span, element
         if source is not None:
             item._source = source
+        if contents is None:
+            item.properties, item.bindings, item.attributes, item.aliases = {}, [], attributes, {}
+        else:
+            item._contents, item._unbuilt = contents, ALL_UNBUILT
+            if attributes is not None:
+                item.attributes, item._unbuilt = attributes, CONTENTS_UNBUILT
         return item
 
     @property
@@ -291,6 +300,12 @@ class Item:
         if project is not None:
             project.changed.append(prop)
         return prop
+
+
+# A loaded item's contents are built from its element when first read (the dataclass's
+# fields above keep their factories for items made by hand).
+for _field in ("properties", "bindings", "aliases", "attributes"):
+    setattr(Item, _field, BuiltOnRead(_field))
 
 
 @dataclass(eq=False)

@@ -1,7 +1,7 @@
 """The text edits that make a project's files say what its model says, keeping every other
 byte (the saver's in-place save, saver.py): `plan(project)` compares each item with the
-element it was read from and returns a `Plan` of (start, end, replacement) edits per file,
-new item files and item files to delete.
+element it was read from (what nobody read of it is as the file has it) and returns a `Plan`
+of (start, end, replacement) edits per file, new item files and item files to delete.
 
 What it splices: property values (new text between the tags), added and removed properties,
 bindings (a changed expression is new text in its element; a binding changed otherwise is
@@ -9,10 +9,9 @@ its element written again; added and removed ones), items removed (their element
 line), added (writer.py's text, after the previous sibling or as the last child, indented as
 the file is), renamed (the name attribute) and moved or duplicated (removed + added). In the
 folder layout an added item is its new file(s) and a `<Child>` line, a removed one its
-`<Child>` line and its files. What it cannot (an alias or an item attribute changed, a
-library renamed without a name attribute, an item of a folder project renamed or moved to
-another parent: its files would move) raises `NotSpliceable`; the saver then writes anew.
-"""
+`<Child>` line and its files. What it cannot (an alias or an item attribute changed, a library
+renamed without a name attribute, an item of a folder project renamed or moved to another
+parent: its files would move) raises `NotSpliceable`; the saver then writes anew."""
 from __future__ import annotations
 
 import os
@@ -23,7 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 from lxml import etree
 
 from kzplayer.project.layout import ITEM_FILE_SUFFIX, item_file_name
-from kzplayer.project.model import Binding, Item, Project
+from kzplayer.project.model import Binding, Item, Project, is_built
 from kzplayer.project.source import _MARKUP
 from kzplayer.project.writer import (_DECLARATION, INDENT, _binding_lines, _item_lines, property_text, studio_only,
                                      type_of)
@@ -65,8 +64,7 @@ def plan(project: Project) -> Plan:
 
 
 def apply(text: str, edits: list) -> str:
-    """`text` with the edits made, last first, so that offsets stay right; edits at the same
-    offset keep the order they were planned in."""
+    """`text` with the edits made, last first (offsets stay right; same offset: plan order)."""
     for start, end, rep, _ in sorted(edits, key=lambda e: (e[0], e[1], e[3]), reverse=True):
         text = text[:start] + rep + text[end:]
     return text
@@ -166,17 +164,19 @@ class _Splicer:
         el = item.element
         src = self.src_of(el)
         if item.parent is not None:
-            if {k: v for k, v in el.items() if k != "name"} != item.attributes or el.tag != item.type:
+            attributes = {k: v for k, v in el.items() if k != "name"} if is_built(item, "attributes") else None
+            if el.tag != item.type or attributes is not None and attributes != item.attributes:
                 raise NotSpliceable("an item attribute changed")
             if el.get("name", item.type) != item.name:
                 self.rename(src, el, item)
-        if any(a.element is None or a.element.get("target") != a.target for a in item.aliases.values()) \
-                or {c.get("name") for c in el if c.tag == "Alias"} != set(item.aliases):
+        if is_built(item, "aliases") and (
+                any(a.element is None or a.element.get("target") != a.target for a in item.aliases.values())
+                or {c.get("name") for c in el if c.tag == "Alias"} != set(item.aliases)):
             raise NotSpliceable("an alias changed")
         kids = [c for c in el if isinstance(c.tag, str)]
         inserts = []          # (anchor element or None, text) in the order they are written
-        inserts += self.properties(src, el, item, kids)
-        inserts += self.bindings(src, el, item, kids)
+        inserts += self.properties(src, el, item, kids) if is_built(item, "properties") else []
+        inserts += self.bindings(src, el, item, kids) if is_built(item, "bindings") else []
         inserts += self.children(src, el, item, kids)
         self.insert(src, el, kids, inserts)
 
