@@ -26,7 +26,7 @@ from kzplayer.project.contents import (ELEMENT_SPAN, Contents, literal_problems,
                                        set_twice)
 from kzplayer.project.files import Outside, inside
 from kzplayer.project.layout import FORMAT_VERSION, PROJECT_FILE_SUFFIX, Documents, not_a_project
-from kzplayer.project.model import Item, Project
+from kzplayer.project.model import ALL_UNBUILT, Item, Project
 from kzplayer.project.source import (BAD_NAME, DUPLICATE, OUTSIDE, STRUCTURE, UNKNOWN_TYPE, SourceFile,
                                      _diag, read_source)
 
@@ -107,7 +107,7 @@ class _Loader(ChildFiles):
         On the way, what kzm.rng says of every element (schema_fit.py): `src.fits_schema`."""
         rules = schema_fit.rules()
         restricted, not_items, keywords = rules.restricted, rules.not_items, rules.keywords
-        diagnostics, contents, plain = self.diagnostics, self.contents, self.plain_types
+        diagnostics, contents, plain, new_item = self.diagnostics, self.contents, self.plain_types, Item.__new__
         owners = {top: item}                 # element -> its Item, for what is below it
         levels = {top: level}
         names_on: dict[Item, set] = {}       # item -> the property names written on it
@@ -177,7 +177,9 @@ class _Loader(ChildFiles):
                 sub_level = levels[parent] + 1
                 if plain is not None and tag in plain and sub_level <= MAX_DEPTH and name and "/" not in name \
                         and name not in (".", "..") and not name.isspace():
-                    sub = Item.loaded(tag, name, ELEMENT_SPAN, el, None, src, contents)   # the usual item
+                    sub = new_item(Item)             # the usual item: Item.loaded's fields, inline
+                    sub.type, sub.name, sub.children, sub._span, sub.element = tag, name, [], ELEMENT_SPAN, el
+                    sub._source, sub._contents, sub._unbuilt = src, contents, ALL_UNBUILT
                 else:
                     if fits:
                         fits = tag not in not_items and not tag.startswith("{") and (

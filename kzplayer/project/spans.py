@@ -4,6 +4,7 @@ never shown and a large project has tens of thousands (docs/format.md, "Position
 """
 from __future__ import annotations
 
+import threading
 from typing import Callable
 
 
@@ -61,6 +62,7 @@ def copy_spans(dst, src, names) -> None:
 _BITS = {"properties": 1, "bindings": 2, "aliases": 4, "attributes": 8}
 ALL_UNBUILT = 15                 # every field built when read
 CONTENTS_UNBUILT = 7             # all but the attributes (given when made)
+_BUILDING = threading.RLock()    # held only while a field is built, once per field and item
 
 
 class BuiltOnRead:
@@ -77,9 +79,12 @@ class BuiltOnRead:
     def __get__(self, obj, owner=None):
         if obj is None:
             return self
-        value = obj._contents.build(self.name, obj)
-        setattr(obj, self.name, value)          # the instance's attribute hides this from now on
-        obj._unbuilt &= ~self.bit
+        with _BUILDING:                         # the studio's threads may both read it first
+            if not obj._unbuilt & self.bit:     # the other one did
+                return getattr(obj, self.name)
+            value = obj._contents.build(self.name, obj)
+            setattr(obj, self.name, value)      # the instance's attribute hides this from now on
+            obj._unbuilt &= ~self.bit
         return value
 
 
