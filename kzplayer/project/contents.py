@@ -1,5 +1,5 @@
 """A loaded item's properties, bindings, aliases and attributes, built from its element the
-first time they are read (model.Item's fields are `spans.BuiltOnRead`), with the typed values
+first time one of them is read (model.unread_class, spans.BuiltOnRead), with the typed values
 of the load that read it. A clean load of a big project reads none: the load's walk
 (kzm_reader.py) looks at the elements for what its diagnostics need, and types each distinct
 (property name, literal) once (`literal_values`), so a value is a look-up when it is built.
@@ -14,11 +14,43 @@ from kzplayer.project.bindings_reader import binding_item, short_binding
 from kzplayer.project.literals import LiteralError, example_hint, parse_literal
 from kzplayer.project.model import Alias, Item, Property
 from kzplayer.project.source import PROPERTY_TYPE, STRUCTURE, SourceFile, _diag
-from kzplayer.project.spans import Deferred
+from kzplayer.project.spans import BuiltOnRead, Deferred
 
 # Where a loaded Item or Property is written, worked out from its element when first read.
 ELEMENT_SPAN = Deferred(lambda obj: obj._source.element_span(obj.element))
 VALUE_SPAN = Deferred(lambda obj: obj._source.value_span(obj.element))
+
+
+class UnreadItem(Item):
+    """A loaded item whose contents are built from its element when first read: reading any
+    item's properties, bindings, aliases or attributes builds those of every item of its load
+    (spans.BuiltOnRead; Item's own fields keep their factories for items made by hand). Each
+    load has a class of its own (`unread_class`), whose descriptors go when it is built."""
+
+
+CONTENTS = ("properties", "bindings", "aliases", "attributes")
+
+
+def unread_class() -> type:
+    """The class of one load's items, until their contents are built (contents.Contents)."""
+    cls = type("UnreadItem", (UnreadItem,), {})
+    # Every attribute name the items will hold, once, before any descriptor: CPython keeps an
+    # object's attributes compact (and fast to read) only for the names its class knows.
+    known = cls.__new__(cls)
+    for name in (*_LOADED, *CONTENTS, "_child_index", "_project"):
+        setattr(known, name, None)
+    for field in CONTENTS:
+        setattr(cls, field, BuiltOnRead(field))
+    return cls
+
+
+_LOADED = ("type", "name", "children", "_span", "element", "_source", "_contents", "parent")
+
+
+def is_built(item: Item, field: str | None = None) -> bool:
+    """Whether `item`'s contents (`field` among them) hold what they hold, as opposed to being
+    built from its element when first read."""
+    return getattr(item, "_contents", None) is None
 
 
 class Contents:
@@ -29,50 +61,54 @@ class Contents:
     def __init__(self) -> None:
         self.values: dict[tuple[str, str], object] = {}
         self.typed = False
+        self.item_class = unread_class()     # the class of this load's items, while unread
+        self.unread: list[Item] = []         # those items
 
-    def build(self, field: str, item: Item):
-        return getattr(self, field)(item)
+    def build_all(self) -> None:
+        """Build the contents of every item of the load, on the first read of any. All at
+        once: CPython keeps an object's attributes in a compact, fast form only while none of
+        them hides a descriptor of its class, so the class's descriptors go first and the
+        fields then are plain attributes, as fast to read as those of an item made by hand."""
+        for field in CONTENTS:
+            delattr(self.item_class, field)
+        items, self.unread = self.unread, []
+        for item in items:
+            self.build(item)
 
-    def properties(self, item: Item) -> dict[str, Property]:
-        out: dict[str, Property] = {}
+    def build(self, item: Item) -> None:
+        """Fill an unread item's properties, bindings, aliases and attributes from its element,
+        in one pass over its children (a field set by hand before is kept)."""
+        props: dict[str, Property] = {}
+        bindings, aliases = [], {}
         src, values = item._source, self.values
         for el in item.element:
-            if el.tag == "Property":
+            tag = el.tag
+            if tag == "Property":
                 name = el.get("name")
                 if name:
                     text = el.text or ""
                     prop = Property.loaded(name, text, ELEMENT_SPAN, el, VALUE_SPAN, src)
                     prop.value = values.get((name, text))
-                    out[name] = prop          # set twice: the last one counts (the load warned)
-        return out
-
-    def bindings(self, item: Item) -> list:
-        out = []
-        src = item._source
-        for el in item.element:
-            tag = el.tag
-            if tag == "Binding":
+                    props[name] = prop          # set twice: the last one counts (the load warned)
+            elif tag == "Binding":
                 binding = short_binding(item, el, src)
                 if binding is not None:
-                    out.append(binding)
+                    bindings.append(binding)
             elif tag == "BindingItem":
-                out.append(binding_item(item, el, src))
-        if self.typed:
-            for b in out:
-                b.as_loaded = b.key()         # before anyone can change them
-        return out
-
-    def aliases(self, item: Item) -> dict[str, Alias]:
-        out = {}
-        for el in item.element:
-            if el.tag == "Alias":
+                bindings.append(binding_item(item, el, src))
+            elif tag == "Alias":
                 name, target = el.get("name"), el.get("target")
                 if name and target is not None:
-                    out[name] = Alias(name, target, item._source.element_span(el), el)
-        return out
-
-    def attributes(self, item: Item) -> dict[str, str]:
-        return {k: v for k, v in item.element.items() if k != "name"}
+                    aliases[name] = Alias(name, target, src.element_span(el), el)
+        if self.typed:
+            for b in bindings:
+                b.as_loaded = b.key()           # before anyone can change them
+        for field, value in (("properties", props), ("bindings", bindings), ("aliases", aliases)):
+            if not hasattr(item, field):      # (the class's descriptors are gone)
+                setattr(item, field, value)
+        if not hasattr(item, "attributes"):
+            item.attributes = {k: v for k, v in item.element.items() if k != "name"}
+        item._contents = None
 
 
 def literal_values(literals: dict, cat, values: dict) -> dict[tuple[str, str], tuple]:

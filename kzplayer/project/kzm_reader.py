@@ -26,11 +26,15 @@ from kzplayer.project.contents import (ELEMENT_SPAN, Contents, literal_problems,
                                        set_twice)
 from kzplayer.project.files import Outside, inside
 from kzplayer.project.layout import FORMAT_VERSION, PROJECT_FILE_SUFFIX, Documents, not_a_project
-from kzplayer.project.model import ALL_UNBUILT, Item, Project
+from kzplayer.project.model import Item, Project
 from kzplayer.project.source import (BAD_NAME, DUPLICATE, OUTSIDE, STRUCTURE, UNKNOWN_TYPE, SourceFile,
                                      _diag, read_source)
 
 _COMMENT, _PI = etree.Comment, etree.PI
+
+
+def _attributes(el) -> dict[str, str]:
+    return {k: v for k, v in el.items() if k != "name"}
 
 
 class _Loader(ChildFiles):
@@ -108,6 +112,7 @@ class _Loader(ChildFiles):
         rules = schema_fit.rules()
         restricted, not_items, keywords = rules.restricted, rules.not_items, rules.keywords
         diagnostics, contents, plain, new_item = self.diagnostics, self.contents, self.plain_types, Item.__new__
+        item_class, unread = contents.item_class, contents.unread
         owners = {top: item}                 # element -> its Item, for what is below it
         levels = {top: level}
         names_on: dict[Item, set] = {}       # item -> the property names written on it
@@ -177,9 +182,10 @@ class _Loader(ChildFiles):
                 sub_level = levels[parent] + 1
                 if plain is not None and tag in plain and sub_level <= MAX_DEPTH and name and "/" not in name \
                         and name not in (".", "..") and not name.isspace():
-                    sub = new_item(Item)             # the usual item: Item.loaded's fields, inline
+                    sub = new_item(item_class)       # the usual item: Item.loaded's fields, inline
                     sub.type, sub.name, sub.children, sub._span, sub.element = tag, name, [], ELEMENT_SPAN, el
-                    sub._source, sub._contents, sub._unbuilt = src, contents, ALL_UNBUILT
+                    sub._source, sub._contents = src, contents
+                    unread.append(sub)
                 else:
                     if fits:
                         fits = tag not in not_items and not tag.startswith("{") and (
@@ -212,10 +218,11 @@ class _Loader(ChildFiles):
                                               src.element_span(el)))
         elif not name or "/" in name or name in (".", "..") or name.isspace():
             self.name_ok(name, lambda: src.attribute_span(el, "name"))
-        if level <= MAX_DEPTH:
-            item = Item.loaded(tag, name, ELEMENT_SPAN, el, None, src, self.contents)
+        if level <= MAX_DEPTH:             # (a custom type's attributes: the catalog reads them now)
+            item = Item.loaded(tag, name, ELEMENT_SPAN, el, _attributes(el) if tag in self.custom else None,
+                               src, self.contents)
         else:
-            item = Item.loaded(tag, name, ELEMENT_SPAN, el, {k: v for k, v in el.items() if k != "name"}, src)
+            item = Item.loaded(tag, name, ELEMENT_SPAN, el, _attributes(el), src)
             self.diagnostics.append(_diag(STRUCTURE, f"the item tree is deeper than {MAX_DEPTH} "
                                           "levels; the items below are not read", item.span))
         if tag in self.custom:
@@ -298,7 +305,8 @@ class _Loader(ChildFiles):
         # the project's catalog from the custom types met on the way (no walk to find them)
         project._catalog = cat = catalog().with_custom(self.custom["PropertyType"],
                                                        self.custom["MaterialType"])
-        failed = literal_values(self.literals, cat, self.contents.values)
+        values = self.contents.values
+        failed = literal_values(self.literals, cat, values)
         self.contents.typed = True
         if failed:
             self.diagnostics += literal_problems(failed, self.filled)

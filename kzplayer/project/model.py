@@ -20,8 +20,7 @@ from kzplayer.project.catalog import catalog
 from kzplayer.project.literals import check_value, format_literal
 from kzplayer.project.paths import resolve
 # positions worked out when read: importable from here as before the split
-from kzplayer.project.spans import (ALL_UNBUILT, CONTENTS_UNBUILT, BuiltOnRead,  # noqa: F401
-                                    Deferred, SpanField, copy_spans, is_built)
+from kzplayer.project.spans import Deferred, SpanField, copy_spans  # noqa: F401
 
 
 @dataclass
@@ -160,9 +159,10 @@ class Item:
     def loaded(cls, type: str, name: str, span, element, attributes: dict | None, source=None,
                contents=None) -> "Item":
         """The loader's constructor: what __init__ sets, in one step (see Property.loaded).
-        With `contents` (kzplayer.project.contents), the properties, bindings, aliases and
-        (`attributes` None) attributes are built from `element` when first read."""
-        item = cls.__new__(cls)
+        With `contents` (kzplayer.project.contents.Contents) an item of its `item_class`, whose
+        properties, bindings, aliases and (`attributes` None) attributes are built from
+        `element` when first read."""
+        item = cls.__new__(cls if contents is None else contents.item_class)
         item.type, item.name, item.parent, item.children = type, name, None, []
         item._span, item.element = span, element
         if source is not None:
@@ -170,9 +170,10 @@ class Item:
         if contents is None:
             item.properties, item.bindings, item.attributes, item.aliases = {}, [], attributes, {}
         else:
-            item._contents, item._unbuilt = contents, ALL_UNBUILT
+            item._contents = contents
+            contents.unread.append(item)
             if attributes is not None:
-                item.attributes, item._unbuilt = attributes, CONTENTS_UNBUILT
+                item.attributes = attributes        # kept when the rest is built
         return item
 
     @property
@@ -300,12 +301,6 @@ class Item:
         if project is not None:
             project.changed.append(prop)
         return prop
-
-
-# A loaded item's contents are built from its element when first read (the dataclass's
-# fields above keep their factories for items made by hand).
-for _field in ("properties", "bindings", "aliases", "attributes"):
-    setattr(Item, _field, BuiltOnRead(_field))
 
 
 @dataclass(eq=False)

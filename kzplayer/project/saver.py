@@ -19,8 +19,9 @@ import os
 from kzplayer.diagnostics import KzError
 from kzplayer.project.kzm_reader import read_item_file, read_kzm
 from kzplayer.project.layout import PROJECT_FILE_SUFFIX
+from kzplayer.project.contents import is_built
 from kzplayer.project.model import Item, Project
-from kzplayer.project.spans import copy_spans, is_built
+from kzplayer.project.spans import copy_spans
 from kzplayer.project.source import UNREADABLE, _diag
 from kzplayer.project.splice import NotSpliceable, Plan, apply, plan
 from kzplayer.project.writer import encode_text, write_blobs, write_folder, write_single

@@ -59,36 +59,23 @@ def copy_spans(dst, src, names) -> None:
 
 
 # Built when read: the contents of a loaded Item (kzplayer.project.contents).
-_BITS = {"properties": 1, "bindings": 2, "aliases": 4, "attributes": 8}
-ALL_UNBUILT = 15                 # every field built when read
-CONTENTS_UNBUILT = 7             # all but the attributes (given when made)
-_BUILDING = threading.RLock()    # held only while a field is built, once per field and item
+_BUILDING = threading.RLock()    # held only while a load's contents are built, once per load
 
 
 class BuiltOnRead:
-    """An Item field (properties, bindings, aliases, attributes) that a loaded item builds
-    from its element the first time it is read, `obj._contents.build(name, obj)`, and keeps
-    as a plain attribute from then on: a non-data descriptor, so that later reads cost what
-    any attribute costs. A clean load of a big project reads none of them (its checks look
-    at the elements), and most are never read at all."""
-    __slots__ = ("name", "bit")
+    """A field (properties, bindings, aliases, attributes) of the class of one load's items
+    (model.unread_class): the first read of any of them, on any item of the load, builds the
+    contents of all its items from their elements, `obj._contents.build_all()` (a field set
+    by hand before is kept)."""
+    __slots__ = ("name",)
 
     def __init__(self, name: str) -> None:
-        self.name, self.bit = name, _BITS[name]
+        self.name = name
 
     def __get__(self, obj, owner=None):
         if obj is None:
             return self
-        with _BUILDING:                         # the studio's threads may both read it first
-            if not obj._unbuilt & self.bit:     # the other one did
-                return getattr(obj, self.name)
-            value = obj._contents.build(self.name, obj)
-            setattr(obj, self.name, value)      # the instance's attribute hides this from now on
-            obj._unbuilt &= ~self.bit
-        return value
-
-
-def is_built(obj, name: str) -> bool:
-    """Whether field `name` of `obj` holds what it holds (an Item made by hand, or one whose
-    field was read), as opposed to being built from its element when first read."""
-    return not getattr(obj, "_unbuilt", 0) & _BITS[name]
+        with _BUILDING:                          # the studio's threads may both read first
+            if obj._contents is not None:        # (not built meanwhile by the other)
+                obj._contents.build_all()
+        return getattr(obj, self.name)

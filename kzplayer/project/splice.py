@@ -22,7 +22,8 @@ from xml.sax.saxutils import escape, quoteattr
 from lxml import etree
 
 from kzplayer.project.layout import ITEM_FILE_SUFFIX, item_file_name
-from kzplayer.project.model import Binding, Item, Project, is_built
+from kzplayer.project.contents import is_built
+from kzplayer.project.model import Binding, Item, Project
 from kzplayer.project.source import _MARKUP
 from kzplayer.project.writer import (_DECLARATION, INDENT, _binding_lines, _item_lines, property_text, studio_only,
                                      type_of)
@@ -77,8 +78,7 @@ def line_indent(text: str, offset: int) -> str:
 
 
 def element_end(src, el) -> int:
-    """Offset just after the end tag of `el` (after '/>' when self-closing): past the last
-    element inside it, then past as many end tags as there are levels up to `el`."""
+    """Offset just after the end tag of `el` (or its '/>'): past its last element, then its end tags."""
     start, end, closed = src.tags[el]
     if closed:
         return end

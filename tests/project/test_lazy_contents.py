@@ -10,7 +10,8 @@ import pytest
 import kzplayer
 from kzplayer.project import contents, loader, schema
 from kzplayer.project.literals import parse_literal
-from kzplayer.project.model import Binding, Item, Property, is_built
+from kzplayer.project.contents import UnreadItem, is_built
+from kzplayer.project.model import Binding, Item, Property
 from kzplayer.resources import samples_dir
 
 FIELDS = ("properties", "bindings", "aliases", "attributes")
@@ -35,24 +36,30 @@ EMITTERS = '''<ParticleEmitter name="A" extra="x">
 </ParticleEmitter>'''
 
 
-def test_a_load_builds_no_property_nor_binding_and_reading_builds_each_field_once(tmp_path, monkeypatch):
+def test_a_load_builds_no_property_nor_binding_and_the_first_read_builds_every_item_once(tmp_path, monkeypatch):
     gc.collect()
     project = kzplayer.load(write(tmp_path, EMITTERS))
     assert not [o for o in gc.get_objects() if isinstance(o, (Property, Binding))]
-    items = list(project.walk())
-    assert all(not is_built(i, f) for i in items for f in FIELDS)
+    items = [project.root, *project.walk()]
+    assert all(not is_built(i) and isinstance(i, UnreadItem) for i in items)
     built = []
     real = contents.Contents.build
-    monkeypatch.setattr(contents.Contents, "build", lambda self, field, item: built.append((field, item.name))
-                        or real(self, field, item))
+    monkeypatch.setattr(contents.Contents, "build", lambda self, item: built.append(item) or real(self, item))
     a, b = project.find("Screens/Screen/A"), project.find("Screens/Screen/B")
     first = a.properties
     assert a.properties is first and list(first) == ["Emission.Rate", "Emission.Lifetime"]
-    assert built == [("properties", "A")] and is_built(a, "properties") and not is_built(a, "bindings")
-    assert not is_built(b, "properties")                        # B's are read when B's are asked for
+    assert sorted(map(id, built)) == sorted(map(id, items)) and all(is_built(i) for i in items)
+    assert not any(f in vars(type(a)) for f in FIELDS)       # plain attributes from now on
     assert a.attributes == {"extra": "x"} and list(a.aliases) == ["Me"] and len(a.bindings) == 1
-    assert a.bindings is a.bindings and sorted(built) == sorted([("properties", "A"), ("attributes", "A"),
-                                                                 ("aliases", "A"), ("bindings", "A")])
+    assert b.bindings == [] and list(b.properties) == ["Emission.Rate"] and len(built) == len(items)
+    assert project.root.attributes == {}
+
+
+def test_a_field_set_by_hand_before_any_read_is_kept(tmp_path):
+    project = kzplayer.load(write(tmp_path, EMITTERS))
+    a = project.find("Screens/Screen/A")
+    a.bindings = []
+    assert list(a.properties) == ["Emission.Rate", "Emission.Lifetime"] and a.bindings == []
 
 
 @pytest.mark.parametrize("path", SAMPLES[:6], ids=lambda p: p.name)
@@ -84,21 +91,21 @@ def test_a_binding_is_read_as_it_was_loaded_and_a_save_without_changes_writes_no
 def test_after_a_save_what_nobody_read_is_read_from_the_file_written(tmp_path):
     f = write(tmp_path, EMITTERS)
     project = kzplayer.load(f)
-    a = project.find("Screens/Screen/A")
-    a.set("Emission.Radius", 3.0)                      # a new line before B: B's lines move down
+    screen = project.find("Screens/Screen")
+    screen.add_child(Item("EmptyNode", "New"), index=0)       # a new line before A and B
     project.save()
     b = project.find("Screens/Screen/B")
-    assert not is_built(b, "properties")
+    assert not is_built(b)
     prop = b.properties["Emission.Rate"]
     lines = f.read_text(encoding="utf-8").splitlines()
     assert lines[prop.span.line - 1].strip() == '<Property name="Emission.Rate">7</Property>'
-    assert prop.value == 7.0
-    assert kzplayer.load(f).find("Screens/Screen/A").get("Emission.Radius") == 3.0
+    assert prop.value == 7.0 and project.find("Screens/Screen/A").bindings[0].as_loaded is not None
+    assert kzplayer.load(f).find("Screens/Screen/New") is not None
 
 
 def test_items_made_by_hand_hold_what_they_are_given():
     item = Item("ParticleEmitter", "E", attributes={"k": "v"})
-    assert all(is_built(item, f) for f in FIELDS)
+    assert is_built(item) and type(item) is Item and not isinstance(item, UnreadItem)
     assert item.properties == {} and item.bindings == [] and item.aliases == {} and item.attributes == {"k": "v"}
     other = Item("ParticleEmitter", "F")
     assert other.properties is not item.properties
