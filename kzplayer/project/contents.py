@@ -9,6 +9,8 @@ file it just wrote (`saver._take_positions`), whose text for what nobody read is
 """
 from __future__ import annotations
 
+import gc
+
 from kzplayer.diagnostics import Diagnostic, Severity
 from kzplayer.project.bindings_reader import binding_item, short_binding
 from kzplayer.project.literals import LiteralError, example_hint, parse_literal
@@ -72,8 +74,15 @@ class Contents:
         for field in CONTENTS:
             delattr(self.item_class, field)
         items, self.unread = self.unread, []
-        for item in items:
-            self.build(item)
+        # tens of thousands of new objects: the collector paused, as while loading (kzm_reader)
+        gc_was_on = gc.isenabled()
+        gc.disable()
+        try:
+            for item in items:
+                self.build(item)
+        finally:
+            if gc_was_on:
+                gc.enable()
 
     def build(self, item: Item) -> None:
         """Fill an unread item's properties, bindings, aliases and attributes from its element,
