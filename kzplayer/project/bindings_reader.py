@@ -1,6 +1,7 @@
 """Reading bindings from a .kzm: the short `<Binding target=...>EXPR</Binding>` form and
 Kanzi's `<BindingItem>` with its `<BindingSourceItem>`s, into model.Binding with the position
-of every part (the expression's, for errors at a column inside it)."""
+of every part (the expression's, for errors at a column inside it). The load reports their
+problems (`*_problem`); the Bindings are built when an item's bindings are first read."""
 from __future__ import annotations
 
 from kzplayer.project.model import Binding, BindingSource, Item
@@ -16,13 +17,31 @@ def mode_word(text: str | None) -> str:
     return _MODES.get(t.replace("_", "").upper(), t)
 
 
-def short_binding(item: Item, el, src: SourceFile, diagnostics: list) -> None:
-    target = el.get("target")
+def short_binding_problem(el, src: SourceFile, diagnostics: list, target: str | None) -> None:
+    """What the load reports of a `<Binding>` (with `target`, its attribute): the binding
+    itself is built when the item's bindings are first read (`short_binding`)."""
     if not target:
         diagnostics.append(_diag(STRUCTURE, "<Binding> needs a target attribute (the property it writes)",
                                  src.element_span(el),
                                  hint='e.g. <Binding target="ParticleEmitter.MaximumAmount">...</Binding>'))
-        return
+
+
+def binding_item_problem(el, src: SourceFile, diagnostics: list) -> None:
+    """What the load reports of a `<BindingItem>`: a missing target (see `binding_item`)."""
+    target = ""
+    for c in el:
+        if c.tag == "Property" and c.get("name") == "BindingItem.Target":
+            target = c.text or ""                    # the last one counts, as in binding_item
+    if not target:
+        diagnostics.append(_diag(STRUCTURE, "<BindingItem> needs a BindingItem.Target property",
+                                 src.element_span(el)))
+
+
+def short_binding(item: Item, el, src: SourceFile) -> Binding | None:
+    """A `<Binding target=...>EXPR</Binding>` of `item` (None without a target)."""
+    target = el.get("target")
+    if not target:
+        return None
     text = el.text or ""
     # where the file spells no entity and no CDATA, no text needs anchors (nor the positions)
     anchors = () if src.plain else src.anchors(*src.text_range(el), text)
@@ -32,7 +51,7 @@ def short_binding(item: Item, el, src: SourceFile, diagnostics: list) -> None:
         short=True, span=_ELEMENT_SPAN, expression_span=_TEXT_SPAN, expression_anchors=anchors,
         target_span=_TARGET_SPAN, owner=item, element=el)
     binding._source = src             # what the Deferred positions read
-    item.bindings.append(binding)
+    return binding
 
 
 # Where a short binding's parts are written, worked out when first read (model.Deferred).
@@ -41,7 +60,8 @@ _TEXT_SPAN = Deferred(lambda b: b._source.value_span(b.element))
 _TARGET_SPAN = Deferred(lambda b: b._source.attribute_span(b.element, "target"))
 
 
-def binding_item(item: Item, el, src: SourceFile, diagnostics: list) -> None:
+def binding_item(item: Item, el, src: SourceFile) -> Binding:
+    """A `<BindingItem>` of `item`, with its `<BindingSourceItem>`s."""
     props = {}      # name -> (text, span, start offset, stop offset)
     sources = []
     for c in el:
@@ -65,9 +85,7 @@ def binding_item(item: Item, el, src: SourceFile, diagnostics: list) -> None:
     raw, raw_span = val("BindingItem.RawCode")
     push, push_span = val("BindingItem.PushTarget")
     enabled = val("BindingItem.IsBindingEnabled", default="true")[0]
-    if not target:
-        diagnostics.append(_diag(STRUCTURE, "<BindingItem> needs a BindingItem.Target property", span))
-    item.bindings.append(Binding(
+    return Binding(
         target=(target or "").strip(), expression=expr if expr is not None else (raw or ""),
         name=el.get("name"),
         field=(val("BindingItem.TargetPropertyAttribute", default="WHOLE_PROPERTY")[0] or "").strip()
@@ -79,7 +97,7 @@ def binding_item(item: Item, el, src: SourceFile, diagnostics: list) -> None:
         expression_span=expr_span if expr is not None else raw_span, target_span=target_span,
         push_target_span=push_span, raw_code_span=raw_span, owner=item, element=el,
         expression_anchors=_anchors(src, props.get(expr_name)),
-        raw_code_anchors=_anchors(src, props.get("BindingItem.RawCode"))))
+        raw_code_anchors=_anchors(src, props.get("BindingItem.RawCode")))
 
 
 def _anchors(src: SourceFile, prop: tuple | None) -> tuple:

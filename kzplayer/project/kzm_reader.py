@@ -1,39 +1,43 @@
 """Reading a .kzm project, in either layout, into the model (kzplayer.project.model):
 `read_kzm` (the whole project) and `read_item_file` (one item file, for the saver).
 
-The walk is one pass over each file (read by kzplayer.project.source, which also gives
-every element's exact file:line:column). Nothing here raises for bad input: problems are
-Diagnostics. In the folder layout a parent lists its children, in tree order, as
-`<Child name="..."/>` placeholders; the child's file is `<folder of the parent>/<name>.kzm`
-and its own children live in `<name>/`.
+The walk is one pass over each file's elements in document order (read by
+kzplayer.project.source, which also gives every element's exact file:line:column): it makes
+the items and reports what it must of the rest, whose properties, bindings and aliases each
+item builds when first read (contents.py); on the way it checks what kzm.rng checks
+(schema_fit.py), so that the schema's own validation runs only where it could object.
+Nothing here raises for bad input: problems are Diagnostics. The folder layout's `<Child>`
+lines are read by child_files.py.
 """
 from __future__ import annotations
 
 import gc
 import os
-import stat
 from pathlib import Path
 
+from lxml import etree
+
 from kzplayer.diagnostics import Diagnostic, Severity, Span, closest
-from kzplayer.project.bindings_reader import binding_item, short_binding
+from kzplayer.project import schema_fit
+from kzplayer.project.bindings_reader import binding_item_problem, short_binding_problem
 from kzplayer.project.catalog import catalog
+from kzplayer.project.child_files import MAX_DEPTH, ChildFiles
+from kzplayer.project.contents import (ELEMENT_SPAN, Contents, literal_problems, literal_values,
+                                       set_twice)
 from kzplayer.project.files import Outside, inside
-from kzplayer.project.layout import (FORMAT_VERSION, ITEM_FILE_SUFFIX, PROJECT_FILE_SUFFIX, Documents,
-                                     item_file_name, not_a_project)
-from kzplayer.project.literals import LiteralError, example_hint, parse_literal
-from kzplayer.project.model import Alias, Item, Project, Property
-from kzplayer.project.spans import Deferred
-from kzplayer.project.source import (BAD_NAME, DUPLICATE, MISSING_FILE, ORPHAN, OUTSIDE,
-                                     PROPERTY_TYPE, STRUCTURE, UNKNOWN_TYPE, SourceFile, _diag,
-                                     read_source)
+from kzplayer.project.layout import FORMAT_VERSION, PROJECT_FILE_SUFFIX, Documents, not_a_project
+from kzplayer.project.model import Item, Project
+from kzplayer.project.source import (BAD_NAME, DUPLICATE, OUTSIDE, STRUCTURE, UNKNOWN_TYPE, SourceFile,
+                                     _diag, read_source)
 
-MAX_DEPTH = 200        # items deep; well within Python's recursion limit
-# Where a loaded Item or Property is written, worked out from its element when first read.
-_ELEMENT_SPAN = Deferred(lambda obj: obj._source.element_span(obj.element))
-_VALUE_SPAN = Deferred(lambda obj: obj._source.value_span(obj.element))
+_COMMENT, _PI = etree.Comment, etree.PI
 
 
-class _Loader:
+def _attributes(el) -> dict[str, str]:
+    return {k: v for k, v in el.items() if k != "name"}
+
+
+class _Loader(ChildFiles):
     def __init__(self, main: str):
         self.main = main
         self.root_dir = os.path.dirname(os.path.abspath(main))
@@ -42,7 +46,10 @@ class _Loader:
         self.folders: dict[int, str] = {}    # id(item) -> the folder of its children's files
         self.diagnostics: list[Diagnostic] = []
         self.docs = Documents(self.root_dir, main)
-        self.pending: list[tuple[Property, SourceFile, object]] = []
+        self.contents = Contents()           # what the items build their fields with
+        self.literals: dict[str, set] = {}   # property name -> every literal it is given, to type
+        self.filled: list[Item] = []         # the items whose contents were read, in load order
+        self.plain_types: frozenset | None = None   # item types that need no look at all
         self.uses_child_files = False
         self.item_types: dict[str, bool] | None = None     # item type -> is a library
         self.kanzi_item_types: frozenset[str] = frozenset()  # Kanzi's own: known, not played
@@ -50,11 +57,9 @@ class _Loader:
         self.real_folders: dict[str, str] = {}
         self.listed: list[str] = []          # item files a <Child> names, read or not
         self.read_real: dict[str, str] = {}  # real path of each item file -> path it was read as
-        self.depth = 0
         self.follow_children = True          # False: <Child> lines become placeholders
         self.typed = True                    # False: values stay untyped (positions only)
         self.custom: dict[str, list[Item]] = {"PropertyType": [], "MaterialType": []}
-        self.bound: list[Item] = []          # the items that hold bindings
 
     # ---- files
     def source(self, path: str) -> SourceFile | None:
@@ -73,7 +78,7 @@ class _Loader:
         if top.tag != "Project":
             self.diagnostics.append(not_a_project(self.main, top.tag, src.element_span(top)))
             return None
-        root = Item("Project", "", span=src.lazy_element_span(top), element=top)
+        root = Item.loaded("Project", "", src.lazy_element_span(top), top, {}, src, self.contents)
         project = Project(name=top.get("name") or fallback, root=root, path=self.main,
                           format_version=top.get("format", FORMAT_VERSION))
         if project.format_version != FORMAT_VERSION:
@@ -83,7 +88,10 @@ class _Loader:
         cat = catalog()
         self.item_types = {t: cat.item_type(t).is_library for t in cat.item_types}
         self.kanzi_item_types = cat.kanzi_item_types
-        self.fill(root, top, src)
+        # the item types that need no look beyond the name: not the custom ones, no keyword
+        self.plain_types = (frozenset(self.item_types) | self.kanzi_item_types) - set(self.custom) \
+            - {"MaterialType"} - schema_fit.rules().keywords
+        self.walk(root, top, src, 0)
         self.report_unplayed()
         project.layout = "folder" if self.uses_child_files else "file"
         if self.uses_child_files:
@@ -95,73 +103,135 @@ class _Loader:
         project.diagnostics = sorted(self.diagnostics, key=Diagnostic.sort_key)
         return project
 
-    def orphans(self) -> None:
-        """Item files that no parent lists (a merge that added a file but not its <Child>
-        line, say) would silently not load: say so."""
-        read = {os.path.abspath(p) for p in (*self.docs.sources, *self.listed)}
-        for folder, _, names in os.walk(self.root_dir):
-            for n in names:
-                path = os.path.join(folder, n)
-                if n.endswith(ITEM_FILE_SUFFIX) and os.path.abspath(path) not in read \
-                        and not n.endswith(PROJECT_FILE_SUFFIX):
-                    self.diagnostics.append(_diag(
-                        ORPHAN, f"{os.path.relpath(path, self.root_dir)} is in the project folder "
-                                "but no parent lists it, so it is not loaded",
-                        Span(path, 1, 1), hint="add a <Child name=...> line to its parent, or delete it",
-                        severity=Severity.WARNING))
-
     # ---- the tree
-    def fill(self, item: Item, el, src: SourceFile) -> None:
-        """Read the properties, bindings, aliases and children of `item` from `el`."""
-        seen: dict[str, Item] = {}
-        for child in el:
-            tag = child.tag
-            if not isinstance(tag, str):
-                continue                     # comments, processing instructions
+    def walk(self, item: Item, top, src: SourceFile, level: int) -> None:
+        """Read the items below `item`, the top element `top` of file `src` at `level` items
+        deep: one pass over the elements in document order, each item made where it is met.
+        Of the rest, only what the load reports: their contents are built when first read.
+        On the way, what kzm.rng says of every element (schema_fit.py): `src.fits_schema`."""
+        rules = schema_fit.rules()
+        restricted, not_items, keywords = rules.restricted, rules.not_items, rules.keywords
+        diagnostics, contents, plain, new_item = self.diagnostics, self.contents, self.plain_types, Item.__new__
+        item_class, unread = contents.item_class, contents.unread
+        owners = {top: item}                 # element -> its Item, for what is below it
+        levels = {top: level}
+        names_on: dict[Item, set] = {}       # item -> the property names written on it
+        literals: dict[str, set] = {}        # property name -> its literals, to type once each
+        accepted: list[str] = []             # the texts of the elements that may hold text
+        names: list[str] = []                # the other property names to check the pattern of
+        fits = schema_fit.root_fits(top)
+        parent_now = owner = names_now = None
+        free = True
+        for el in top.iterdescendants():
+            parent = el.getparent()
+            if parent is not parent_now:     # (siblings mostly come in a row)
+                parent_now, owner = parent, owners.get(parent)
+                if owner is not None:
+                    names_now, free = names_on.get(owner), owner.type not in restricted
+            tag = el.tag
+            if owner is None:                # below something that is no item
+                if fits:
+                    fits = schema_fit.part_fits(el, tag, parent, accepted, names)
+                continue
+            if not free and fits:            # the top of a file, a PropertyType...
+                fits = schema_fit.may_hold(owner.type, tag) if tag.__class__ is str else tag in (_COMMENT, _PI)
             if tag == "Property":
-                self.property(item, child, src)
+                attributes = el.items()
+                if len(attributes) == 1 and attributes[0][0] == "name":
+                    name = attributes[0][1]
+                else:
+                    name, fits = el.get("name"), False
+                if not name:
+                    diagnostics.append(_diag(STRUCTURE, "<Property> needs a name attribute", src.element_span(el)))
+                    fits = False
+                    continue
+                text = el.text or ""
+                if names_now is None:
+                    names_now = names_on[owner] = set()
+                if name in names_now:
+                    diagnostics.append(set_twice(owner, el, name, src))
+                names_now.add(name)
+                texts = literals.get(name)
+                if texts is None:
+                    texts = literals[name] = set()
+                texts.add(text)
+                accepted.append(text)
             elif tag == "Binding":
-                short_binding(item, child, src, self.diagnostics)
-                self.bound.append(item)
+                accepted.append(el.text or "")
+                if not (fits and schema_fit.attributes_fit(tag, el.items())):
+                    fits = False                 # (fitting, it has a target)
+                    short_binding_problem(el, src, diagnostics, el.get("target"))
             elif tag == "BindingItem":
-                binding_item(item, child, src, self.diagnostics)
-                self.bound.append(item)
+                binding_item_problem(el, src, diagnostics)
+                fits = fits and schema_fit.attributes_fit(tag, el.items())
             elif tag == "Alias":
-                self.alias(item, child, src)
+                if not el.get("name") or el.get("target") is None:
+                    diagnostics.append(_diag(STRUCTURE, "<Alias> needs name and target attributes",
+                                             src.element_span(el)))
+                fits = fits and schema_fit.attributes_fit(tag, el.items())
             elif tag == "Child":
-                sub = self.child_file(item, child, src)
+                fits = fits and schema_fit.attributes_fit(tag, el.items())
+                sub = self.child_file(owner, el, src, levels[parent] + 1)
                 if sub is not None:
-                    self.add(item, sub, seen)
+                    owner.children.append(sub)
+                    sub.parent = owner
+            elif tag.__class__ is not str:   # the schema ignores comments and instructions
+                fits = fits and tag in (_COMMENT, _PI)
             else:
-                sub = self.item(item, child, src)
-                self.add(item, sub, seen)
+                name = el.get("name")
+                sub_level = levels[parent] + 1
+                if plain is not None and tag in plain and sub_level <= MAX_DEPTH and name and "/" not in name \
+                        and name not in (".", "..") and not name.isspace():
+                    sub = new_item(item_class)       # the usual item: Item.loaded's fields, inline
+                    sub.type, sub.name, sub.children, sub._span, sub.element = tag, name, [], ELEMENT_SPAN, el
+                    sub._source, sub._contents = src, contents
+                    unread.append(sub)
+                else:
+                    if fits:
+                        fits = tag not in not_items and not tag.startswith("{") and (
+                            schema_fit.item_name_fits(name) if tag not in keywords
+                            else schema_fit.attributes_fit(tag, el.items()))
+                    sub = self.item(owner, el, tag, src, sub_level, name)
+                owner.children.append(sub)
+                sub.parent = owner
+                if sub_level <= MAX_DEPTH:
+                    owners[el] = sub
+                    levels[el] = sub_level
+        for owner in owners.values():
+            children = owner.children
+            if len(children) > 1 and len({c.name for c in children}) < len(children):
+                self.same_names(owner)
+        self.filled += owners.values()
+        for name, texts in literals.items():
+            self.literals.setdefault(name, set()).update(texts)
+        src.fits_schema = fits and schema_fit.text_fits(top, accepted) and \
+            schema_fit.names_fit(names) and schema_fit.names_fit(literals)
 
-    def item(self, parent: Item, el, src: SourceFile) -> Item:
+    def item(self, parent: Item, el, tag: str, src: SourceFile, level: int, name: str | None) -> Item:
+        """The item of element `el` (its tag and `name` attribute as given), `level` items
+        deep; one deeper than MAX_DEPTH is made, reported and left empty."""
         library = parent.parent is None
-        name = el.get("name")
         if name is None:
-            name = el.tag if library else ""
+            name = tag if library else ""
             if not library:
-                self.diagnostics.append(_diag(BAD_NAME, f"<{el.tag}> has no name attribute",
+                self.diagnostics.append(_diag(BAD_NAME, f"<{tag}> has no name attribute",
                                               src.element_span(el)))
-        else:
+        elif not name or "/" in name or name in (".", "..") or name.isspace():
             self.name_ok(name, lambda: src.attribute_span(el, "name"))
-        item = Item.loaded(el.tag, name, _ELEMENT_SPAN, el, {k: v for k, v in el.items() if k != "name"}, src)
-        if el.tag in self.custom:
-            self.custom[el.tag].append(item)       # in tree order, as Project.items() lists them
-        if self.item_types is not None and el.tag not in self.item_types \
-                and el.tag not in self.kanzi_item_types:
-            self.unknown_type(el.tag, item.span, library)
-        if el.tag == "MaterialType":
-            self.check_shader(item, el, src)
-        item.parent = parent
-        self.depth += 1
-        if self.depth > MAX_DEPTH:          # folder projects nest files without a limit of lxml's
+        if level <= MAX_DEPTH:             # (a custom type's attributes: the catalog reads them now)
+            item = Item.loaded(tag, name, ELEMENT_SPAN, el, _attributes(el) if tag in self.custom else None,
+                               src, self.contents)
+        else:
+            item = Item.loaded(tag, name, ELEMENT_SPAN, el, _attributes(el), src)
             self.diagnostics.append(_diag(STRUCTURE, f"the item tree is deeper than {MAX_DEPTH} "
                                           "levels; the items below are not read", item.span))
-        else:
-            self.fill(item, el, src)
-        self.depth -= 1
+        if tag in self.custom:
+            self.custom[tag].append(item)       # in tree order, as Project.items() lists them
+        if self.item_types is not None and tag not in self.item_types and tag not in self.kanzi_item_types:
+            self.unknown_type(tag, item.span, library)
+        if tag == "MaterialType":
+            self.check_shader(item, el, src)
+        item.parent = parent
         return item
 
     def unknown_type(self, tag: str, span: Span, library: bool) -> None:
@@ -188,19 +258,19 @@ class _Loader:
                                           severity=Severity.WARNING, related=spans[1:]))
         self.unplayed = {}
 
-    def add(self, parent: Item, item: Item, seen: dict) -> None:
-        first = seen.get(item.name)
-        if first is not None and item.name:
+    def same_names(self, parent: Item) -> None:
+        """A child named as a sibling before it, each at its place: sibling names are paths."""
+        seen: dict[str, Item] = {}
+        for item in parent.children:
+            first = seen.setdefault(item.name, item) if item.name else item
+            if first is item:
+                continue
             where = f"line {first.span.line}" if first.span and first.span.file == item.span.file \
                 else str(first.span)
             self.diagnostics.append(_diag(
                 DUPLICATE, f"{parent.path or 'the project'} already has a child named "
                            f"'{item.name}' ({where}); sibling names must be unique",
                 item.span, related=[first.span] if first.span else []))
-        else:
-            seen[item.name] = item
-        parent.children.append(item)
-        item.parent = parent
 
     def name_ok(self, name: str, span) -> bool:
         """Whether `name` can be an item name; `span` is a Span or a function that gives it
@@ -216,78 +286,6 @@ class _Loader:
             self.diagnostics.append(_diag(BAD_NAME, bad, span() if callable(span) else span))
         return bad is None
 
-    def child_folder(self, item: Item) -> str:
-        """Where the files of an item's children lie: the item's ProjectItemPath, each name
-        stored as item_file_name() makes it."""
-        if item.parent is None:
-            return self.root_dir
-        folder = self.folders.get(id(item))
-        if folder is None:
-            folder = self.folders[id(item)] = os.path.join(self.child_folder(item.parent),
-                                                           item_file_name(item.name))
-        return folder
-
-    def real_path(self, path: str) -> str:
-        """os.path.realpath, with the folders' answers cached (one look-up per folder, not
-        per file, in a project of thousands of files)."""
-        folder, name = os.path.split(path)
-        real_folder = self.real_folders.get(folder)
-        if real_folder is None:
-            real_folder = self.real_folders[folder] = os.path.realpath(folder)
-        full = os.path.join(real_folder, name)
-        return os.path.realpath(full) if os.path.islink(full) else full
-
-    def child_file(self, parent: Item, el, src: SourceFile) -> Item | None:
-        """`<Child name="X"/>`: the item stored in `<parent's folder>/X.kzm`."""
-        self.uses_child_files = True
-        name = el.get("name")
-        if not self.follow_children:
-            return Item("Child", name or "")
-        def nspan() -> Span:            # worked out only for a message
-            return src.attribute_span(el, "name")
-        if name is None:
-            self.diagnostics.append(_diag(STRUCTURE, "<Child> needs a name attribute", src.element_span(el)))
-            return None
-        if "/" in name or name in (".", "..") or "\x00" in name:
-            self.diagnostics.append(_diag(OUTSIDE, f"refused: <Child name={name!r}> would read a file "
-                                          "outside its parent's folder", nspan()))
-            return None
-        if not self.name_ok(name, nspan):
-            return None
-        path = os.path.join(self.child_folder(parent), item_file_name(name) + ITEM_FILE_SUFFIX)
-        real = self.real_path(path)
-        if real != self.real_root and not real.startswith(self.root_prefix):
-            self.diagnostics.append(_diag(OUTSIDE, f"refused: {path} leads outside the project "
-                                          f"folder (to {real})", nspan()))
-            return None
-        try:
-            is_folder = stat.S_ISDIR(os.stat(path).st_mode)
-        except OSError:
-            self.diagnostics.append(_diag(MISSING_FILE, f"the file of child '{name}' is missing: {path}",
-                                          nspan(), hint="restore the file or remove the <Child> line"))
-            return None
-        if is_folder:
-            self.diagnostics.append(_diag(MISSING_FILE, f"the file of child '{name}' is a folder: {path}",
-                                          nspan(), hint=f"an item's file is {item_file_name(name)}.kzm; "
-                                                      "its children go in the folder without .kzm"))
-            return None
-        first = self.read_real.setdefault(real, path)
-        if first != path:              # links that make the tree contain itself
-            self.diagnostics.append(_diag(STRUCTURE, f"refused: {path} is {first} again (through a "
-                                          "link); an item file can hold only one item", nspan()))
-            return None
-        self.listed.append(path)
-        sub = self.source(path)
-        if sub is None:
-            return None
-        top = sub.tree.getroot()
-        if top.get("name", top.tag if parent.parent is None else None) != name:
-            self.diagnostics.append(_diag(STRUCTURE, f"{path} holds <{top.tag} name="
-                                          f"{top.get('name')!r}>, but its parent lists it as '{name}'",
-                                          sub.element_span(top)))
-            return None         # not read under a second name (no follow-on duplicate-name)
-        return self.item(parent, top, sub)
-
     def check_shader(self, item: Item, el, src: SourceFile) -> None:
         for attribute in ("shader", "vertex", "fragment"):     # a rendering material has a pair
             self._check_shader_file(item, el, src, attribute)
@@ -302,69 +300,16 @@ class _Loader:
         except Outside as exc:
             self.diagnostics.append(_diag(OUTSIDE, str(exc), src.attribute_span(el, attribute)))
 
-    # ---- properties, bindings, aliases
-    def property(self, item: Item, el, src: SourceFile) -> None:
-        name = el.get("name")
-        if not name:
-            self.diagnostics.append(_diag(STRUCTURE, "<Property> needs a name attribute", src.element_span(el)))
-            return
-        prop = Property.loaded(name, el.text or "", _ELEMENT_SPAN, el, _VALUE_SPAN, src)
-        first = item.properties.get(name)
-        if first is not None:
-            self.diagnostics.append(_diag(STRUCTURE, f"property {name} is set twice on {item.path} "
-                                          f"(first at line {first.span.line}); the last one counts",
-                                          prop.span, severity=Severity.WARNING))
-        item.properties[name] = prop
-        self.pending.append((prop, src))
-
-    def alias(self, item: Item, el, src: SourceFile) -> None:
-        name, target = el.get("name"), el.get("target")
-        span = src.element_span(el)
-        if not name or target is None:
-            self.diagnostics.append(_diag(STRUCTURE, "<Alias> needs name and target attributes", span))
-            return
-        item.aliases[name] = Alias(name, target, span, el)
-
     # ---- typed values, once every custom PropertyType is known
     def parse_values(self, project: Project) -> None:
-        for item in dict.fromkeys(self.bound):
-            for b in item.bindings:
-                b.as_loaded = b.key()
         # the project's catalog from the custom types met on the way (no walk to find them)
         project._catalog = cat = catalog().with_custom(self.custom["PropertyType"],
                                                        self.custom["MaterialType"])
-        # Values are immutable, and projects repeat the same literals for the same property
-        # types ("0.5", "Gravity", "(0, 1, 0)"): each distinct one is read once per load.
-        read: dict[tuple, object] = {}
-        rules: dict[str, tuple] = {}      # property name -> (spec, type, enum, aliases, rule number)
-        numbers: dict[tuple, int] = {}    # (type, enum, aliases) -> rule number
-        for prop, src in self.pending:
-            rule = rules.get(prop.name)
-            if rule is None:
-                spec = cat.property(prop.name) if cat is not None else None
-                type_name, enum = (spec.type, spec.enum or None) if spec else (None, None)
-                aliases = spec.enum_aliases if spec else ()
-                rule = rules[prop.name] = (spec, type_name, enum, aliases,
-                                           numbers.setdefault((type_name, enum, aliases), len(numbers)))
-            spec, type_name, enum, aliases, number = rule
-            key = (prop.text, number)
-            value = read.get(key, read)
-            if value is read:
-                try:
-                    value = parse_literal(prop.text, type_name, enum=enum, enum_aliases=aliases)
-                except LiteralError as e:
-                    value = e
-                read[key] = value
-            if not isinstance(value, LiteralError):
-                prop.value = value
-                continue
-            start = src.text_range(prop.element)[0]
-            raw = src.text[start:start + len(prop.text)]
-            where = src.span(start + value.start, start + value.end) if raw == prop.text else prop.value_span
-            want = spec.type if spec else None
-            self.diagnostics.append(_diag(PROPERTY_TYPE, value.about(prop.name, want, prop.text), where,
-                                          example_hint(want)))
-        self.pending = []
+        values = self.contents.values
+        failed = literal_values(self.literals, cat, values)
+        self.contents.typed = True
+        if failed:
+            self.diagnostics += literal_problems(failed, self.filled)
 
 
 def read_kzm(main: str, typed: bool = True) -> tuple[Project | None, list[Diagnostic]]:
@@ -378,11 +323,13 @@ def read_kzm(main: str, typed: bool = True) -> tuple[Project | None, list[Diagno
     gc.disable()
     try:
         project = loader.load()
+        diagnostics = loader.diagnostics
+        del loader                  # its look-up tables go now, not in the collector's first pass
     finally:
         if gc_was_on:
             gc.enable()
     if project is None:
-        return None, sorted(loader.diagnostics, key=Diagnostic.sort_key)
+        return None, sorted(diagnostics, key=Diagnostic.sort_key)
     return project, project.diagnostics
 
 
@@ -394,4 +341,7 @@ def read_item_file(path: str, root_dir: str) -> tuple[Item, SourceFile] | None:
     src = loader.source(path)
     if src is None:
         return None
-    return loader.item(Item("Project", ""), src.tree.getroot(), src), src
+    top = src.tree.getroot()
+    item = loader.item(Item("Project", ""), top, top.tag, src, 1, top.get("name"))
+    loader.walk(item, top, src, 1)
+    return item, src

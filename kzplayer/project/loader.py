@@ -1,5 +1,6 @@
 """Load a project: a .kzm (one file), a project folder or its NAME.proj.kzm, or a Kanzi
-Studio .kzproj/.kzmat, into the model (kzplayer.project.model), checked against the schema.
+Studio .kzproj/.kzmat, into the model (kzplayer.project.model), checked against the schema
+(libxml2's validation, on the files where the reader's walk could not tell they fit).
 
     load(path) -> Project             (raises KzError when the project has errors)
     load_project(path) -> (Project | None, diagnostics)     (never raises for bad input)
@@ -51,9 +52,12 @@ def load_project(path: str | os.PathLike) -> tuple[Project | None, list[Diagnost
 
 
 def _schema_check(docs: Documents) -> list[Diagnostic]:
+    """The RELAX NG check of kzm.rng, on the files where the loader's walk met something it
+    could reject (schema_fit.py): the messages are the schema check's, as ever."""
     out = []
     for path, src in docs.sources.items():
-        out += validate_tree(src.tree, path, source=src)
+        if not src.fits_schema:
+            out += validate_tree(src.tree, path, source=src)
     return out
 
 

@@ -156,14 +156,25 @@ class Item:
     aliases: dict[str, Alias] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def loaded(cls, type: str, name: str, span, element, attributes: dict, source=None) -> "Item":
-        """The loader's constructor: what __init__ sets, in one step (see Property.loaded)."""
-        item = cls.__new__(cls)
+    def loaded(cls, type: str, name: str, span, element, attributes: dict | None, source=None,
+               contents=None) -> "Item":
+        """The loader's constructor: what __init__ sets, in one step (see Property.loaded).
+        With `contents` (kzplayer.project.contents.Contents) an item of its `item_class`, whose
+        properties, bindings, aliases and (`attributes` None) attributes are built from
+        `element` when first read."""
+        item = cls.__new__(cls if contents is None else contents.item_class)
         item.type, item.name, item.parent, item.children = type, name, None, []
-        item.properties, item.bindings, item.attributes = {}, [], attributes
-        item._span, item.element, item.aliases = span, element, {}
+        item._span, item.element = span, element
         if source is not None:
             item._source = source
+        if contents is None:
+            item.properties, item.bindings, item.attributes, item.aliases = {}, [], attributes, {}
+        else:
+            item._contents = contents
+            contents.unread.append(item)
+            if attributes is not None:
+                item.attributes = attributes        # kept when the rest is built
+                contents.preset.add(item)           # (contents.is_built: these hold what they hold)
         return item
 
     @property

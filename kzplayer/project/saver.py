@@ -21,6 +21,7 @@ import os
 from kzplayer.diagnostics import KzError
 from kzplayer.project.kzm_reader import read_item_file, read_kzm
 from kzplayer.project.layout import PROJECT_FILE_SUFFIX
+from kzplayer.project.contents import is_built
 from kzplayer.project.model import Item, Project
 from kzplayer.project.spans import copy_spans
 from kzplayer.project.source import UNREADABLE, _diag
@@ -139,19 +140,20 @@ def _take_positions(old: Item, new: Item) -> None:
     """Copy positions and elements from a freshly read twin of `old`'s subtree. Children
     that the fresh read left as <Child> placeholders (no element) keep theirs."""
     copy_spans(old, new, ("span",))
-    old.element = new.element
-    for name, p in old.properties.items():
+    old.element, old._source = new.element, getattr(new, "_source", None)
+    # what nobody read yet is built from the new element when first read (contents.py)
+    for name, p in (old.properties.items() if is_built(old, "properties") else ()):
         q = new.properties.get(name)
         if q is not None:
             copy_spans(p, q, ("span", "value_span"))
             p.element, p.text = q.element, q.text
-    for b, c in zip(old.bindings, new.bindings):
+    for b, c in zip(old.bindings, new.bindings) if is_built(old, "bindings") else ():
         copy_spans(b, c, ("span", "expression_span", "target_span", "push_target_span", "raw_code_span"))
         b.element, b.expression_anchors, b.raw_code_anchors = c.element, c.expression_anchors, c.raw_code_anchors
         b.as_loaded = b.key()              # the file now says exactly this binding
         for s, t in zip(b.sources, c.sources):
             s.span, s.item_span, s.element = t.span, t.item_span, t.element
-    for name, a in old.aliases.items():
+    for name, a in (old.aliases.items() if is_built(old, "aliases") else ()):
         if name in new.aliases:
             a.span, a.element = new.aliases[name].span, new.aliases[name].element
     for oc, nc in zip(old.children, new.children):

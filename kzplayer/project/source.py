@@ -67,6 +67,8 @@ class SourceFile:
     text: str
     tree: object
     encoding: str = "utf-8"          # what to write it back in ("utf-8-sig" keeps a BOM)
+    # the loader's walk found nothing kzm.rng could reject (schema_fit.py): no RELAX NG run
+    fits_schema: bool = field(default=False, repr=False)
     _line_starts: list | None = field(default=None, repr=False)
     _tags: dict | None = field(default=None, repr=False)
     _plain: bool | None = field(default=None, repr=False)

@@ -4,6 +4,7 @@ never shown and a large project has tens of thousands (docs/format.md, "Position
 """
 from __future__ import annotations
 
+import threading
 from typing import Callable
 
 
@@ -55,3 +56,26 @@ def copy_spans(dst, src, names) -> None:
         object.__setattr__(dst, key, value)
     if deferred:
         dst._source, dst.element = src._source, src.element
+
+
+# Built when read: the contents of a loaded Item (kzplayer.project.contents).
+_BUILDING = threading.RLock()    # held only while a load's contents are built, once per load
+
+
+class BuiltOnRead:
+    """A field (properties, bindings, aliases, attributes) of the class of one load's items
+    (model.unread_class): the first read of any of them, on any item of the load, builds the
+    contents of all its items from their elements, `obj._contents.build_all()` (a field set
+    by hand before is kept)."""
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        with _BUILDING:                          # the studio's threads may both read first
+            if obj._contents is not None:        # (not built meanwhile by the other)
+                obj._contents.build_all()
+        return getattr(obj, self.name)

@@ -1,7 +1,7 @@
 """The text edits that make a project's files say what its model says, keeping every other
 byte (the saver's in-place save, saver.py): `plan(project)` compares each item with the
-element it was read from and returns a `Plan` of (start, end, replacement) edits per file,
-new item files and item files to delete.
+element it was read from (what nobody read of it is as the file has it) and returns a `Plan`
+of (start, end, replacement) edits per file, new item files and item files to delete.
 
 What it splices: property values (new text between the tags), added and removed properties,
 bindings (splice_bindings.py), aliases (an `<Alias>` element edited, added or removed), an
@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
+from kzplayer.project.contents import is_built
 from kzplayer.project.layout import PROJECT_FILE_SUFFIX
 from kzplayer.project.model import Item, Project
 from kzplayer.project.splice_bindings import BINDINGS, BindingSplice
@@ -141,9 +142,10 @@ class _Splicer(BindingSplice, TreeSplice):
         self.start_tag(src, el, item)
         kids = [c for c in el if isinstance(c.tag, str)]
         inserts = []          # (anchor element or None, text) in the order they are written
-        inserts += self.aliases(src, el, item, kids)
-        inserts += self.properties(src, el, item, kids)
-        inserts += self.bindings(src, el, item, kids)
+        # what nobody read of an item is as its file has it (contents.py): nothing to splice
+        inserts += self.aliases(src, el, item, kids) if is_built(item, "aliases") else []
+        inserts += self.properties(src, el, item, kids) if is_built(item, "properties") else []
+        inserts += self.bindings(src, el, item, kids) if is_built(item, "bindings") else []
         inserts += self.children(src, el, item, kids)
         self.insert(src, el, kids, inserts, item.type if item.parent is not None else el.tag)
 
@@ -159,9 +161,10 @@ class _Splicer(BindingSplice, TreeSplice):
         else:
             library = item.parent.parent is None
             want = [] if el.get("name", el.tag if library else "") == item.name else [("name", item.name)]
-            have = {k: v for k, v in el.items() if k != "name"}
-            want += [(k, None) for k in have if k not in item.attributes]
-            want += [(k, v) for k, v in item.attributes.items() if have.get(k) != v]
+            if is_built(item, "attributes"):
+                have = {k: v for k, v in el.items() if k != "name"}
+                want += [(k, None) for k in have if k not in item.attributes]
+                want += [(k, v) for k, v in item.attributes.items() if have.get(k) != v]
             tag = item.type
         if not want and tag == el.tag:
             return                         # (no src.tags: an untouched file is never scanned)

@@ -25,10 +25,9 @@ def written_keys(src, elements) -> dict:
     scratch = Item("Scratch", "")
     out = {}
     for el in elements:
-        count = len(scratch.bindings)
-        (short_binding if el.tag == "Binding" else binding_item)(scratch, el, src, [])
-        if len(scratch.bindings) > count:
-            out[el] = scratch.bindings[-1].key()
+        binding = (short_binding if el.tag == "Binding" else binding_item)(scratch, el, src)
+        if binding is not None:
+            out[el] = binding.key()
     return out
 
 
