@@ -125,31 +125,37 @@ def parameter_words(code, value, known) -> np.ndarray:
     after bindings (None when unknown); `known(property)`: a property of the catalog."""
     words = np.zeros(max(code.param_words, 4), np.uint32)
     for inst in code.instances:
-        v, owner = inst.variant, inst.owner
-        out = []
-        if v.kind == "affector":
-            out = [1 if owner.visible else 0] + _matrix_words(owner.transform)
-        elif v.kind == "collider":
-            out = [1 if owner.visible else 0]
-        special = _special(v.kind, owner)
-        for u in v.uniforms:
-            got = None
-            if u.name in special:
-                got = components_words(special[u.name], u.type)
-            else:
-                prop = property_of(u.name, v.material, known)
-                if prop is not None:
-                    got = param_words(value(owner.item, prop), u.type)
-            if got is None and u.default is not None:
-                got = components_words(u.default, u.type)
-            out += got if got is not None else [0] * _words(u.type)
-        assert len(out) == v.words, (v.material.name, len(out), v.words)
+        out = instance_words(inst, value, known)
         words[inst.param_base:inst.param_base + len(out)] = out
     for em in code.spaced:              # an emitter's own space: particle -> system space, and back
         b = code.space_bases[id(em)]
         words[b:b + 16] = _matrix_words(em.space)
         words[b + 16:b + 32] = _matrix_words(np.linalg.inv(em.space))
     return words
+
+
+def instance_words(inst, value, known) -> list[int]:
+    """One node instance's parameter words (parameter_words' part for `inst`)."""
+    v, owner = inst.variant, inst.owner
+    out = []
+    if v.kind == "affector":
+        out = [1 if owner.visible else 0] + _matrix_words(owner.transform)
+    elif v.kind == "collider":
+        out = [1 if owner.visible else 0]
+    special = _special(v.kind, owner)
+    for u in v.uniforms:
+        got = None
+        if u.name in special:
+            got = components_words(special[u.name], u.type)
+        else:
+            prop = property_of(u.name, v.material, known)
+            if prop is not None:
+                got = param_words(value(owner.item, prop), u.type)
+        if got is None and u.default is not None:
+            got = components_words(u.default, u.type)
+        out += got if got is not None else [0] * _words(u.type)
+    assert len(out) == v.words, (v.material.name, len(out), v.words)
+    return out
 
 
 def _words(glsl_type: str) -> int:

@@ -68,6 +68,8 @@ class SystemRunner:
         self.mesh_texels = None
         self._mesh_bytes = None
         self.buffer_bytes = None            # its buffers and sorters, as the buffer budget counts them
+        self.param_words = None             # the parameter words and table bytes last written
+        self.table_bytes = None
 
     # -- building ------------------------------------------------------------------------
 
@@ -93,9 +95,7 @@ class SystemRunner:
                 self._reset_time_scales()
         self._upload_meshes()
         params = self._parameters()
-        bound = {(id(cb.item), cb.name) for cb in sim.graph.bindings}
-        bakes = zero_bakes(self.code, params, lambda owner, u: any(
-            (id(owner.item), p) in bound for p in _properties(sim.catalog, u)))
+        bakes = self.zero_bakes(params)
         if bakes != self._bakes:
             sim.programs.code.write(self._generator, self.code, bakes)
             self.programs = {k: sim.programs.compile(src) for k, src in self.code.sources.items()}
@@ -119,6 +119,12 @@ class SystemRunner:
         if self.storage is None or self.storage.layout.key != layout.key:
             self._relayout(layout)
         self._write_blocks(params)
+
+    def zero_bakes(self, params) -> dict:
+        """The parameters compiled in as constants for these parameter words (variants.zero_bakes)."""
+        bound = {(id(cb.item), cb.name) for cb in self.sim.graph.bindings}
+        return zero_bakes(self.code, params, lambda owner, u: any(
+            (id(owner.item), p) in bound for p in _properties(self.sim.catalog, u)))
 
     def _upload_meshes(self) -> None:
         """The system's mesh data (collision meshes, mesh emitters) in one buffer read as a
@@ -213,7 +219,9 @@ class SystemRunner:
         parameter words when the caller has them already."""
         sim = self.sim
         table = table_words(self.system.members, self.storage.layout, self.code, runs).tobytes()
-        params = (self._parameters() if params is None else params).tobytes()
+        self.param_words = self._parameters() if params is None else params
+        self.table_bytes = table            # what the blocks hold: gpu.word_edit rewrites part of them
+        params = self.param_words.tobytes()
         if self.words_in_ssbo:      # one storage block: the table, then the parameters
             self.table = _sized(self.ctx, self.table, 16)
             self.params = _sized(self.ctx, self.params, len(table) + len(params))
@@ -230,7 +238,9 @@ class SystemRunner:
         if self.table is None:
             return
         word = np.asarray([lod_word(self.system.members[k].lod)], np.uint32).tobytes()
-        (self.params if self.words_in_ssbo else self.table).write(word, offset=(k * EMITTER_WORDS + LOD_WORD) * 4)
+        at = (k * EMITTER_WORDS + LOD_WORD) * 4
+        (self.params if self.words_in_ssbo else self.table).write(word, offset=at)
+        self.table_bytes = self.table_bytes[:at] + word + self.table_bytes[at + 4:]
 
     @property
     def words_in_ssbo(self) -> bool:

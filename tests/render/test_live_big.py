@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from kzplayer.commands.watch import check_live, read_live
+from kzplayer.gpu import word_edit
 from kzplayer.gpu.runner import SystemRunner
 from kzplayer.render.live import LiveSession
 from kzplayer.render.player import Player
@@ -49,14 +50,20 @@ def project_text(speed="2", pool="{./Emission.Rate} * 2", material="Emitter_Poin
 
 @pytest.fixture
 def refreshed(monkeypatch):
-    """The ParticleSystem paths whose GPU side was brought up to date, one entry a refresh."""
+    """The ParticleSystem paths whose GPU side was brought up to date, one entry a refresh
+    or a rewrite of parameter words alone (gpu.word_edit)."""
     calls = []
-    original = SystemRunner.refresh
+    original, upload = SystemRunner.refresh, word_edit._upload
 
     def counted(self, *a, **k):
         calls.append(self.system.item.path)
         return original(self, *a, **k)
+
+    def rewritten(runner, words):
+        calls.append(runner.system.item.path)
+        return upload(runner, words)
     monkeypatch.setattr(SystemRunner, "refresh", counted)
+    monkeypatch.setattr(word_edit, "_upload", rewritten)
     return calls
 
 
