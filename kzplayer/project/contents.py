@@ -29,6 +29,14 @@ class UnreadItem(Item):
     (spans.BuiltOnRead; Item's own fields keep their factories for items made by hand). Each
     load has a class of its own (`unread_class`), whose descriptors go when it is built."""
 
+    def __reduce_ex__(self, protocol):
+        """A copy (copy.copy, deepcopy) or a pickle is a plain Item of the contents built."""
+        if self._contents is not None:
+            self._contents.build_all()
+        state = self.__dict__.copy()
+        state.pop("_contents", None)
+        return (Item.__new__, (Item,), state)
+
 
 CONTENTS = ("properties", "bindings", "aliases", "attributes")
 

@@ -165,3 +165,19 @@ def test_the_walks_items_are_what_item_loaded_makes(tmp_path):
     made = Item.loaded(a.type, a.name, a._span, a.element, None, a._source, a._contents)
     made.parent = a.parent
     assert vars(a) == vars(made)
+
+
+@pytest.mark.parametrize("copy_of", ["copy", "deepcopy"])
+def test_a_copy_of_an_unread_item_is_a_plain_item_with_its_contents(tmp_path, copy_of):
+    """copy.copy / deepcopy of an item nobody read: a plain Item holding what the file says
+    (a copy of the unread item's fields would have had none once the load's class is built)."""
+    import copy
+    project = kzplayer.load(write(tmp_path, EMITTERS))
+    a = project.find("Screens/Screen/A")
+    assert not is_built(a)
+    dup = getattr(copy, copy_of)(a)
+    assert type(dup) is Item
+    assert {n: p.value for n, p in dup.properties.items()} == {"Emission.Rate": 5.0, "Emission.Lifetime": 2.5}
+    assert [b.expression for b in dup.bindings] == ["{./Emission.Rate} * 2"]
+    assert set(dup.aliases) == {"Me"} and dup.attributes == {"extra": "x"}
+    assert project.find("Screens/Screen/B").get("Emission.Rate") == 7.0     # the others built too
