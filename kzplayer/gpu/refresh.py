@@ -20,6 +20,11 @@ from kzplayer.gpu.nodes import Collider, Emitter, System
 _REVISIONS = itertools.count(1)
 
 
+def new_revision(sim) -> None:
+    """Mark `sim`'s state as changed (a refresh, or a parameter-word edit: gpu.word_edit)."""
+    sim.revision = next(_REVISIONS)
+
+
 def holders(sim) -> None:
     """A System, Emitter and Collider holder per scene record, kept across refreshes (by
     the scene node), in the scene's order (emitters in dependency order, then channels)."""
@@ -45,7 +50,7 @@ def refresh(sim, only=None) -> None:
     """Re-read everything the GPU side derives from the scene's records (`only`: of these
     ParticleSystem paths alone, the systems a change reaches: kzplayer.scene.Change)."""
     scene = sim.scene
-    sim.revision = next(_REVISIONS)     # (first: a refresh that raises half-way changed things too)
+    new_revision(sim)                   # (first: a refresh that raises half-way changed things too)
     holders(sim)
     for system in sim.systems:
         if only is not None and system.item.path not in only:
@@ -68,7 +73,7 @@ def refresh(sim, only=None) -> None:
                 em.mesh_block = sim.meshes.emitter(em, system.simulation_to_world @ em.transform)
                 if em.mesh_block is None:
                     scene.leave_out(em.node, "emission")
-    pools = {id(runner): _system_pools(sim, runner.system) for runner in sim.runners}
+    pools = {id(runner): system_pools(sim, runner.system) for runner in sim.runners}
     _check_buffer_budget(sim, pools, only)  # before any buffer of the new sizes is made
     for runner in sim.runners:
         if only is not None and runner.system.item.path not in only:
@@ -115,7 +120,7 @@ def _pool_size(sim, item, asked: int) -> int:
     return sim.max_pool
 
 
-def _system_pools(sim, system) -> list[int]:
+def system_pools(sim, system) -> list[int]:
     """The emitters' pools in dependency order, the later ones cut where the system's
     buffers would pass what one texel buffer (or storage block) and one dispatch hold."""
     limit = system_limit(sim.ctx, sim.image_io)

@@ -18,7 +18,7 @@ from kzplayer.gpu.history import history_length
 from kzplayer.gpu.limits import draw_sorters, system_bytes
 from kzplayer.gpu.materials import property_of
 from kzplayer.gpu.params import instance_words, table_words
-from kzplayer.gpu.refresh import _REVISIONS, _system_pools
+from kzplayer.gpu.refresh import new_revision, system_pools
 from kzplayer.gpu.runner import runs
 from kzplayer.gpu.storage import Layout
 
@@ -35,7 +35,7 @@ def rewrite_words(sim, change) -> bool:
         plans = [_plan(sim, runner, change.values) for runner in runners]
     if any(plan is None for plan in plans):
         return False
-    sim.revision = next(_REVISIONS)     # a new state, as a refresh makes (checkpoints are of a revision)
+    new_revision(sim)                   # a new state, as a refresh makes (checkpoints are of a revision)
     for runner, words in zip(runners, plans):
         _upload(runner, words)
     return True
@@ -75,7 +75,7 @@ def _plan(sim, runner, values) -> np.ndarray | None:
             return None
     members = system.members
     host = sim.events_cap if any(em.host_kinds for em in members) else 0
-    layout = Layout(_system_pools(sim, system), 0, host_events=host, histories=[em.history for em in members])
+    layout = Layout(system_pools(sim, system), 0, host_events=host, histories=[em.history for em in members])
     sorters = [draw_sorters(sim.values.value, em.item, em.channel_of is not None) for em in members]
     if system_bytes(layout, sorters) != runner.buffer_bytes:
         return None

@@ -5,7 +5,7 @@ problems (`*_problem`); the Bindings are built when an item's bindings are first
 from __future__ import annotations
 
 from kzplayer.project.model import Binding, BindingSource, Item
-from kzplayer.project.spans import Deferred
+from kzplayer.project.spans import ELEMENT_SPAN, VALUE_SPAN, Deferred
 from kzplayer.project.source import STRUCTURE, SourceFile, _diag
 
 _MODES = {"ONEWAY": "ONE_WAY", "TWOWAY": "TWO_WAY", "TOSOURCE": "TO_SOURCE"}
@@ -48,15 +48,13 @@ def short_binding(item: Item, el, src: SourceFile) -> Binding | None:
     binding = Binding(
         target=target, expression=text, name=el.get("name"),
         field=el.get("field", "WHOLE_PROPERTY"), mode=mode_word(el.get("mode", "ONE_WAY")),
-        short=True, span=_ELEMENT_SPAN, expression_span=_TEXT_SPAN, expression_anchors=anchors,
+        short=True, span=ELEMENT_SPAN, expression_span=VALUE_SPAN, expression_anchors=anchors,
         target_span=_TARGET_SPAN, owner=item, element=el)
     binding._source = src             # what the Deferred positions read
     return binding
 
 
-# Where a short binding's parts are written, worked out when first read (model.Deferred).
-_ELEMENT_SPAN = Deferred(lambda b: b._source.element_span(b.element))
-_TEXT_SPAN = Deferred(lambda b: b._source.value_span(b.element))
+# Where a short binding's target is written, worked out when first read (spans.Deferred).
 _TARGET_SPAN = Deferred(lambda b: b._source.attribute_span(b.element, "target"))
 
 

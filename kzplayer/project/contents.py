@@ -16,11 +16,8 @@ from kzplayer.project.bindings_reader import binding_item, short_binding
 from kzplayer.project.literals import LiteralError, example_hint, parse_literal
 from kzplayer.project.model import Alias, Item, Property
 from kzplayer.project.source import PROPERTY_TYPE, STRUCTURE, SourceFile, _diag
-from kzplayer.project.spans import BuiltOnRead, Deferred
-
-# Where a loaded Item or Property is written, worked out from its element when first read.
-ELEMENT_SPAN = Deferred(lambda obj: obj._source.element_span(obj.element))
-VALUE_SPAN = Deferred(lambda obj: obj._source.value_span(obj.element))
+# ELEMENT_SPAN: importable from here as the reader does
+from kzplayer.project.spans import ELEMENT_SPAN, VALUE_SPAN, BuiltOnRead  # noqa: F401
 
 
 class UnreadItem(Item):

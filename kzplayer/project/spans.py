@@ -18,6 +18,12 @@ class Deferred:
         self.make = make
 
 
+# Where a loaded Item, Property or short Binding is written (its element's start tag), and where
+# its text starts, worked out from the element and the file (`_source`) it was read from.
+ELEMENT_SPAN = Deferred(lambda obj: obj._source.element_span(obj.element))
+VALUE_SPAN = Deferred(lambda obj: obj._source.value_span(obj.element))
+
+
 class SpanField:
     """A Span attribute that may also be set to `(function, *arguments)` or a Deferred: the
     loader defers working out line and column until the span is read, since most are never
