@@ -172,9 +172,27 @@ def literal_problems(failed: dict, items: list[Item]) -> list[Diagnostic]:
             start = src.text_range(el)[0]
             raw = src.text[start:start + len(text)]
             where = src.span(start + error.start, start + error.end) if raw == text else src.value_span(el)
-            want = spec.type if spec else None
-            out.append(_diag(PROPERTY_TYPE, error.about(name, want, text), where, example_hint(want)))
+            out.append(literal_problem(error, name, spec, text, where))
     return out
+
+
+def literal_problem(error: LiteralError, name: str, spec, text: str, where) -> Diagnostic:
+    """The diagnostic for literal `text` of property `name` (catalog `spec` or None) that does
+    not read as its type (`error`, from parse_literal), at `where`."""
+    want = spec.type if spec else None
+    return _diag(PROPERTY_TYPE, error.about(name, want, text), where, example_hint(want))
+
+
+def type_literal(cat, name: str, text: str, src: SourceFile, start: int) -> tuple[object, list[Diagnostic]]:
+    """(value, []) of property `name`'s literal `text` as a load types it (literal_values, with
+    catalog `cat`), or (None, [the load's diagnostic]) for `text` written at offset `start` of
+    `src`: a live save's one changed literal (render/live_text.py) is typed this one way."""
+    values: dict = {}
+    failed = literal_values({name: (text,)}, cat, values)
+    if not failed:
+        return values[(name, text)], []
+    error, spec = failed[(name, text)]
+    return None, [literal_problem(error, name, spec, text, src.span(start + error.start, start + error.end))]
 
 
 def set_twice(item: Item, el, name: str, src: SourceFile) -> Diagnostic:

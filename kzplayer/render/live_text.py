@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kzplayer.diagnostics import Diagnostic
-from kzplayer.project.literals import LiteralError, example_hint, parse_literal
-from kzplayer.project.source import PROPERTY_TYPE, SourceFile, _diag, decode_text
+from kzplayer.project import contents
+from kzplayer.project.source import SourceFile, decode_text
 from kzplayer.render.live_diff import _same
 
 # a literal the fast path may take as written: what lxml would read as the same text
@@ -166,14 +166,7 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
 def type_literal(catalog, name: str, edit: FastEdit) -> tuple[object, list[Diagnostic]]:
     """(value, []) of a property's new literal as the loader types it (kzm_reader's
     parse_values), or (None, [the loader's diagnostic, at the same file:line:column])."""
-    spec = catalog.property(name) if catalog is not None else None
-    type_name, enum = (spec.type, spec.enum or None) if spec else (None, None)
-    try:
-        return parse_literal(edit.text, type_name, enum=enum, enum_aliases=spec.enum_aliases if spec else ()), []
-    except LiteralError as e:
-        start = edit.literal.start
-        where = _source(edit.after).span(start + e.start, start + e.end)
-        return None, [_diag(PROPERTY_TYPE, e.about(name, type_name, edit.text), where, example_hint(type_name))]
+    return contents.type_literal(catalog, name, edit.text, _source(edit.after), edit.literal.start)
 
 
 def rebound(binding, edit: FastEdit):

@@ -181,3 +181,17 @@ def test_a_copy_of_an_unread_item_is_a_plain_item_with_its_contents(tmp_path, co
     assert [b.expression for b in dup.bindings] == ["{./Emission.Rate} * 2"]
     assert set(dup.aliases) == {"Me"} and dup.attributes == {"extra": "x"}
     assert project.find("Screens/Screen/B").get("Emission.Rate") == 7.0     # the others built too
+
+
+@pytest.mark.parametrize("text", ["7.5", "fast", "1e999", ""])
+def test_a_literal_typed_alone_is_what_a_load_makes_of_it(tmp_path, text):
+    """contents.type_literal (a live save's one literal, render/live_text.py) against a load
+    of a file holding that literal: the same value, or the same diagnostic at the same place."""
+    f = write(tmp_path, f'<ParticleEmitter name="A"><Property name="Emission.Rate">{text}</Property></ParticleEmitter>')
+    project, diags = loader.load_project(f)
+    src = loader.read_source(str(f), [])
+    start = src.text.index('"Emission.Rate">') + len('"Emission.Rate">')
+    value, problems = contents.type_literal(project.catalog if project else None, "Emission.Rate", text, src, start)
+    assert problems == diags
+    if project is not None and not diags:
+        assert value == project.find("Screens/Screen/A").properties["Emission.Rate"].value
