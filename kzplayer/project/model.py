@@ -154,6 +154,12 @@ class Item:
     span: Span | None = SpanField()
     element: Any = field(default=None, repr=False, compare=False)
     aliases: dict[str, Alias] = field(default_factory=dict, repr=False)
+    # (not a dataclass field: no __init__ argument; an item reads the class's None until set)
+    copied_from = None
+    """The Item this one is a duplicate of (studio/tree_ops.clone sets it on each copy, a
+    duplicate of a duplicate naming the copy it was made from), None for an item loaded or
+    made anew: a save writes the original's text (comments, formatting) for a duplicate that
+    has no element of its own (splice_tree.TreeSplice.element_of)."""
 
     @classmethod
     def loaded(cls, type: str, name: str, span, element, attributes: dict | None, source=None,

@@ -36,7 +36,7 @@ class TreeSplice:
         while node is not None and seen < 1000:
             if node.element is not None:
                 return node.element if self.known(node.element) else None
-            node, seen = getattr(node, "copied_from", None), seen + 1
+            node, seen = node.copied_from, seen + 1
         return None
 
     def children(self, src, el, item: Item, kids: list) -> list:
