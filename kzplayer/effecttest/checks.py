@@ -173,7 +173,7 @@ def check_bounds(check, rec, loaded, world_matrix) -> Outcome:
     name = check.data.get("emitter")
     paths = [find_emitter(name, rec.emitters)] if name else rec.emitters
     tol = float(check.data.get("tolerance", 1e-3))
-    inside = _collider_test(check.data["outside"], loaded, world_matrix, tol) if "outside" in check.data else None
+    solid = _collider_test(check.data["outside"], loaded, world_matrix, tol) if "outside" in check.data else None
     total = 0
     for n in frames_of(check, rec.fps):
         for path in paths:
@@ -182,7 +182,7 @@ def check_bounds(check, rec, loaded, world_matrix) -> Outcome:
                 continue
             total += len(p)
             p = p.astype(np.float64)
-            for what, bad in _violations(check.data, p, tol, inside):
+            for what, bad in _violations(check.data, p, tol, solid):
                 if bad.any():
                     i = int(np.argmax(bad))
                     at = ", ".join(f"{v:.3f}" for v in p[i])
@@ -194,10 +194,10 @@ def check_bounds(check, rec, loaded, world_matrix) -> Outcome:
 
 
 _BOUND_KEYS = {"outside the box": "box", "outside the sphere": "sphere", "below the plane": "above",
-               "inside the collider": "outside"}
+               "inside the collider": "outside", "outside the KeepInside collider": "outside"}
 
 
-def _violations(data, p, tol, inside):
+def _violations(data, p, tol, solid):
     if "box" in data:
         lo, hi = np.array(data["box"]["min"]), np.array(data["box"]["max"])
         yield "outside the box", ((p < lo - tol) | (p > hi + tol)).any(axis=1)
@@ -208,21 +208,27 @@ def _violations(data, p, tol, inside):
         n = np.array(data["above"]["normal"], float)
         n /= np.linalg.norm(n)
         yield "below the plane", (p - np.array(data["above"]["point"])) @ n < -tol
-    if inside is not None:
-        yield "inside the collider", inside(p)
+    if solid is not None:
+        what, in_solid = solid
+        yield what, in_solid(p)
 
 
 def _collider_test(name, loaded, world_matrix, tol):
-    """inside(points) for a ParticleCollider's solid (effecttest/solids.py), in world space."""
+    """(what a violation is called, in_solid(points)) for a ParticleCollider's solid side
+    (effecttest/solids.py), in world space. With Collider.KeepInside the solid side is all
+    that is outside the shape, as the shaders have it: a particle is wrong there when it is
+    outside the shape by more than `tol`."""
     item = find_item(name, loaded.project.walk(), "ParticleCollider")
     ref = loaded.value(item, "ParticleCollider.ColliderMaterial")
     material = str(getattr(ref, "name", ref)).rsplit("/", 1)[-1]
     to_local = np.linalg.inv(world_matrix(loaded, item))
-    shape = _solid(material, item, loaded, tol)
+    keep_inside = bool(loaded.value(item, "Collider.KeepInside"))
+    shape = _solid(material, item, loaded, -tol if keep_inside else tol)
 
-    def inside(p):
-        return shape(p @ to_local[:3, :3].T + to_local[:3, 3])
-    return inside
+    def in_solid(p):
+        q = p @ to_local[:3, :3].T + to_local[:3, 3]
+        return ~shape(q) if keep_inside else shape(q)
+    return ("outside the KeepInside collider" if keep_inside else "inside the collider"), in_solid
 
 
 def _solid(material, item, loaded, tol):

@@ -1,7 +1,9 @@
 """The solids of the stock colliders as point tests, for `[[bounds]] outside = "Collider"`:
 `inside(points) -> bool array` in the collider's local space, each shape as its shader
 (shaders/Collider_*.glsl) and docs/catalog.md describe it, a point within `tol` of the
-surface counted as outside (the simulation leaves particles resting on it).
+surface counted as outside (the simulation leaves particles resting on it). A negative `tol`
+widens the shape instead: `~inside` is then "outside by more than -tol", the solid side of a
+KeepInside collider.
 
 Collider_Rectangle and Collider_Disc are two-sided surfaces with no inside; a mesh's inside is
 the generalised winding number of its triangles (1 inside a closed mesh, 0 outside), which
@@ -53,13 +55,13 @@ def cone(r: float, h: float, tol: float) -> Inside:
         below_apex = h / 2 - q[:, 1]
         radial_gap = r * below_apex / h - np.hypot(q[:, 0], q[:, 2])
         side = radial_gap * (h / np.hypot(h, r))
-        return (q[:, 1] > -h / 2 + tol) & (below_apex > 0) & (side > tol)
+        return (q[:, 1] > -h / 2 + tol) & (below_apex > min(tol, 0.0)) & (side > tol)
     return inside
 
 
 def mesh(positions: np.ndarray, indices: np.ndarray, tol: float) -> Inside:
     """Inside a closed triangle mesh: winding number above one half, and farther than `tol`
-    from every triangle."""
+    from every triangle (a negative `tol`: inside, or within -tol of a triangle)."""
     tri = np.asarray(positions, np.float64)[np.asarray(indices, np.int64)]     # (M, 3, 3)
 
     def inside(q):
@@ -69,6 +71,8 @@ def mesh(positions: np.ndarray, indices: np.ndarray, tol: float) -> Inside:
             hit = winding(tri, chunk) > 0.5
             if hit.any() and tol > 0:
                 hit[hit] = surface_distance(tri, chunk[hit]) > tol
+            elif not hit.all() and tol < 0:
+                hit[~hit] = surface_distance(tri, chunk[~hit]) <= -tol
             out[lo:lo + len(chunk)] = hit
         return out
     return inside

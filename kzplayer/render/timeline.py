@@ -94,7 +94,7 @@ class Timeline:
         frame = player.sim.frames
         if self.grid == here and any(k.frame == frame for k in self.kept):
             return                        # a re-run passing a kept frame again
-        data = checkpoints.checkpoint(player.sim, named=self._fingerprints(player.sim, state))
+        data = checkpoints.checkpoint(player.sim, named=self.fingerprints(player.sim, state))
         self.taken += 1
         if len(data) > self.budget:
             self._refused = here
@@ -120,12 +120,13 @@ class Timeline:
     def restore(self, player, kept: Kept) -> None:
         """Put a kept checkpoint's state into the Player's simulation."""
         state = player.timeline_state()
-        checkpoints.restore(player.sim, kept.data, named=self._fingerprints(player.sim, state))
+        checkpoints.restore(player.sim, kept.data, named=self.fingerprints(player.sim, state))
         self.restored += 1
         self.run = self.grid
 
-    def _fingerprints(self, sim, state) -> tuple[str, str]:
-        # worked out once per state: the project's files and parameter words do not change within one
+    def fingerprints(self, sim, state) -> tuple[str, str]:
+        """The simulation's checkpoint fingerprints (gpu/checkpoint.py), worked out once per
+        timeline state: the project's files and parameter words do not change within one."""
         if self._named is None or self._named[0] != state:
             self._named = (state, checkpoints.fingerprints(sim))
         return self._named[1]
@@ -152,7 +153,8 @@ def player_checkpoint(player) -> bytes:
     state = {"time": player.time, "frame": player.frame, "size": list(player.size), "seen": seen,
              "stalled": [player.stalled.stalled, player.stalled.frames],
              "lod_frames": [[f, rates, sides] for f, (rates, sides) in sorted(player._lod_frames.items())]}
-    return player.sim.checkpoint(extra={"player": state})
+    named = player.timeline.fingerprints(player.sim, player.timeline_state())
+    return checkpoints.checkpoint(player.sim, extra={"player": state}, named=named)
 
 
 def restore_player(player, data: bytes) -> None:
@@ -163,7 +165,7 @@ def restore_player(player, data: bytes) -> None:
         raise CheckpointError(f"this checkpoint was made at {state['size'][0]}x{state['size'][1]}, not "
                               f"{player.size[0]}x{player.size[1]}: the emission LOD follows the image size",
                               "restore it into a Player of the size it was made at")
-    player.sim.restore(data)
+    checkpoints.restore(player.sim, data, named=player.timeline.fingerprints(player.sim, player.timeline_state()))
     player.timeline.run = None            # a run from 0, but on which grid of frames is not known
     if state is None:
         return                            # a Simulation's own checkpoint: the effect time stays

@@ -207,6 +207,26 @@ def test_outside_a_collider_knows_its_solid(tmp_path, shape, size, inside):
     assert far.outcomes[0].passed, far.outcomes[0].message
 
 
+@pytest.mark.parametrize("ignored", [False, True])
+def test_outside_a_keep_inside_collider_is_its_outside(tmp_path, ignored):
+    """A KeepInside sphere of 1.5 m around the nozzle is a jar: its solid side is all that is
+    outside it. It holds the drops (thrown up to 2.5 m) in, so `outside` passes; drops that
+    ignore it fly out of it by 0.5 s, and the check fails, naming the KeepInside side."""
+    from tests.effecttest.helpers import FOUNTAIN
+    ignore = '\n<Property name="ParticleEmitter.IgnoreColliders">true</Property>' if ignored else ""
+    collider = ('<ParticleCollider name="Jar"><Property name="ParticleCollider.ColliderMaterial">Collider_Sphere</Property>'
+                '<Property name="Collider.Radius">1.5</Property><Property name="Collider.KeepInside">true</Property>'
+                '</ParticleCollider>')
+    text = FOUNTAIN.read_text().replace('<ParticleEmitter name="Nozzle">', '<ParticleEmitter name="Nozzle">' + ignore)
+    project = tmp_path / "jar.kzm"
+    project.write_text(text.replace("</ParticleSystem>", collider + "</ParticleSystem>"))
+    result = run_path(write_spec(tmp_path, '[[bounds]]\nemitter = "Nozzle"\nat = 0.5\noutside = "Jar"\n', project=project))
+    outcome = result.outcomes[0]
+    assert outcome.passed != ignored, outcome.message
+    if ignored:
+        assert "outside the KeepInside collider" in outcome.message
+
+
 def test_outside_a_two_sided_surface_is_refused_with_its_position(tmp_path):
     """A Collider_Disc has no inside: the check cannot be judged (bad input, at `outside`)."""
     from tests.effecttest.helpers import FOUNTAIN

@@ -55,3 +55,19 @@ def test_the_tolerance_spares_points_on_the_surface():
     assert solids.mesh(box.vertices, box.faces, 1e-3)(q).tolist() == [True, False, False]
     assert solids.box((1, 1, 1), 1e-3)(q).tolist() == [True, False, False]
     assert solids.cone(1, 2, 1e-3)(np.array([[0, -0.9995, 0], [0, -0.5, 0]])).tolist() == [False, True]
+
+
+def test_a_negative_tolerance_widens_the_shape_for_keep_inside():
+    """KeepInside's solid side is outside the shape: `~inside(-tol)` flags the points outside
+    it by more than tol, for the analytic box and its mesh alike (closed-form distance)."""
+    e = np.array([0.8, 0.5, 0.6])
+    box = trimesh.creation.box(extents=2 * e)
+    q = points(3000, 1.5)
+    outside = np.linalg.norm(np.maximum(np.abs(q) - e, 0), axis=1)
+    tol = 0.05
+    want = outside > tol
+    assert (~solids.mesh(box.vertices, box.faces, -tol)(q) == want).all()
+    near = (outside > 0) & (outside < tol)
+    assert near.sum() > 10 and not (~solids.box(e, -tol)(q))[near].any()     # resting on it: spared
+    assert ((~solids.box(e, -tol)(q)) == want)[np.abs(outside - tol) > 1e-3].mean() > 0.97   # box corners are square
+    assert (~solids.plane(-tol)(np.array([[0, 0.04, 0], [0, 0.06, 0]]))).tolist() == [False, True]
