@@ -4,6 +4,9 @@ worked out again (Kahn over the compiled graph, nothing evaluated), and only the
 bindings and what depends on their targets, old and new, evaluated again."""
 from __future__ import annotations
 
+from kzplayer.bindings.lookups import Lookups
+from kzplayer.bindings.order import sort
+
 
 def rebind(graph, item, bindings) -> set[tuple]:
     """Give `item` these bindings instead of its own (a live save that edited them):
@@ -21,15 +24,15 @@ def rebind(graph, item, bindings) -> set[tuple]:
     graph.bindings = [b for b in graph.bindings if b not in gone]
     item.bindings = list(bindings)
     start = max((b.index for b in graph.bindings), default=-1) + 1
-    new = []
+    new, look = [], Lookups(graph.project)
     for k, binding in enumerate(item.bindings):
         binding.owner = item
-        new.append(graph._add(binding, start + k))
+        new.append(graph._add(binding, start + k, look))
     graph._static = [d for b in graph.bindings for d in graph._compiled_diags.get(b, ())]
     for b in old:
         graph._compiled_diags.pop(b, None)
     graph.order, graph._rank = [], {}
-    graph._sort()
+    sort(graph)
     changed: set[tuple] = set()
     unbound = [b.writes for b in old if b.writes is not None and not graph._writers.get(b.writes)]
     for node in unbound:          # no longer bound: its own value again
