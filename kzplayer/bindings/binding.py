@@ -21,7 +21,7 @@ from kzplayer.bindings.problems import problem
 # parse_program and fold_source_fields are importable from here too (binding.py held them).
 from kzplayer.bindings.programs import (fold_source_fields, parse_program,  # noqa: F401
                                         single_reference, source_mismatch)
-from kzplayer.bindings.record import CompiledBinding
+from kzplayer.bindings.record import LATER, CompiledBinding
 from kzplayer.bindings.sources import (CONSUMERS, OUTPUTS, Input, Unresolved, check_property, find_item,
                                        node_type, resolve_reference, unresolved)
 from kzplayer.diagnostics import Diagnostic, Severity, a_or_an
@@ -32,7 +32,8 @@ from kzplayer.expr.parser import shared as shared_tree
 from kzplayer.expr.types import SAMPLES, sample
 
 ONE_WAY, TWO_WAY, TO_SOURCE = "ONE_WAY", "TWO_WAY", "TO_SOURCE"
-_MODES = {"ONEWAY": ONE_WAY, "TWOWAY": TWO_WAY, "TOSOURCE": TO_SOURCE}
+_MODES = {"ONEWAY": ONE_WAY, "TWOWAY": TWO_WAY, "TOSOURCE": TO_SOURCE,
+          ONE_WAY: ONE_WAY, TWO_WAY: TWO_WAY, TO_SOURCE: TO_SOURCE}     # (as written mostly)
 _WHOLE = (None, "WHOLE_PROPERTY")       # TargetPropertyAttribute values that name no field
 
 
@@ -40,14 +41,9 @@ def compile_binding(binding, index: int, project, look: Lookups | None = None
                     ) -> tuple[CompiledBinding, list[Diagnostic]]:
     """The graph's record of one binding and what compiling it found. `look`: the graph's
     Lookups while it builds (one is made for a binding compiled alone)."""
-    look = look or Lookups(project)
-    cb, diags = _compile(binding, index, project, look)
-    if cb._inputs is not None:
+    cb, diags = _compile(binding, index, project, look or Lookups(project))
+    if cb._inputs:                          # compiled the full way
         cb.nodes = tuple(i.node for i in cb._inputs.values())
-    spec = look.spec(cb.name)
-    if cb.item is not None and spec is not None:
-        cb.target_type = spec.type          # what a write converts to (record.LIVE: asked then)
-    cb.consumer = CONSUMERS.get(cb.name)
     return cb, diags
 
 
@@ -62,7 +58,7 @@ def _compile(binding, index: int, project, look: Lookups) -> tuple[CompiledBindi
         if d.severity is Severity.ERROR:
             cb.ok = False
 
-    mode = _MODES.get((binding.mode or ONE_WAY).replace("_", "").upper())
+    mode = _MODES.get(binding.mode) or _MODES.get((binding.mode or ONE_WAY).replace("_", "").upper())
     if mode is None:
         fail(problem("binding.mode", f"unknown binding mode {binding.mode!r}", binding.span,
                      hint="ONE_WAY, TWO_WAY or TO_SOURCE"))
@@ -81,6 +77,9 @@ def _compile(binding, index: int, project, look: Lookups) -> tuple[CompiledBindi
     if cb.field and cb.item and (problem_ := _field_problem(cb, project)):
         fail(problem_)
     spec = look.spec(cb.name)
+    if cb.item is not None and spec is not None:
+        cb.target_type = spec.type          # what a write converts to (record.LIVE: asked then)
+    cb.consumer = CONSUMERS.get(cb.name)
     if cb.name in OUTPUTS:
         fail(problem("binding.output-target", f"{cb.name} is an output of the emitter: "
                      "a binding reads it, it cannot write it", binding.target_span or binding.span))
@@ -166,7 +165,8 @@ def _compile_shared(cb: CompiledBinding, project, look: Lookups) -> bool:
         if ref is None:
             return False
     node_type = look.node_type
-    key = (tree.text, cb.item is not None and field_type(node_type(cb.target), cb.field),
+    target = cb.item is not None and node_type(cb.target)
+    key = (tree.text, target if cb.field is None else target and field_type(target, cb.field),
            tuple(map(node_type, nodes)))
     if key not in _CLEAN:
         types = {ref.key: t for ref, t in zip(tree.shared_references, key[2])}
@@ -178,7 +178,7 @@ def _compile_shared(cb: CompiledBinding, project, look: Lookups) -> bool:
         _CLEAN.add(key)
     cb.runs, cb.nodes = tree, tuple(nodes)
     cb.inputs = None                         # made from the nodes when read (record.py)
-    cb.program_later()
+    cb.program = LATER
     if cb.mode == TWO_WAY:
         cb.back = cb.inputs.get(single_reference(tree).key)
     if all(map(look.plain, nodes)):

@@ -1,6 +1,6 @@
 """What compiling a graph's bindings asks of the project again and again, answered once per
 build: the catalog's spec and name of a property, a node's type, and the node a clean
-reference reads (a fan of 100 emitters reads `{../Hub/Emission.Rate}` from one parent).
+reference reads (a fan of 100 emitters reads `{../Hub/Emission.Rate}`: one node).
 
 Only answers that cannot change while a graph is built are kept, and only for one build
 (`BindingGraph` makes a new Lookups for each, and for each rebind); where a question has
@@ -22,7 +22,7 @@ class Lookups:
         self._components = cat.component_types if cat is not None else frozenset()
         self._specs: dict[str, object] = {}
         self._names: dict[str, str] = {}
-        self._items: dict[tuple, object] = {}       # (parent, '../path') -> item
+        self._plain: dict[str, bool] = {}
         self._found: dict[tuple, tuple] = {}        # (item, property as written) -> node
         self.nodes: dict[tuple, tuple] = {}         # one tuple per node: targets and reads share it
 
@@ -62,7 +62,14 @@ class Lookups:
     def plain(self, node: tuple) -> bool:
         """An item's property read as it is (never a project property's type default with a
         note, source_default.py): a binding reading only such nodes runs the quick way."""
-        return node[0] is not None and not reads_type_default(self.spec(node[1]))
+        item, name = node
+        if item is None:
+            return False
+        try:
+            return self._plain[name]
+        except KeyError:
+            out = self._plain[name] = not reads_type_default(self.spec(name))
+            return out
 
     def reference(self, ref, owner) -> tuple | None:
         """The node a shared tree's reference reads from `owner`, or None: it does not
@@ -83,30 +90,18 @@ class Lookups:
     def _item(self, path: str, owner):
         """paths.resolve(project, path, owner) where it finds an item, else None. From a plain
         node (no node component, not a prefab's root, below the project root) `.` is the
-        node and `..` its parent, so `../A/B` is the same walk from the parent for every
-        sibling: done once, by the children's name index."""
+        node and `../Name` its parent's child (by the children's name index)."""
         parent = owner.parent
         plain = parent is not None and owner.type not in self._components \
             and not parent.type.endswith(TEMPLATE_SUFFIX)
-        if plain and path == ".":
-            return owner
-        if not (plain and path.startswith("../")):
-            return find_item(self.project, path, owner) or None
-        key = (parent, path)
-        item = self._items.get(key)
-        if item is None:
-            names = path[3:].split("/")
-            if path[-1:].isspace() or not all(n and n != "." and n != ".." for n in names):
-                item = find_item(self.project, path, owner) or None      # the general walk
-            else:
-                item = parent
-                for n in names:
-                    item = item.child(n)
-                    if item is None:
-                        return None
-            if item is not None:
-                self._items[key] = item
-        return item
+        if plain:
+            if path == ".":
+                return owner
+            if path.startswith("../"):
+                name = path[3:]
+                if name and "/" not in name and name != "." and name != ".." and not name[-1].isspace():
+                    return parent.child(name)
+        return find_item(self.project, path, owner) or None
 
     def _has(self, item, name) -> bool:
         """sources.check_property passes (the spec asked first: no scan of the aliases)."""

@@ -11,7 +11,7 @@ from kzplayer.bindings.programs import parse_program
 from kzplayer.bindings.sources import Input, node_label
 
 LIVE = object()         # target_type: the target's type is worked out when written (no spec)
-_LATER = object()       # program: parsed with the file's positions when first read
+LATER = object()        # program: parsed with the file's positions when first read
 
 
 class CompiledBinding:
@@ -45,17 +45,13 @@ class CompiledBinding:
     @property
     def program(self):
         program = self._program
-        if program is _LATER:
+        if program is LATER:
             program = self._program = parse_program(self.binding, "expression")
         return program
 
     @program.setter
     def program(self, value) -> None:
         self._program = value
-
-    def program_later(self) -> None:
-        """The positioned program is parsed when first read (the shared tree runs meanwhile)."""
-        self._program = _LATER
 
     @property
     def inputs(self) -> dict:
