@@ -50,44 +50,37 @@ def compile_binding(binding, index: int, project, look: Lookups | None = None
 def _compile(binding, index: int, project, look: Lookups) -> tuple[CompiledBinding, list[Diagnostic]]:
     owner = binding.owner
     diags: list[Diagnostic] = []
-    target = look.canonical(binding.target) if binding.target else binding.target
+    target, spec, written_spec = look.target(binding.target)
     cb = CompiledBinding(binding, owner, owner, target, None, ONE_WAY, bool(binding.enabled), index)
-
-    def fail(d: Diagnostic) -> None:
-        diags.append(d)
-        if d.severity is Severity.ERROR:
-            cb.ok = False
-
     mode = _MODES.get(binding.mode) or _MODES.get((binding.mode or ONE_WAY).replace("_", "").upper())
     if mode is None:
-        fail(problem("binding.mode", f"unknown binding mode {binding.mode!r}", binding.span,
-                     hint="ONE_WAY, TWO_WAY or TO_SOURCE"))
+        _fail(cb, diags, problem("binding.mode", f"unknown binding mode {binding.mode!r}", binding.span,
+                                 hint="ONE_WAY, TWO_WAY or TO_SOURCE"))
     cb.mode = mode or ONE_WAY
     if binding.field not in _WHOLE:
         try:
             cb.field = normalize_field(binding.field)
         except ConversionError as exc:
-            fail(problem("binding.type-mismatch", f"TargetPropertyAttribute: {exc}", binding.span))
+            _fail(cb, diags, problem("binding.type-mismatch", f"TargetPropertyAttribute: {exc}", binding.span))
     if binding.push_target:
         found = find_item(project, binding.push_target, owner)
         cb.item = found or None
         if not found:
-            fail(unresolved(found, binding.push_target_span or binding.span, "PushTarget"))
+            _fail(cb, diags, unresolved(found, binding.push_target_span or binding.span, "PushTarget"))
     cb.target = look.node(cb.item, cb.name)
     if cb.field and cb.item and (problem_ := _field_problem(cb, project)):
-        fail(problem_)
-    spec = look.spec(cb.name)
+        _fail(cb, diags, problem_)
     if cb.item is not None and spec is not None:
         cb.target_type = spec.type          # what a write converts to (record.LIVE: asked then)
     cb.consumer = CONSUMERS.get(cb.name)
     if cb.name in OUTPUTS:
-        fail(problem("binding.output-target", f"{cb.name} is an output of the emitter: "
-                     "a binding reads it, it cannot write it", binding.target_span or binding.span))
+        _fail(cb, diags, problem("binding.output-target", f"{cb.name} is an output of the emitter: "
+                                 "a binding reads it, it cannot write it", binding.target_span or binding.span))
     elif spec is not None and spec.output:
-        fail(problem("binding.output-target", f"{cb.name} is computed by the engine: a binding "
-                     "reads it, it cannot write it", binding.target_span or binding.span))
-    if cb.enabled and (why := undelivered(binding, cb.item, project, look.spec(binding.target))):
-        fail(why)
+        _fail(cb, diags, problem("binding.output-target", f"{cb.name} is computed by the engine: a binding "
+                                 "reads it, it cannot write it", binding.target_span or binding.span))
+    if cb.enabled and (why := undelivered(binding, cb.item, project, written_spec)):
+        _fail(cb, diags, why)
 
     if not cb.enabled:
         return cb, diags   # a disabled binding does nothing; its text is the validator's business
@@ -109,7 +102,7 @@ def _compile(binding, index: int, project, look: Lookups) -> tuple[CompiledBindi
         cb.program = cb.runs = fold_source_fields(cb.program, binding.sources)
     if cb.program.diagnostics:
         for d in cb.program.diagnostics:
-            fail(d)
+            _fail(cb, diags, d)
         return cb, diags
     lost: dict[tuple, Diagnostic] = {}      # source items that lead nowhere, by reference
     for ref in cb.program.unique_references:
@@ -123,19 +116,26 @@ def _compile(binding, index: int, project, look: Lookups) -> tuple[CompiledBindi
         cb.mismatched = any(d.rule == "binding.source-mismatch" for d in mismatches)
         diags.extend(mismatches)
     for d in lost.values():
-        fail(d)
+        _fail(cb, diags, d)
     for d in _check(cb, project):
-        fail(d)
+        _fail(cb, diags, d)
     if cb.mode == TWO_WAY:
         ref = single_reference(cb.program)
         if ref is None:
             span = (binding.raw_code_span if runs_raw else binding.expression_span) or binding.span
-            fail(problem("binding.mode", f"a {cb.mode} binding writes back to its source, so its "
-                         "expression must be one plain reference", span or binding.span,
-                         severity=Severity.WARNING, hint="this binding works one way only"))
+            _fail(cb, diags, problem("binding.mode", f"a {cb.mode} binding writes back to its source, so "
+                                     "its expression must be one plain reference", span or binding.span,
+                                     severity=Severity.WARNING, hint="this binding works one way only"))
         else:
             cb.back = cb.inputs.get(ref.key)
     return cb, diags
+
+
+def _fail(cb: CompiledBinding, diags: list, d: Diagnostic) -> None:
+    """A problem of the binding; an error keeps it from running."""
+    diags.append(d)
+    if d.severity is Severity.ERROR:
+        cb.ok = False
 
 
 def _compile_shared(cb: CompiledBinding, project, look: Lookups) -> bool:

@@ -23,6 +23,7 @@ class Lookups:
         self._specs: dict[str, object] = {}
         self._names: dict[str, str] = {}
         self._plain: dict[str, bool] = {}
+        self._targets: dict[str, tuple] = {}
         self._found: dict[tuple, tuple] = {}        # (item, property as written) -> node
         self.nodes: dict[tuple, tuple] = {}         # one tuple per node: targets and reads share it
 
@@ -40,6 +41,15 @@ class Lookups:
         except KeyError:
             cat = self.catalog
             out = self._names[name] = cat.canonical(name) if cat is not None and name else name
+            return out
+
+    def target(self, written: str) -> tuple:
+        """(catalog name, its spec, the spec of the name as written) of a binding's Target."""
+        try:
+            return self._targets[written]
+        except KeyError:
+            name = self.canonical(written) if written else written
+            out = self._targets[written] = (name, self.spec(name), self.project.property_spec(written))
             return out
 
     def node(self, item, name: str) -> tuple:
