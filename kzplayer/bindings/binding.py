@@ -176,9 +176,9 @@ def _compile_shared(cb: CompiledBinding, project, look: Lookups) -> bool:
         if len(_CLEAN) >= _CLEAN_MAX:
             _CLEAN.clear()
         _CLEAN.add(key)
-    cb.runs, cb.nodes = tree, tuple(nodes)
-    cb.inputs = None                         # made from the nodes when read (record.py)
-    cb.program = LATER
+    cb.runs, cb.nodes = tree, look.reads(nodes)
+    cb._inputs = None                        # made from the nodes when read (record.py)
+    cb._program = LATER
     if cb.mode == TWO_WAY:
         cb.back = cb.inputs.get(single_reference(tree).key)
     if all(map(look.plain, nodes)):

@@ -24,6 +24,8 @@ class Lookups:
         self._names: dict[str, str] = {}
         self._plain: dict[str, bool] = {}
         self._targets: dict[str, tuple] = {}
+        self._types: dict[str, str] = {}            # name -> its declared type
+        self._reads: dict[tuple, tuple] = {}
         self._found: dict[tuple, tuple] = {}        # (item, property as written) -> node
         self.nodes: dict[tuple, tuple] = {}         # one tuple per node: targets and reads share it
 
@@ -56,13 +58,22 @@ class Lookups:
         node = (item, name)
         return self.nodes.setdefault(node, node)
 
+    def reads(self, nodes: list) -> tuple:
+        """The nodes a binding reads as one tuple, shared by the bindings that read the same."""
+        t = tuple(nodes)
+        return self._reads.setdefault(t, t)
+
     def node_type(self, node: tuple) -> str | None:
         """sources.node_type, with the spec looked up once per name."""
         item, name = node
         if item is None:
             return None
+        declared = self._types.get(name)
+        if declared is not None:
+            return declared
         spec = self.spec(name)
         if spec is not None:
+            self._types[name] = spec.type
             return spec.type
         if output_value(item, name) is not None:
             return "buffer"
