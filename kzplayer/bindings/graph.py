@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import gc
 import heapq
-from collections import defaultdict
 from contextlib import contextmanager
 
 from kzplayer.bindings.binding import TWO_WAY, CompiledBinding, compile_binding
@@ -22,7 +21,7 @@ from kzplayer.bindings.lookups import Lookups
 from kzplayer.bindings.order import sort
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.rebind import rebind
-from kzplayer.bindings.record import LIVE
+from kzplayer.bindings.record import LIVE, ByNode
 from kzplayer.bindings.sources import (CONSUMERS, OUTPUTS, data_context_key, node_label, node_type,
                                        output_value)
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
@@ -65,8 +64,8 @@ class BindingGraph:
         self._runtime: dict[tuple, Diagnostic] = {}
         self._values: dict[tuple, object] = {}     # node -> value written by a binding or set_value
         self._data: dict[str, object] = dict(data_context or {})
-        self._readers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
-        self._writers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
+        self._readers = ByNode()                   # node -> the bindings that read it
+        self._writers = ByNode()                   # node -> the enabled bindings that write it
         self._rank: dict[CompiledBinding, int] = {}
         self._compiled_diags: dict[CompiledBinding, list] = {}     # each binding's own (rebind)
         with _no_collections():
@@ -118,7 +117,7 @@ class BindingGraph:
 
     def dependents(self, item, name: str) -> list[tuple]:
         """Every node a change of (item, name) can reach, in evaluation order."""
-        reached, todo = [], list(self._readers.get(self._key(item, name), ()))
+        reached, todo = [], list(self._readers.get(self._key(item, name)))
         seen = set()
         while todo:
             b = todo.pop()
@@ -126,7 +125,7 @@ class BindingGraph:
                 continue
             seen.add(b)
             reached.append(b)
-            todo.extend(self._readers.get(b.writes, ()))
+            todo.extend(self._readers.get(b.writes))
         reached.sort(key=self._rank.__getitem__)
         return list(dict.fromkeys(b.writes for b in reached))
 
@@ -159,7 +158,7 @@ class BindingGraph:
             return changed
         changed.add(node)
         seeds = [node]
-        for b in self._writers.get(node, ()):
+        for b in self._writers.get(node):
             if b.mode == TWO_WAY and b.back is not None and b in self._rank:
                 if self._write(b, b.back.node, read_field(value, b.field), b.back.field):
                     changed.add(b.back.node)
@@ -195,11 +194,11 @@ class BindingGraph:
             self._compiled_diags[cb] = diags
         writes = cb.target
         if cb.enabled and writes[0] is not None:
-            self._writers[writes].append(cb)
+            self._writers.add(writes, cb)
             if cb.ok:
                 nodes = cb.nodes
                 for node in (nodes if len(nodes) < 2 else dict.fromkeys(nodes)):
-                    self._readers[node].append(cb)
+                    self._readers.add(node, cb)
         return cb
 
     def rebind(self, item, bindings) -> set[tuple]:
@@ -219,7 +218,7 @@ class BindingGraph:
         queue, queued = [], set()
 
         def enqueue(node):
-            for r in self._readers.get(node, ()):
+            for r in self._readers.get(node):
                 if r in self._rank and r not in queued:
                     queued.add(r)
                     heapq.heappush(queue, (self._rank[r], r.index, r))

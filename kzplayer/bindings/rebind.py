@@ -16,11 +16,9 @@ def rebind(graph, item, bindings) -> set[tuple]:
     old = [b for b in graph.bindings if b.owner is item]
     gone = set(old)
     for b in old:
-        if b in graph._writers.get(b.writes, ()):
-            graph._writers[b.writes].remove(b)
+        graph._writers.discard(b.writes, b)
         for node in b.reads:
-            if b in graph._readers.get(node, ()):
-                graph._readers[node].remove(b)
+            graph._readers.discard(node, b)
     graph.bindings = [b for b in graph.bindings if b not in gone]
     item.bindings = list(bindings)
     start = max((b.index for b in graph.bindings), default=-1) + 1
@@ -38,6 +36,6 @@ def rebind(graph, item, bindings) -> set[tuple]:
     for node in unbound:          # no longer bound: its own value again
         if graph._values.pop(node, None) is not None:
             changed.add(node)
-    rerun = new + [w for b in old if b.writes is not None for w in graph._writers.get(b.writes, ())]
+    rerun = new + [w for b in old if b.writes is not None for w in graph._writers.get(b.writes)]
     graph._propagate(unbound, changed, rerun)
     return changed

@@ -89,3 +89,35 @@ class CompiledBinding:
 
 def _reference_span(cb: CompiledBinding, index: int):
     return cb.program.unique_references[index].span
+
+
+class ByNode:
+    """node -> the bindings that write (or read) it, in the order added: kept as the binding
+    itself where one does and as a list where several do, since nearly every node has one
+    (an object less a binding for the collector to scan after a build)."""
+    __slots__ = ("_table",)
+
+    def __init__(self):
+        self._table: dict[tuple, object] = {}
+
+    def get(self, node: tuple) -> list:
+        """The bindings of `node` (the table's own list where several: read it, do not change it)."""
+        found = self._table.get(node)
+        return [] if found is None else found if found.__class__ is list else [found]
+
+    def add(self, node: tuple, cb: CompiledBinding) -> None:
+        table = self._table
+        found = table.get(node)
+        if found is None:
+            table[node] = cb
+        elif found.__class__ is list:
+            found.append(cb)
+        else:
+            table[node] = [found, cb]
+
+    def discard(self, node: tuple, cb: CompiledBinding) -> None:
+        rest = [b for b in self.get(node) if b is not cb]
+        if not rest:
+            self._table.pop(node, None)
+        else:
+            self._table[node] = rest if len(rest) > 1 else rest[0]
