@@ -15,108 +15,72 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from kzplayer.bindings.conversions import ConversionError, coerce, field_type, normalize_field, read_field
+from kzplayer.bindings.lookups import Lookups
 from kzplayer.bindings.problems import problem
 # parse_program and fold_source_fields are importable from here too (binding.py held them).
 from kzplayer.bindings.programs import (fold_source_fields, parse_program,  # noqa: F401
                                         single_reference, source_mismatch)
-from kzplayer.bindings.sources import (OUTPUTS, Input, Unresolved, check_property, find_item,
-                                       node_label, node_type, resolve_reference, unresolved)
+from kzplayer.bindings.record import LATER, CompiledBinding
+from kzplayer.bindings.sources import (CONSUMERS, OUTPUTS, Input, Unresolved, check_property, find_item,
+                                       node_type, resolve_reference, unresolved)
 from kzplayer.diagnostics import Diagnostic, Severity, a_or_an
 from kzplayer.expr import infer
+from kzplayer.expr.compiled import compiled
 from kzplayer.expr.fields import field_names
 from kzplayer.expr.parser import shared as shared_tree
 from kzplayer.expr.types import SAMPLES, sample
-from kzplayer.project.spans import SpanField
 
 ONE_WAY, TWO_WAY, TO_SOURCE = "ONE_WAY", "TWO_WAY", "TO_SOURCE"
-_MODES = {"ONEWAY": ONE_WAY, "TWOWAY": TWO_WAY, "TOSOURCE": TO_SOURCE}
+_MODES = {"ONEWAY": ONE_WAY, "TWOWAY": TWO_WAY, "TOSOURCE": TO_SOURCE,
+          ONE_WAY: ONE_WAY, TWO_WAY: TWO_WAY, TO_SOURCE: TO_SOURCE}     # (as written mostly)
+_WHOLE = (None, "WHOLE_PROPERTY")       # TargetPropertyAttribute values that name no field
 
 
-@dataclass(eq=False)
-class CompiledBinding:
-    binding: object                 # kzplayer.project.model.Binding
-    owner: object                   # the item that holds the binding; relative paths start here
-    item: object | None             # the push target: the item whose property receives the value
-    name: str                       # the target property
-    field: str | None               # TargetPropertyAttribute (None: whole property)
-    mode: str
-    enabled: bool
-    index: int                      # position in tree order
-    # what runs: RawCode, else the expression; with the file's positions, made when first read
-    # where the binding runs its text's shared tree (`runs`: see _compile_shared)
-    program: object | None = SpanField()
-    runs: object | None = None      # the tree the graph evaluates: `program`, or the shared one
-    shown: object | None = None     # the SourceExpression's program where RawCode runs (compared)
-    inputs: dict[tuple, Input] = field(default_factory=dict)   # Reference.key -> what it reads
-    back: Input | None = None       # the single source reference that TWO_WAY writes back
-    ok: bool = True                 # False: a problem keeps it from running (reported)
-    mismatched: bool = False        # SourceExpression and RawCode read different properties (reported)
-
-    @property
-    def target(self) -> tuple:
-        return (self.item, self.name)
-
-    @property
-    def reads(self) -> set[tuple]:
-        return {i.node for i in self.inputs.values()}
-
-    @property
-    def writes(self) -> tuple | None:
-        return self.target
-
-    @property
-    def span(self):
-        b = self.binding
-        return b.target_span or b.span
-
-    @property
-    def label(self) -> str:
-        return node_label(self.writes or self.target)
-
-    def __repr__(self) -> str:
-        return f"<binding {self.label} {self.mode}>"
+def compile_binding(binding, index: int, project, look: Lookups | None = None
+                    ) -> tuple[CompiledBinding, list[Diagnostic]]:
+    """The graph's record of one binding and what compiling it found. `look`: the graph's
+    Lookups while it builds (one is made for a binding compiled alone)."""
+    cb, diags = _compile(binding, index, project, look or Lookups(project))
+    if cb._inputs:                          # compiled the full way
+        cb.nodes = tuple(i.node for i in cb._inputs.values())
+    return cb, diags
 
 
-def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list[Diagnostic]]:
+def _compile(binding, index: int, project, look: Lookups) -> tuple[CompiledBinding, list[Diagnostic]]:
     owner = binding.owner
     diags: list[Diagnostic] = []
-    cat = project.catalog
-    target = cat.canonical(binding.target) if cat is not None and binding.target else binding.target
+    target, spec, written_spec = look.target(binding.target)
     cb = CompiledBinding(binding, owner, owner, target, None, ONE_WAY, bool(binding.enabled), index)
-
-    def fail(d: Diagnostic) -> None:
-        diags.append(d)
-        if d.severity is Severity.ERROR:
-            cb.ok = False
-
-    mode = _MODES.get((binding.mode or ONE_WAY).replace("_", "").upper())
+    mode = _MODES.get(binding.mode) or _MODES.get((binding.mode or ONE_WAY).replace("_", "").upper())
     if mode is None:
-        fail(problem("binding.mode", f"unknown binding mode {binding.mode!r}", binding.span,
-                     hint="ONE_WAY, TWO_WAY or TO_SOURCE"))
+        _fail(cb, diags, problem("binding.mode", f"unknown binding mode {binding.mode!r}", binding.span,
+                                 hint="ONE_WAY, TWO_WAY or TO_SOURCE"))
     cb.mode = mode or ONE_WAY
-    try:
-        cb.field = normalize_field(binding.field)
-    except ConversionError as exc:
-        fail(problem("binding.type-mismatch", f"TargetPropertyAttribute: {exc}", binding.span))
+    if binding.field not in _WHOLE:
+        try:
+            cb.field = normalize_field(binding.field)
+        except ConversionError as exc:
+            _fail(cb, diags, problem("binding.type-mismatch", f"TargetPropertyAttribute: {exc}", binding.span))
     if binding.push_target:
         found = find_item(project, binding.push_target, owner)
         cb.item = found or None
         if not found:
-            fail(unresolved(found, binding.push_target_span or binding.span, "PushTarget"))
+            _fail(cb, diags, unresolved(found, binding.push_target_span or binding.span, "PushTarget"))
+    cb.target = look.node(cb.item, cb.name)
     if cb.field and cb.item and (problem_ := _field_problem(cb, project)):
-        fail(problem_)
-    spec = project.property_spec(cb.name)
+        _fail(cb, diags, problem_)
+    if cb.item is not None and spec is not None:
+        cb.target_type = spec.type          # what a write converts to (record.LIVE: asked then)
+    cb.consumer = CONSUMERS.get(cb.name)
     if cb.name in OUTPUTS:
-        fail(problem("binding.output-target", f"{cb.name} is an output of the emitter: "
-                     "a binding reads it, it cannot write it", binding.target_span or binding.span))
+        _fail(cb, diags, problem("binding.output-target", f"{cb.name} is an output of the emitter: "
+                                 "a binding reads it, it cannot write it", binding.target_span or binding.span))
     elif spec is not None and spec.output:
-        fail(problem("binding.output-target", f"{cb.name} is computed by the engine: a binding "
-                     "reads it, it cannot write it", binding.target_span or binding.span))
-    if cb.enabled and (why := undelivered(binding, cb.item, project)):
-        fail(why)
+        _fail(cb, diags, problem("binding.output-target", f"{cb.name} is computed by the engine: a binding "
+                                 "reads it, it cannot write it", binding.target_span or binding.span))
+    if cb.enabled and (why := undelivered(binding, cb.item, project, written_spec)):
+        _fail(cb, diags, why)
 
     if not cb.enabled:
         return cb, diags   # a disabled binding does nothing; its text is the validator's business
@@ -130,8 +94,7 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         return cb, diags
     # an empty RawCode (hand-written files) is derived from the expression, as the short form's is
     runs_raw = bool((binding.raw_code or "").strip()) and not binding.short
-    span = (binding.raw_code_span if runs_raw else binding.expression_span) or binding.span
-    if not runs_raw and cb.ok and not diags and _compile_shared(cb, project):
+    if not runs_raw and cb.ok and not diags and _compile_shared(cb, project, look):
         return cb, diags
     cb.program = parse_program(binding, "raw_code" if runs_raw else "expression")
     cb.runs = cb.program
@@ -139,7 +102,7 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         cb.program = cb.runs = fold_source_fields(cb.program, binding.sources)
     if cb.program.diagnostics:
         for d in cb.program.diagnostics:
-            fail(d)
+            _fail(cb, diags, d)
         return cb, diags
     lost: dict[tuple, Diagnostic] = {}      # source items that lead nowhere, by reference
     for ref in cb.program.unique_references:
@@ -153,59 +116,73 @@ def compile_binding(binding, index: int, project) -> tuple[CompiledBinding, list
         cb.mismatched = any(d.rule == "binding.source-mismatch" for d in mismatches)
         diags.extend(mismatches)
     for d in lost.values():
-        fail(d)
+        _fail(cb, diags, d)
     for d in _check(cb, project):
-        fail(d)
+        _fail(cb, diags, d)
     if cb.mode == TWO_WAY:
         ref = single_reference(cb.program)
         if ref is None:
-            fail(problem("binding.mode", f"a {cb.mode} binding writes back to its source, so its "
-                         "expression must be one plain reference", span or binding.span,
-                         severity=Severity.WARNING, hint="this binding works one way only"))
+            span = (binding.raw_code_span if runs_raw else binding.expression_span) or binding.span
+            _fail(cb, diags, problem("binding.mode", f"a {cb.mode} binding writes back to its source, so "
+                                     "its expression must be one plain reference", span or binding.span,
+                                     severity=Severity.WARNING, hint="this binding works one way only"))
         else:
             cb.back = cb.inputs.get(ref.key)
     return cb, diags
 
 
-def _compile_shared(cb: CompiledBinding, project) -> bool:
+def _fail(cb: CompiledBinding, diags: list, d: Diagnostic) -> None:
+    """A problem of the binding; an error keeps it from running."""
+    diags.append(d)
+    if d.severity is Severity.ERROR:
+        cb.ok = False
+
+
+def _compile_shared(cb: CompiledBinding, project, look: Lookups) -> bool:
     """The usual case made cheap: an expression that parses, whose references all resolve and
     that type-checks clean runs its text's one shared tree (expr.parser.shared); its program
-    with the file's positions is made only if something reads it (`cb.program`: validate's
-    rules, a problem found when it runs). False, with `cb` untouched, where anything is to be
-    reported: the caller then compiles it the full way, so every problem has its exact place."""
-    binding = cb.binding
-    tree = shared_tree(binding.expression or "")
+    with the file's positions, and its inputs with theirs, are made only if something reads
+    them (record.py: validate's rules, a problem found when it runs). Where every reference
+    reads an item's property as it is, it runs as one call of the tree's compiled function
+    (expr.compiled). False, with `cb` untouched, where anything is to be reported: the caller
+    then compiles it the full way, so every problem has its exact place."""
+    tree = shared_tree(cb.binding.expression or "")
     if tree is None:
         return False
-    inputs = {}
-    for i, ref in enumerate(tree.shared_references):
+    nodes = []
+    for ref in tree.shared_references:
         if ref.kind == "index":
             return False
-        try:
-            found = resolve_reference(project, ref, cb.owner)
-        except Unresolved:
-            return False
-        found.span = (_reference_span, cb, i)     # worked out when read (SpanField)
-        inputs[ref.key] = found
+        node = look.reference(ref, cb.owner)
+        if node is None:
+            if ref.kind != "datacontext":
+                return False        # leads nowhere: the full way says why
+            node = (None, ref.property or "")
+        nodes.append(node)
     back = None
     if cb.mode == TWO_WAY:
         ref = single_reference(tree)
         if ref is None:
             return False
-        back = inputs.get(ref.key)
-    key = (tree.text, cb.item is not None and field_type(node_type(project, cb.target), cb.field),
-           tuple(field_type(node_type(project, i.node), i.field) for i in inputs.values()))
+    node_type = look.node_type
+    target = cb.item is not None and node_type(cb.target)
+    key = (tree.text, target if cb.field is None else target and field_type(target, cb.field),
+           tuple(map(node_type, nodes)))
     if key not in _CLEAN:
-        cb.inputs = inputs
-        found = _check(cb, project, tree)
-        cb.inputs = {}
+        types = {ref.key: t for ref, t in zip(tree.shared_references, key[2])}
+        found = _check(cb, project, tree, lambda ref: types.get(ref.key))
         if found:
             return False
         if len(_CLEAN) >= _CLEAN_MAX:
             _CLEAN.clear()
         _CLEAN.add(key)
-    cb.inputs, cb.back, cb.runs = inputs, back, tree
-    cb.program = (parse_program, binding, "expression")       # deferred: made when read
+    cb.runs, cb.nodes = tree, look.reads(nodes)
+    cb._inputs = None                        # made from the nodes when read (record.py)
+    cb._program = LATER
+    if cb.mode == TWO_WAY:
+        cb.back = cb.inputs.get(single_reference(tree).key)
+    if all(map(look.plain, nodes)):
+        cb.run = compiled(tree)
     return True
 
 
@@ -215,11 +192,7 @@ _CLEAN: set[tuple] = set()
 _CLEAN_MAX = 100_000
 
 
-def _reference_span(cb: CompiledBinding, index: int):
-    return cb.program.unique_references[index].span
-
-
-def undelivered(binding, target, project) -> Diagnostic | None:
+def undelivered(binding, target, project, spec=False) -> Diagnostic | None:
     """Why Kanzi delivers nothing from a binding into a buffer property (the events page's
     gotchas 1 and 2): a BindingItem without a PushTarget ("load-bearing: without a push
     target the buffer handle never reaches the GPU-side property"), or a push target that
@@ -227,7 +200,8 @@ def undelivered(binding, target, project) -> Diagnostic | None:
     not run the binding, as Kanzi would not: the one answer to "what runs" that validate
     (binding.push-target, binding.target-undeclared) and play (the subemitter stays
     unwired) both read."""
-    spec = project.property_spec(binding.target)
+    if spec is False:        # not given: the spec of the target as written
+        spec = project.property_spec(binding.target)
     if spec is None or spec.type != "buffer" or spec.output:
         return None
     owner = binding.owner
@@ -264,19 +238,20 @@ def _field_problem(cb: CompiledBinding, project) -> Diagnostic | None:
     return None
 
 
-def _check(cb: CompiledBinding, project, program=None) -> list[Diagnostic]:
+def _check(cb: CompiledBinding, project, program=None, ref_type=None) -> list[Diagnostic]:
     """The type checker over the whole program, as Kanzi compiles a binding before it runs:
     an unknown function, a wrong argument count, a type or field error, an unassigned
     variable or a result the target cannot take ("invalid result type") is reported (and
     stops the binding) even in a branch that the current values never take; engine-only
-    functions are notes. Value errors are left to the run."""
-    def ref_type(ref):
+    functions are notes. Value errors are left to the run. `ref_type`: the type of each
+    reference (default: from `cb.inputs`)."""
+    def inputs_type(ref):
         src = cb.inputs.get(ref.key)
         if src is None:
             return None
         return field_type(node_type(project, src.node), src.field)
     target = field_type(node_type(project, cb.target), cb.field) if cb.item else None
-    result, found = infer(program or cb.program, ref_type, target_type=target)
+    result, found = infer(program or cb.program, ref_type or inputs_type, target_type=target)
     # a constant 1/0 or int("x") is a problem only if the run reaches it (`false && 1/0`)
     found = [d for d in found if d.rule not in _RUNTIME]
     if cb.ok and result and target and not any(d.severity is Severity.ERROR for d in found):

@@ -14,6 +14,7 @@ from kzplayer.expr.fields import field_type as of_value, get_field, set_field
 from kzplayer.expr.strings import format_value
 from kzplayer.expr.types import SAMPLES
 from kzplayer.project.catalog import number_problem
+from kzplayer.project.value_rules import INT_MAX, INT_MIN
 from kzplayer.values import EnumValue, ItemRef, MaterialRef, type_name
 
 _NUMERIC = ("bool", "int", "float")
@@ -29,6 +30,14 @@ def coerce(value, target_type: str | None):
     `number_problem`) does not go in.
 
     None as target type means "not declared anywhere": the value goes in as it is."""
+    cls = value.__class__
+    if cls is float and math.isfinite(value):      # the usual numbers, the same way, quicker
+        if target_type == "float":
+            return value
+        if target_type == "int" and INT_MIN <= (out := math.trunc(value)) <= INT_MAX:
+            return out
+    elif cls is int and target_type == "int" and INT_MIN <= value <= INT_MAX:
+        return value
     out = _coerce(value, target_type)
     if target_type is not None:
         bad = number_problem(out)

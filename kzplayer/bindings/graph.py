@@ -11,20 +11,24 @@ from __future__ import annotations
 import dataclasses
 import gc
 import heapq
-from collections import defaultdict
 from contextlib import contextmanager
 
 from kzplayer.bindings.binding import TWO_WAY, CompiledBinding, compile_binding
 from kzplayer.bindings.conversions import ConversionError, coerce, read_field, write_field
 from kzplayer.bindings.datasources import preview_value
 from kzplayer.bindings.environment import BindingEnv
+from kzplayer.bindings.lookups import Lookups
+from kzplayer.bindings.order import sort
 from kzplayer.bindings.problems import problem
 from kzplayer.bindings.rebind import rebind
+from kzplayer.bindings.record import LIVE, ByNode
 from kzplayer.bindings.sources import (CONSUMERS, OUTPUTS, data_context_key, node_label, node_type,
                                        output_value)
-from kzplayer.cycles import find_loops
 from kzplayer.diagnostics import Diagnostic, KzError, Severity
 from kzplayer.expr import ExprError, evaluate
+from kzplayer.expr.limits import wrap32
+
+_ABSENT = object()
 
 
 def resolve(project, data_context: dict | None = None) -> "BindingGraph":
@@ -60,13 +64,13 @@ class BindingGraph:
         self._runtime: dict[tuple, Diagnostic] = {}
         self._values: dict[tuple, object] = {}     # node -> value written by a binding or set_value
         self._data: dict[str, object] = dict(data_context or {})
-        self._readers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
-        self._writers: dict[tuple, list[CompiledBinding]] = defaultdict(list)
+        self._readers = ByNode()                   # node -> the bindings that read it
+        self._writers = ByNode()                   # node -> the enabled bindings that write it
         self._rank: dict[CompiledBinding, int] = {}
         self._compiled_diags: dict[CompiledBinding, list] = {}     # each binding's own (rebind)
         with _no_collections():
             self._compile()
-            self._sort()
+            sort(self)
             self._preview_data(set(self._data))
 
     # -- the interface ----------------------------------------------------------------------
@@ -113,7 +117,7 @@ class BindingGraph:
 
     def dependents(self, item, name: str) -> list[tuple]:
         """Every node a change of (item, name) can reach, in evaluation order."""
-        reached, todo = [], list(self._readers.get(self._key(item, name), ()))
+        reached, todo = [], list(self._readers.get(self._key(item, name)))
         seen = set()
         while todo:
             b = todo.pop()
@@ -121,7 +125,7 @@ class BindingGraph:
                 continue
             seen.add(b)
             reached.append(b)
-            todo.extend(self._readers.get(b.writes, ()))
+            todo.extend(self._readers.get(b.writes))
         reached.sort(key=self._rank.__getitem__)
         return list(dict.fromkeys(b.writes for b in reached))
 
@@ -154,7 +158,7 @@ class BindingGraph:
             return changed
         changed.add(node)
         seeds = [node]
-        for b in self._writers.get(node, ()):
+        for b in self._writers.get(node):
             if b.mode == TWO_WAY and b.back is not None and b in self._rank:
                 if self._write(b, b.back.node, read_field(value, b.field), b.back.field):
                     changed.add(b.back.node)
@@ -168,31 +172,33 @@ class BindingGraph:
         """Start each `{DataContext.x}` the caller did not give from the project's own data
         objects, where it holds them (kzplayer.bindings.datasources)."""
         for b in self.bindings:
-            for i in b.inputs.values():
-                key = i.node[1]
-                if i.node[0] is None and key not in given and key not in self._data:
+            for item, key in b.nodes:
+                if item is None and key not in given and key not in self._data:
                     value = preview_value(self.project, b.owner, key)
                     if value is not None:
                         self._data[key] = value
 
     def _compile(self) -> None:
+        look = Lookups(self.project)
         for item in self.project.walk():
             for binding in item.bindings:
                 if binding.owner is None:
                     binding.owner = item
-                self._add(binding, len(self.bindings))
+                self._add(binding, len(self.bindings), look)
 
-    def _add(self, binding, index: int) -> CompiledBinding:
-        cb, diags = compile_binding(binding, index, self.project)
+    def _add(self, binding, index: int, look: Lookups) -> CompiledBinding:
+        cb, diags = compile_binding(binding, index, self.project, look)
         self.bindings.append(cb)
-        self._static.extend(diags)
-        self._compiled_diags[cb] = diags
-        writes = cb.writes
-        if cb.enabled and writes is not None and writes[0] is not None:
-            self._writers[writes].append(cb)
+        if diags:
+            self._static.extend(diags)
+            self._compiled_diags[cb] = diags
+        writes = cb.target
+        if cb.enabled and writes[0] is not None:
+            self._writers.add(writes, cb)
             if cb.ok:
-                for node in cb.reads:
-                    self._readers[node].append(cb)
+                nodes = cb.nodes
+                for node in (nodes if len(nodes) < 2 else dict.fromkeys(nodes)):
+                    self._readers.add(node, cb)
         return cb
 
     def rebind(self, item, bindings) -> set[tuple]:
@@ -200,81 +206,19 @@ class BindingGraph:
         (kzplayer.bindings.rebind)."""
         return rebind(self, item, bindings)
 
-    def _sort(self) -> None:
-        """Kahn's algorithm, ties in tree order. What it cannot order sits on a loop or behind
-        one: loop members never run; what waited only for them runs, reading their values."""
-        live = [b for b in self.bindings if b.enabled and b.ok and b.writes is not None]
-        succ, selfloops = {}, set()        # each binding's readers looked up once
-        for b in live:
-            readers = self._readers.get(b.writes, ())
-            succ[b] = [r for r in readers if r is not b]
-            if len(succ[b]) < len(readers):
-                selfloops.add(b)
-        indeg = dict.fromkeys(live, 0)
-        for b in live:
-            for r in succ[b]:
-                indeg[r] += 1
-
-        def drain(ready, blocked):
-            heapq.heapify(ready)
-            while ready:
-                _, b = heapq.heappop(ready)
-                self._rank[b] = len(self.order)
-                self.order.append(b)
-                self.order_steps += len(succ[b])
-                for r in succ[b]:
-                    indeg[r] -= 1
-                    if indeg[r] == 0 and r not in blocked:
-                        heapq.heappush(ready, (r.index, r))
-
-        drain([(b.index, b) for b in live if indeg[b] == 0 and b not in selfloops], selfloops)
-        stuck = [b for b in live if b not in self._rank]
-        # a binding alone that reads its own target is a self-reference (below), not a loop
-        loops = [(walk, others) for walk, others in
-                 find_loops(sorted(stuck, key=lambda b: b.index), succ, lambda b: b.index)
-                 if len(walk) + len(others) > 1]
-        self._static.extend(self._self_reference(b) for b in sorted(selfloops, key=lambda b: b.index))
-        self._static.extend(self._cycle(walk, others) for walk, others in loops)
-        on_loop = selfloops.union(*(set(w) | set(o) for w, o in loops))
-        ready = []
-        for b in on_loop:
-            for r in succ[b]:
-                indeg[r] -= 1
-                if indeg[r] == 0 and r not in on_loop:
-                    ready.append((r.index, r))
-        drain(ready, on_loop)
-
-    def _self_reference(self, b: CompiledBinding) -> Diagnostic:
-        span = next((i.span for i in b.inputs.values() if i.node == b.writes), None) or b.span
-        return problem("expr.self-reference", f"the binding of {b.label} reads its own target",
-                       span, hint="use getCurrentValue() to modify the current value")
-
-    def _cycle(self, walk: list[CompiledBinding], others: list[CompiledBinding]) -> Diagnostic:
-        one_item = len({b.writes[0] for b in walk + others}) == 1    # its path once, then properties
-
-        def name(b: CompiledBinding) -> str:
-            return b.writes[1] if one_item else b.label
-        message = f"binding cycle on {walk[0].writes[0].path}: " if one_item else "binding cycle: "
-        message += " -> ".join(name(b) for b in walk + walk[:1])
-        if others:
-            message += " (also on the loop: " + ", ".join(name(b) for b in others) + ")"
-        first = walk[0]
-        return problem("binding.cycle", message, first.span,
-                       related=tuple(b.span for b in walk[1:] + others),
-                       hint="none of these bindings is evaluated; break the loop")
-
     # -- running ------------------------------------------------------------------------------
 
     def evaluate_all(self) -> None:
+        run = self._run
         for b in self.order:
-            self._run(b)
+            run(b, True)
 
     def _propagate(self, seeds: list[tuple], changed: set[tuple], run=()) -> None:
         """Re-run the readers of `seeds` (and the bindings `run`), and theirs, in order."""
         queue, queued = [], set()
 
         def enqueue(node):
-            for r in self._readers.get(node, ()):
+            for r in self._readers.get(node):
                 if r in self._rank and r not in queued:
                     queued.add(r)
                     heapq.heappush(queue, (self._rank[r], r.index, r))
@@ -290,11 +234,32 @@ class BindingGraph:
                 changed.add(b.writes)
                 enqueue(b.writes)
 
-    def _run(self, b: CompiledBinding) -> bool:
-        """Evaluate one binding and store its result; True when the written value changed."""
-        if any(i.node[0] is None and (data_context_key(i.node[1]) or i.node[1]) not in self._data
-               for i in b.inputs.values()):
-            return False     # waits for its DataContext input (reported by _missing_data)
+    def _run(self, b: CompiledBinding, fresh: bool = False) -> bool:
+        """Evaluate one binding and store its result; True when the written value changed
+        (`fresh`: evaluate_all, which does not ask)."""
+        run = b.run
+        if run is not None:          # the shared tree's function of the values read (expr.compiled)
+            values, args = self._values, []
+            for node in b.nodes:
+                v = values.get(node, _ABSENT)
+                if v is _ABSENT:
+                    v = self._own(node)
+                if v.__class__ is int:
+                    v = wrap32(v)    # Kanzi's ints are 32-bit, as the evaluator reads them
+                elif v is None:
+                    break            # no value to compute with: the evaluator says so
+                args.append(v)
+            else:
+                try:
+                    value = run(args)
+                except Exception:    # the evaluator runs it again, and says what went wrong where
+                    pass
+                else:
+                    self.evaluations += 1
+                    return self._write(b, b.target, value, b.field, fresh)
+        for item, name in b.nodes:
+            if item is None and (data_context_key(name) or name) not in self._data:
+                return False     # waits for its DataContext input (reported by _missing_data)
         self.evaluations += 1
         result, notes, error = self._attempt(b, b.runs)
         if (notes or error) and b.runs is not b.program:
@@ -308,7 +273,7 @@ class BindingGraph:
             return False
         if result.skipped:       # continueIf(false): the target keeps its value
             return False
-        return self._write(b, b.target, result.value, b.field)
+        return self._write(b, b.target, result.value, b.field, fresh)
 
     def _attempt(self, b: CompiledBinding, tree):
         """(result, notes, ExprError or None) of one run of the binding on `tree`."""
@@ -318,17 +283,19 @@ class BindingGraph:
         except ExprError as exc:
             return None, env.notes, exc
 
-    def _write(self, b: CompiledBinding, node: tuple, value, field: str | None) -> bool:
+    def _write(self, b: CompiledBinding, node: tuple, value, field: str | None, fresh: bool = False) -> bool:
         """Write `value` (one field of it when `field`) into a node, converted to its type."""
+        target = node is b.target
         try:
             if field is not None:
                 value = write_field(self.value(*node), field, value)
-            value = coerce(value, self._type_of(node))
+            kind = b.target_type if target else LIVE
+            value = coerce(value, self._type_of(node) if kind is LIVE else kind)
         except (ConversionError, TypeError) as exc:
             self._report(problem("binding.type-mismatch", f"binding of {node_label(node)}: {exc}",
                                  b.binding.expression_span or b.span))
             return False
-        want = CONSUMERS.get(node[1])
+        want = b.consumer if target else CONSUMERS.get(node[1])
         if want and getattr(value, "kind", want) != want:
             # both are buffers, but records of another layout: the player would misread them
             if not b.mismatched:    # else binding.source-mismatch has said so, where the fix goes
@@ -336,21 +303,34 @@ class BindingGraph:
                                      f"ParticleEmitter.{want}, not its ParticleEmitter.{value.kind}", b.span,
                                      hint=f"make it read the source emitter's ParticleEmitter.{want}"))
             return False
-        return self._store(node, value)
+        return self._store(node, value, fresh)
 
-    def _store(self, node: tuple, value) -> bool:
+    def _store(self, node: tuple, value, fresh: bool = False) -> bool:
         if node[0] is None:
             key = data_context_key(node[1]) or node[1]
             if key in self._data and self._data[key] == value:
                 return False
             self._data[key] = value
             return True
-        current = self.value(*node)
+        values = self._values
+        current = values.get(node, _ABSENT)
+        if current is _ABSENT:
+            if fresh:            # stored whether or not it equals the item's own value
+                values[node] = value
+                return True
+            current = self._own(node)
         if current == value and type(current) is type(value):
-            self._values.setdefault(node, value)
+            values.setdefault(node, value)
             return False
-        self._values[node] = value
+        values[node] = value
         return True
+
+    @staticmethod
+    def _own(node: tuple):
+        """An item's property as it is without bindings (value(), for a node not written)."""
+        item, name = node
+        out = output_value(item, name) if name in OUTPUTS else None
+        return out if out is not None else item.get(name)
 
     def _type_of(self, node: tuple) -> str | None:
         return node_type(self.project, node)
@@ -365,11 +345,11 @@ class BindingGraph:
     def _missing_data(self) -> list[Diagnostic]:
         out = {}
         for b in self.order:
-            for i in b.inputs.values():
-                key = i.node[1]
-                if i.node[0] is None and key not in self._data and key not in out:
+            for k, (item, key) in enumerate(b.nodes):
+                if item is None and key not in self._data and key not in out:
+                    span = list(b.inputs.values())[k].span
                     out[key] = problem("binding.data-context", f"{{DataContext.{key}}} has no value",
-                                       i.span, severity=Severity.WARNING,
+                                       span, severity=Severity.WARNING,
                                        hint=f"give one with --set 'DataContext.{key}=VALUE'")
         return list(out.values())
 

@@ -4,6 +4,9 @@ worked out again (Kahn over the compiled graph, nothing evaluated), and only the
 bindings and what depends on their targets, old and new, evaluated again."""
 from __future__ import annotations
 
+from kzplayer.bindings.lookups import Lookups
+from kzplayer.bindings.order import sort
+
 
 def rebind(graph, item, bindings) -> set[tuple]:
     """Give `item` these bindings instead of its own (a live save that edited them):
@@ -13,28 +16,26 @@ def rebind(graph, item, bindings) -> set[tuple]:
     old = [b for b in graph.bindings if b.owner is item]
     gone = set(old)
     for b in old:
-        if b in graph._writers.get(b.writes, ()):
-            graph._writers[b.writes].remove(b)
+        graph._writers.discard(b.writes, b)
         for node in b.reads:
-            if b in graph._readers.get(node, ()):
-                graph._readers[node].remove(b)
+            graph._readers.discard(node, b)
     graph.bindings = [b for b in graph.bindings if b not in gone]
     item.bindings = list(bindings)
     start = max((b.index for b in graph.bindings), default=-1) + 1
-    new = []
+    new, look = [], Lookups(graph.project)
     for k, binding in enumerate(item.bindings):
         binding.owner = item
-        new.append(graph._add(binding, start + k))
+        new.append(graph._add(binding, start + k, look))
     graph._static = [d for b in graph.bindings for d in graph._compiled_diags.get(b, ())]
     for b in old:
         graph._compiled_diags.pop(b, None)
     graph.order, graph._rank = [], {}
-    graph._sort()
+    sort(graph)
     changed: set[tuple] = set()
     unbound = [b.writes for b in old if b.writes is not None and not graph._writers.get(b.writes)]
     for node in unbound:          # no longer bound: its own value again
         if graph._values.pop(node, None) is not None:
             changed.add(node)
-    rerun = new + [w for b in old if b.writes is not None for w in graph._writers.get(b.writes, ())]
+    rerun = new + [w for b in old if b.writes is not None for w in graph._writers.get(b.writes)]
     graph._propagate(unbound, changed, rerun)
     return changed

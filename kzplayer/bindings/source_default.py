@@ -18,13 +18,18 @@ from kzplayer.project.literal_format import format_literal
 _NO_DEFAULT = ("buffer", "item", "material")
 
 
+def reads_type_default(spec) -> bool:
+    """Whether a source of this property may read its type's default (when unset)."""
+    return spec is not None and spec.custom and spec.type not in _NO_DEFAULT and spec.default is not None
+
+
 def unset_custom_source(graph, node: tuple, what: str, span):
     """(default, note) for a source node that is a project's own property without a value
     of its own; (None, None) for any other node (read as it is)."""
     item, name = node
     project = getattr(item, "project", None) if item is not None else None
     spec = project.property_spec(name) if project is not None else None
-    if spec is None or not spec.custom or spec.type in _NO_DEFAULT or spec.default is None:
+    if not reads_type_default(spec):
         return None, None
     if graph.is_set(item, name):
         return None, None

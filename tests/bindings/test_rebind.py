@@ -59,3 +59,23 @@ def test_rebind_back_restores_the_values_and_a_binding_removed_leaves_the_own_va
     assert not graph.is_bound(a, "ParticleEmitter.MaximumAmount")
     graph.rebind(a, old)
     assert values(running, graph) == first
+
+
+def test_two_bindings_of_one_target_the_later_wins_and_each_rebind_keeps_what_is_left(project_of):
+    running = project_of("\n".join((
+        emitter("A", prop("Emission.Rate", 3), bind("ParticleEmitter.MaximumAmount", "{./Emission.Rate} * 2"),
+                bind("ParticleEmitter.MaximumAmount", "{./Emission.Rate} * 7")),
+        emitter("B", bind("ParticleEmitter.MaximumAmount", "{../A/ParticleEmitter.MaximumAmount} + 1")))))
+    graph = resolve(running)
+    a, b = running.find("Screens/Screen/A"), running.find("Screens/Screen/B")
+    assert graph.value(a, "ParticleEmitter.MaximumAmount") == 21      # tree order: the second ran last
+    assert graph.value(b, "ParticleEmitter.MaximumAmount") == 22
+    first, second = (dataclasses.replace(x, owner=None) for x in a.bindings)
+    graph.rebind(a, [first])                        # the second dropped: the first still writes
+    assert graph.is_bound(a, "ParticleEmitter.MaximumAmount")
+    assert [graph.value(x, "ParticleEmitter.MaximumAmount") for x in (a, b)] == [6, 7]
+    graph.set_value(a, "Emission.Rate", 5)          # B still reads A's pool through its one writer
+    assert [graph.value(x, "ParticleEmitter.MaximumAmount") for x in (a, b)] == [10, 11]
+    graph.rebind(a, [])
+    assert not graph.is_bound(a, "ParticleEmitter.MaximumAmount")
+    assert graph.value(b, "ParticleEmitter.MaximumAmount") == a.get("ParticleEmitter.MaximumAmount") + 1
