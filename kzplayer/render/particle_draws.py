@@ -198,8 +198,7 @@ class ParticleDraws:
             defines.update(self.inputs.shadow_defines())
         program, initial = self.programs.compute(em.material.vertex, defines)
         self.inputs.common(program, initial, em.model, em.opacity)
-        for name, value in self.inputs.material_uniforms((program, initial), em):
-            program[name].value = value
+        self.inputs.set_material((program, initial), em)
         em.particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
         st.order.bind_to_storage_buffer(BINDING_ORDER)
         st.prepared_buffer(em.capacity, "KZ_RECEIVE_LIGHT" in defines).bind_to_storage_buffer(BINDING_PREPARED)
@@ -213,8 +212,7 @@ class ParticleDraws:
         st.light_sorter.sort(st.live, em.capacity, BRIGHTNESS, em.model, defines=defines,
                              uniforms=material_uniforms((keys_program, keys_initial), em))
         program, initial = self.programs.compute("render/light_gather.glsl", defines)
-        for name, v in material_uniforms((program, initial), em):
-            program[name].value = v
+        self.inputs.set_material((program, initial), em)
         set_uniform(program, initial, "kz_model", np.asarray(em.model))
         set_uniform(program, initial, "kz_caster", caster)
         em.particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
@@ -271,8 +269,7 @@ class ParticleDraws:
         """The frame's uniforms, the emitter's property values and its textures."""
         inputs = self.inputs
         inputs.common(program, initial, em.model, em.opacity)
-        for name, value in inputs.material_uniforms((program, initial), em):
-            program[name].value = value
+        inputs.set_material((program, initial), em)
         inputs.bind_textures(program, initial, em.values, em.files, repeat=repeat)
 
     def draw(self, em, caster: bool = False) -> None:
