@@ -85,15 +85,15 @@ class LiveList:
         """The simulation's list (count and ascending slots) copied into this one's shape,
         and the indirect arguments made of its live header (count at +0, the dispatch over
         the live particles at +4) and the per-instance counts, written when they change:
-        the words live_args.glsl writes, with no dispatch; no count comes back to the CPU."""
+        the words live_scan.glsl writes, with no dispatch; no count comes back to the CPU."""
         ctx = self.ctx
+        ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)      # the simulation's last writes
         if self._constants != (vertex_count, index_count):
             words = np.zeros(ARGS_WORDS, np.uint32)
             words[ARRAYS_COMMAND * 5], words[ELEMENTS_COMMAND * 5] = vertex_count, index_count
             words[LIVE_DISPATCH_OFFSET // 4 + 1:LIVE_DISPATCH_OFFSET // 4 + 3] = 1
             self.args.write(words.tobytes())
             self._constants = (vertex_count, index_count)
-        ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)      # the simulation's last writes
         header, at = source.header_buffer, source.count_offset
         ctx.copy_buffer(self.buffer, header, 4, read_offset=at)
         if capacity:
