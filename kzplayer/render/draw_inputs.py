@@ -5,6 +5,8 @@ lights (a storage block), the material's property values as uniforms, and its te
 """
 from __future__ import annotations
 
+import struct
+
 import moderngl
 import numpy as np
 
@@ -31,6 +33,16 @@ def linear_colour(value):
     return value
 
 
+def packed(member, value) -> bytes:
+    """The bytes moderngl's `Uniform.value = value` writes (its packing, done once)."""
+    fmt = member.fmt
+    if member.array_length > 1:
+        if member.dimension > 1:
+            return b"".join(struct.pack(fmt, *row) for row in value)
+        return b"".join(struct.pack(fmt, item) for item in value)
+    return struct.pack(fmt, *value) if member.dimension > 1 else struct.pack(fmt, value)
+
+
 class DrawInputs:
     """The frame's shared inputs; `begin()` sets the frame's uniforms, `common()` gives them
     (and the lights) to one program."""
@@ -43,6 +55,8 @@ class DrawInputs:
         self.particle_lights = ctx.buffer(reserve=PARTICLE_LIGHTS_BYTES)
         self.white = ctx.texture((1, 1), 4, np.ones(4, np.float16).tobytes(), dtype="f2")
         self.uniforms: dict = {}
+        self._samplers: dict = {}        # program -> its sampler uniforms
+        self._applied: dict = {}         # program -> the frame's uniform values it was last given
         self._material_values: dict = {}     # (program, emitter) -> its material_uniforms, by stamp
         self.shadow_maps: list = []      # this frame's shadow maps, once drawn (render/shadows.py)
         self.depth_only = False          # drawing a shadow map: models skip their shading
@@ -55,8 +69,15 @@ class DrawInputs:
                          "kz_depthRange": (float(camera.near), float(camera.far))}
 
     def common(self, program, initial, model, opacity: float) -> None:
-        for name, value in self.uniforms.items():
-            set_uniform(program, initial, name, value)
+        # the frame's uniforms once per program while they are the same objects (a frame of
+        # 200 emitters of one program: 1 write of each, not 400; a shadow map's view is
+        # another object, so the program is given the frame's again after it)
+        values = tuple(self.uniforms.values())
+        kept = self._applied.get(program)
+        if kept is None or len(kept) != len(values) or any(a is not b for a, b in zip(kept, values)):
+            for name, value in self.uniforms.items():
+                set_uniform(program, initial, name, value)
+            self._applied[program] = values
         set_uniform(program, initial, "kz_model", np.asarray(model, dtype=float))
         set_uniform(program, initial, "kz_opacity", float(opacity))
         if "KzLights" in program:
@@ -77,6 +98,14 @@ class DrawInputs:
         properties decoded to linear light (render/color.glsl). Kept per program and
         emitter while the emitter's values stay the same (its `stamp`): a frame of 200
         emitters asks 400 times."""
+        return self._material(entry, em)[0]
+
+    def set_material(self, entry, em) -> None:
+        """Give the program the emitter's material_uniforms (packed once while kept)."""
+        for member, data in self._material(entry, em)[1]:
+            member.write(data)
+
+    def _material(self, entry, em) -> tuple:
         program, _ = entry
         key = (id(program), em.key)
         kept = self._material_values.get(key)
@@ -87,8 +116,9 @@ class DrawInputs:
         pairs = uniform_values(entry, em.material, lambda name: linear_colour(em.values(name)),
                                known=lambda name: cat.property(name) is not None)
         pairs = [(n, v) for n, v in pairs if program[n].gl_type not in SAMPLER_TYPES]
-        self._material_values[key] = (program, em.stamp, em.material, pairs)
-        return pairs
+        found = (pairs, [(program[n], packed(program[n], v)) for n, v in pairs])
+        self._material_values[key] = (program, em.stamp, em.material, found)
+        return found
 
     def texture(self, values, files, prop: str, repeat: bool):
         """The texture of the image a string property names, or None (none, unreadable,
@@ -116,9 +146,12 @@ class DrawInputs:
         """Bind every sampler the program reads to the image its property names (a white
         texel where it names none) and the scene's depth for soft particles."""
         unit = 0
-        for name, member in program._members.items():
-            if not isinstance(member, moderngl.Uniform) or member.gl_type not in SAMPLER_TYPES:
-                continue
+        samplers = self._samplers.get(program)
+        if samplers is None:            # (per program: its members are walked once)
+            samplers = self._samplers[program] = [
+                (name, member) for name, member in program._members.items()
+                if isinstance(member, moderngl.Uniform) and member.gl_type in SAMPLER_TYPES]
+        for name, member in samplers:
             if name == "kz_sceneDepth":
                 self.targets.scene_depth.use(location=SCENE_DEPTH_UNIT)
                 member.value = SCENE_DEPTH_UNIT
@@ -129,6 +162,8 @@ class DrawInputs:
             unit += 1
 
     def release(self) -> None:
+        self._applied.clear()
+        self._samplers.clear()
         self.textures.release()
         for obj in (self.lights, self.particle_lights, self.white):
             obj.release()

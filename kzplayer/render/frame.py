@@ -177,7 +177,7 @@ class FrameBuilder:
         Node.Visible = false (catalog: a hidden node and everything below it is not drawn)."""
         key = (id(item), "#opacity")
         if key not in self._values:
-            self._values[key] = self.scene.opacity(item)
+            self._values[key] = self.scene.opacity(item, self.value)     # the ancestors' values kept too
         return self._values[key]
 
     def files_of(self, item) -> Callable[[str], Path | None]:

@@ -8,13 +8,15 @@ the draws read (shaders/render/live_scan.glsl lists them).
 
 The simulation keeps this list itself (docs/player.md, "The live list": an emitter's
 `particles.live`, rebuilt at the end of every step): `LiveList.update` copies it on the GPU
-(its count and its slots) and writes the draw arguments from the count. Records drawn
+(its count and its slots) and takes the draw arguments from its live header (copies on the
+GPU: the words live_scan.glsl would write, no dispatch, ~15 us less an emitter). Records drawn
 without a simulation (tests, tools) get it from three small compute passes over the pool
 (count per 64-slot group, a prefix sum, write).
 """
 from __future__ import annotations
 
 import moderngl
+import numpy as np
 
 from kzplayer.gpu import layout as L
 from kzplayer.render.shaders import set_uniform
@@ -40,6 +42,7 @@ class LiveList:
         self.programs = programs
         self.capacity = -1
         self.buffer = self.args = self.groups = None
+        self._constants = None              # (vertex_count, index_count) in `args` (the copies' way)
 
     def _ensure(self, capacity: int) -> None:
         if capacity == self.capacity:
@@ -48,6 +51,7 @@ class LiveList:
         self.capacity = capacity
         self.buffer = self.ctx.buffer(reserve=(HEADER_WORDS + max(capacity, 1)) * 4)
         self.args = self.ctx.buffer(reserve=ARGS_WORDS * 4)
+        self._constants = None
         self.groups = self.ctx.buffer(reserve=groups_of(capacity) * 4)
 
     def update(self, particles, capacity: int, vertex_count: int = 4, index_count: int = 0) -> None:
@@ -79,31 +83,36 @@ class LiveList:
 
     def _take(self, source, capacity: int, vertex_count: int, index_count: int) -> None:
         """The simulation's list (count and ascending slots) copied into this one's shape,
-        then the indirect arguments from its count: no count comes back to the CPU."""
+        and the indirect arguments made of its live header (count at +0, the dispatch over
+        the live particles at +4) and the per-instance counts, written when they change:
+        the words live_scan.glsl writes, with no dispatch; no count comes back to the CPU."""
         ctx = self.ctx
         ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)      # the simulation's last writes
-        ctx.copy_buffer(self.buffer, source.header_buffer, 4, read_offset=source.count_offset)
+        if self._constants != (vertex_count, index_count):
+            words = np.zeros(ARGS_WORDS, np.uint32)
+            words[ARRAYS_COMMAND * 5], words[ELEMENTS_COMMAND * 5] = vertex_count, index_count
+            words[LIVE_DISPATCH_OFFSET // 4 + 1:LIVE_DISPATCH_OFFSET // 4 + 3] = 1
+            self.args.write(words.tobytes())
+            self._constants = (vertex_count, index_count)
+        header, at = source.header_buffer, source.count_offset
+        ctx.copy_buffer(self.buffer, header, 4, read_offset=at)
         if capacity:
             ctx.copy_buffer(self.buffer, source.buffer, capacity * 4, read_offset=source.offset,
                             write_offset=HEADER_WORDS * 4)
+        for command in (ARRAYS_COMMAND, ELEMENTS_COMMAND):        # the instance count
+            ctx.copy_buffer(self.args, header, 4, read_offset=at, write_offset=(command * 5 + 1) * 4)
+        ctx.copy_buffer(self.args, header, 12, read_offset=source.dispatch_offset, write_offset=LIVE_DISPATCH_OFFSET)
         self.buffer.bind_to_storage_buffer(BINDING_LIVE)
         self.args.bind_to_storage_buffer(BINDING_ARGS)
-        program, initial = self.programs.compute("render/live_args.glsl")
-        set_uniform(program, initial, "kz_vertexCount", int(vertex_count))
-        set_uniform(program, initial, "kz_indexCount", int(index_count))
-        program.run(1)
-        ctx.memory_barrier(BARRIER)
 
     def read(self):
         """(count, slots) read back: for tests and benchmarks only, never in a frame."""
-        import numpy as np
         self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
         words = np.frombuffer(self.buffer.read(), np.uint32)
         n = int(words[0])
         return n, words[HEADER_WORDS:HEADER_WORDS + n].copy()
 
     def read_args(self):
-        import numpy as np
         self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
         return np.frombuffer(self.args.read(), np.uint32).copy()
 

@@ -85,6 +85,8 @@ class _EmitterState:
         self.prepared = None
         self.counts = None              # a representation's DrawCounts this frame
         self.seen = True
+        self.stamp = None               # the emitter's stamp its `kept` variants are of
+        self.kept: dict = {}            # (what, key) -> a variant worked out (ParticleDraws._kept)
 
     def prepared_buffer(self, capacity: int, lit: bool):
         size = max(capacity, 1) * (PREPARED_LIT if lit else PREPARED_BYTES)
@@ -193,18 +195,33 @@ class ParticleDraws:
     def _prepare_billboards(self, em, st) -> None:
         """The stock material's per-particle pass: one record per live particle in draw
         order (dispatched over the live count the GPU wrote)."""
-        defines = {**emitter_defines(em, False), "KZ_PREPARE_PASS": 1}
-        if "KZ_RECEIVE_LIGHT" in defines:
-            defines.update(self.inputs.shadow_defines())
-        program, initial = self.programs.compute(em.material.vertex, defines)
+        def make():
+            defines = {**emitter_defines(em, False), "KZ_PREPARE_PASS": 1}
+            if "KZ_RECEIVE_LIGHT" in defines:
+                defines.update(self.inputs.shadow_defines())
+            return (*self.programs.compute(em.material.vertex, defines), "KZ_RECEIVE_LIGHT" in defines)
+        program, initial, lit = self._kept(em, st, "prepare", (bool(self.inputs.shadow_maps),), make)
         self.inputs.common(program, initial, em.model, em.opacity)
-        for name, value in self.inputs.material_uniforms((program, initial), em):
-            program[name].value = value
+        self.inputs.set_material((program, initial), em)
         em.particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
         st.order.bind_to_storage_buffer(BINDING_ORDER)
-        st.prepared_buffer(em.capacity, "KZ_RECEIVE_LIGHT" in defines).bind_to_storage_buffer(BINDING_PREPARED)
+        st.prepared_buffer(em.capacity, lit).bind_to_storage_buffer(BINDING_PREPARED)
         program.run_indirect(st.live.args, LIVE_DISPATCH_OFFSET)
         self.ctx.memory_barrier(BARRIER)
+
+    def _kept(self, em, st, what: str, key: tuple, make):
+        """`make()` once while the emitter's values (its stamp), its material and the
+        compiled programs stay the same, and `key` (what else the variant depends on); an
+        emitter without a stamp (hand-made draws) works it out every time."""
+        if em.stamp is None:
+            return make()
+        if st.stamp is not em.stamp:
+            st.stamp, st.kept = em.stamp, {}
+        full = (what, id(em.material), id(em.mesh), self.programs.generation, *key)
+        kept = st.kept.get(full)
+        if kept is None or kept[0] is not em.material or kept[1] is not em.mesh:
+            kept = st.kept[full] = (em.material, em.mesh, make())
+        return kept[2]
 
     def _gather_lights(self, em, st, caster: int) -> None:
         defines = {"KZ_LIGHT_COLOR": em.material.light_color}
@@ -213,8 +230,7 @@ class ParticleDraws:
         st.light_sorter.sort(st.live, em.capacity, BRIGHTNESS, em.model, defines=defines,
                              uniforms=material_uniforms((keys_program, keys_initial), em))
         program, initial = self.programs.compute("render/light_gather.glsl", defines)
-        for name, v in material_uniforms((program, initial), em):
-            program[name].value = v
+        self.inputs.set_material((program, initial), em)
         set_uniform(program, initial, "kz_model", np.asarray(em.model))
         set_uniform(program, initial, "kz_caster", caster)
         em.particles.bind_to_storage_buffer(L.BINDING_PARTICLES)
@@ -271,8 +287,7 @@ class ParticleDraws:
         """The frame's uniforms, the emitter's property values and its textures."""
         inputs = self.inputs
         inputs.common(program, initial, em.model, em.opacity)
-        for name, value in inputs.material_uniforms((program, initial), em):
-            program[name].value = value
+        inputs.set_material((program, initial), em)
         inputs.bind_textures(program, initial, em.values, em.files, repeat=repeat)
 
     def draw(self, em, caster: bool = False) -> None:
@@ -287,10 +302,18 @@ class ParticleDraws:
         ctx = self.ctx
         st = self._state(em.key)
         mat = em.material
-        mesh, defines = self._billboard_variant(em, caster)
-        if "KZ_PREPARED" in defines:
+
+        def make():
+            mesh, defines = self._billboard_variant(em, caster)
+            return (mesh, "KZ_PREPARED" in defines, *self.programs.render(mat.vertex, mat.fragment, defines))
+        # what the variant depends on beyond the values: whether the texture loads (a texture
+        # save reloads it), the shadow maps of this frame
+        textured = self.inputs.texture(em.values, em.files, "Particle.Texture",
+                                       em.mesh is not None and "mesh" in mat.geometry) is not None
+        mesh, prepared_records, program, initial = self._kept(
+            em, st, "draw", (caster, bool(self.inputs.shadow_maps), textured), make)
+        if prepared_records:
             st.prepared.bind_to_storage_buffer(BINDING_PREPARED)
-        program, initial = self.programs.render(mat.vertex, mat.fragment, defines)
         self._material(program, initial, em, repeat=mesh is not None)
         set_uniform(program, initial, "kz_blend", BLEND_MODES["Opaque" if caster else em.blend])
         set_uniform(program, initial, "kz_intensity", float(self.intensity))

@@ -79,6 +79,7 @@ class RenderPrograms:
         self._failed: dict[tuple, KzError] = {}     # a pair that did not compile is not tried every frame
         self._paths: dict[tuple, set] = {}          # key -> the files it was made of (remake)
         self._made: dict[tuple, tuple] = {}         # key -> what it is made from (remake)
+        self.generation = 0         # a new one when programs are replaced or released (what a draw keeps of them)
 
     def render(self, vertex: ShaderFile | str, fragment: ShaderFile | str, defines: dict | None = None):
         vertex, fragment = _file(vertex), _file(fragment)
@@ -115,6 +116,7 @@ class RenderPrograms:
             program.release()
         self._programs.clear()
         self._failed.clear()
+        self.generation += 1
 
     def paths(self) -> set:
         """Every file the programs (and the pairs that failed) were made of, resolved."""
@@ -141,6 +143,7 @@ class RenderPrograms:
             for program, _ in made.values():
                 program.release()
             return found
+        self.generation += 1
         for key, (program, paths) in made.items():
             old = self._programs.pop(key, None)
             if old is not None:

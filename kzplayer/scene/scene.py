@@ -137,14 +137,16 @@ class Scene:
         setattr(node, field_name, None)
 
     # -- the rest of the scene -----------------------------------------------------------
-    def opacity(self, item) -> float:
-        """Node.Opacity multiplied down the tree; 0 where the node or an ancestor is hidden."""
+    def opacity(self, item, value=None) -> float:
+        """Node.Opacity multiplied down the tree; 0 where the node or an ancestor is hidden.
+        `value(item, name)`: a reader of the scene's values that keeps them (the frames')."""
+        value = value or self.values.value
         opacity = 1.0
         node = item
         while node is not None:
-            if self.values.value(node, "Node.Visible") is False:
+            if value(node, "Node.Visible") is False:
                 return 0.0
-            o = self.values.value(node, "Node.Opacity")
+            o = value(node, "Node.Opacity")
             if isinstance(o, (int, float)) and not isinstance(o, bool):
                 opacity *= min(max(float(o), 0.0), 1.0)
             node = node.parent
