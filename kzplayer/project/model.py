@@ -92,9 +92,25 @@ class Binding:
     raw_code_anchors: tuple = dataclasses.field(default=(), repr=False, compare=False)   # the same for raw_code
     as_loaded: tuple | None = dataclasses.field(default=None, repr=False, compare=False)  # key(), as read
 
+    @classmethod
+    def loaded(cls, target: str, expression: str, name, field: str, mode: str, span, expression_span,
+               target_span, owner, element, anchors: tuple, source, as_read: bool) -> "Binding":
+        """The loader's constructor of a short binding: what __init__ sets, in its order, in
+        one step (see Property.loaded), and the file it came from (`_source`); `as_read`:
+        `as_loaded` is its key() now, written out (tests/project compares both)."""
+        b = cls.__new__(cls)
+        b.target, b.expression, b.name, b.field, b.mode = target, expression, name, field, mode
+        b.push_target, b.enabled, b.raw_code, b.sources, b.short = None, True, None, [], True
+        b._span, b._expression_span, b._target_span = span, expression_span, target_span
+        b._push_target_span = b._raw_code_span = None
+        b.owner, b.element, b.expression_anchors, b.raw_code_anchors = owner, element, anchors, ()
+        b.as_loaded = (target, expression, name, field, mode, None, True, None, True, ()) if as_read else None
+        b._source = source
+        return b
+
     def key(self) -> tuple:
         """Everything a file says about this binding (the saver compares it with `as_loaded`
-        to know whether the binding's text must be written again)."""
+        to know whether the binding's text must be written again; `loaded` writes it out)."""
         return (self.target, self.expression, self.name, self.field, self.mode, self.push_target,
                 self.enabled, self.raw_code, self.short,
                 tuple((s.name, s.item, s.source, s.field) for s in self.sources))
