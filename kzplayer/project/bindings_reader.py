@@ -11,10 +11,18 @@ from kzplayer.project.source import STRUCTURE, SourceFile, _diag
 _MODES = {"ONEWAY": "ONE_WAY", "TWOWAY": "TWO_WAY", "TOSOURCE": "TO_SOURCE"}
 
 
+_SPELLED: dict = {}    # each spelling met -> its mode word (a project spells a few, 10,000 times)
+
+
 def mode_word(text: str | None) -> str:
     """ONE_WAY, TWO_WAY or TO_SOURCE, however Kanzi Studio spells it (OneWay, TWO_WAY...)."""
-    t = (text or "ONE_WAY").strip()
-    return _MODES.get(t.replace("_", "").upper(), t)
+    word = _SPELLED.get(text)
+    if word is None:
+        t = (text or "ONE_WAY").strip()
+        word = _MODES.get(t.replace("_", "").upper(), t)
+        if len(_SPELLED) < 256:           # (a hostile file's thousands of spellings: not kept)
+            _SPELLED[text] = word
+    return word
 
 
 def short_binding_problem(el, src: SourceFile, diagnostics: list, target: str | None) -> None:
@@ -37,21 +45,19 @@ def binding_item_problem(el, src: SourceFile, diagnostics: list) -> None:
                                  src.element_span(el)))
 
 
-def short_binding(item: Item, el, src: SourceFile) -> Binding | None:
-    """A `<Binding target=...>EXPR</Binding>` of `item` (None without a target)."""
+def short_binding(item: Item, el, src: SourceFile, as_read: bool = False) -> Binding | None:
+    """A `<Binding target=...>EXPR</Binding>` of `item` (None without a target); `as_read`:
+    with its `as_loaded` (what a typed load keeps, for the saver)."""
     target = el.get("target")
     if not target:
         return None
     text = el.text or ""
     # where the file spells no entity and no CDATA, no text needs anchors (nor the positions)
     anchors = () if src.plain else src.anchors(*src.text_range(el), text)
-    binding = Binding(
-        target=target, expression=text, name=el.get("name"),
-        field=el.get("field", "WHOLE_PROPERTY"), mode=mode_word(el.get("mode", "ONE_WAY")),
-        short=True, span=ELEMENT_SPAN, expression_span=VALUE_SPAN, expression_anchors=anchors,
-        target_span=_TARGET_SPAN, owner=item, element=el)
-    binding._source = src             # what the Deferred positions read
-    return binding
+    # (the Deferred positions read the element and `_source`)
+    return Binding.loaded(target, text, el.get("name"), el.get("field", "WHOLE_PROPERTY"),
+                          mode_word(el.get("mode", "ONE_WAY")), ELEMENT_SPAN, VALUE_SPAN,
+                          _TARGET_SPAN, item, el, anchors, src, as_read)
 
 
 # Where a short binding's target is written, worked out when first read (spans.Deferred).

@@ -96,7 +96,7 @@ class Contents:
         in one pass over its children (a field set by hand before is kept)."""
         props: dict[str, Property] = {}
         bindings, aliases = [], {}
-        src, values = item._source, self.values
+        src, values, typed = item._source, self.values, self.typed
         for el in item.element:
             tag = el.tag
             if tag == "Property":
@@ -107,21 +107,26 @@ class Contents:
                     prop.value = values.get((name, text))
                     props[name] = prop          # set twice: the last one counts (the load warned)
             elif tag == "Binding":
-                binding = short_binding(item, el, src)
+                binding = short_binding(item, el, src, typed)
                 if binding is not None:
                     bindings.append(binding)
             elif tag == "BindingItem":
-                bindings.append(binding_item(item, el, src))
+                binding = binding_item(item, el, src)
+                if typed:
+                    binding.as_loaded = binding.key()      # before anyone can change it
+                bindings.append(binding)
             elif tag == "Alias":
                 name, target = el.get("name"), el.get("target")
                 if name and target is not None:
                     aliases[name] = Alias(name, target, src.element_span(el), el)
-        if self.typed:
-            for b in bindings:
-                b.as_loaded = b.key()           # before anyone can change them
-        for field, value in (("properties", props), ("bindings", bindings), ("aliases", aliases)):
-            if not hasattr(item, field):      # (the class's descriptors are gone)
-                setattr(item, field, value)
+        # each unless set by hand before (the class's descriptors are gone); written out, not
+        # a loop of setattr: this runs once per item of a load
+        if not hasattr(item, "properties"):
+            item.properties = props
+        if not hasattr(item, "bindings"):
+            item.bindings = bindings
+        if not hasattr(item, "aliases"):
+            item.aliases = aliases
         if not hasattr(item, "attributes"):
             item.attributes = {k: v for k, v in item.element.items() if k != "name"}
         item._contents = None

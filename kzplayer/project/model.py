@@ -10,7 +10,6 @@ The tree: `Project.root` is a nameless item whose children are the libraries (`S
 """
 from __future__ import annotations
 
-import bisect
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -19,8 +18,8 @@ from kzplayer.diagnostics import Diagnostic, Span
 from kzplayer.project.catalog import catalog
 from kzplayer.project.literals import check_value, format_literal
 from kzplayer.project.paths import resolve
-# positions worked out when read: importable from here as before the split
-from kzplayer.project.spans import Deferred, SpanField, copy_spans  # noqa: F401
+# positions worked out when read, and of a text's characters: importable from here as before
+from kzplayer.project.spans import Deferred, SpanField, copy_spans, text_position, text_positions  # noqa: F401
 
 
 @dataclass
@@ -93,9 +92,25 @@ class Binding:
     raw_code_anchors: tuple = dataclasses.field(default=(), repr=False, compare=False)   # the same for raw_code
     as_loaded: tuple | None = dataclasses.field(default=None, repr=False, compare=False)  # key(), as read
 
+    @classmethod
+    def loaded(cls, target: str, expression: str, name, field: str, mode: str, span, expression_span,
+               target_span, owner, element, anchors: tuple, source, as_read: bool) -> "Binding":
+        """The loader's constructor of a short binding: what __init__ sets, in its order, in
+        one step (see Property.loaded), and the file it came from (`_source`); `as_read`:
+        `as_loaded` is its key() now, written out (tests/project compares both)."""
+        b = cls.__new__(cls)
+        b.target, b.expression, b.name, b.field, b.mode = target, expression, name, field, mode
+        b.push_target, b.enabled, b.raw_code, b.sources, b.short = None, True, None, [], True
+        b._span, b._expression_span, b._target_span = span, expression_span, target_span
+        b._push_target_span = b._raw_code_span = None
+        b.owner, b.element, b.expression_anchors, b.raw_code_anchors = owner, element, anchors, ()
+        b.as_loaded = (target, expression, name, field, mode, None, True, None, True, ()) if as_read else None
+        b._source = source
+        return b
+
     def key(self) -> tuple:
         """Everything a file says about this binding (the saver compares it with `as_loaded`
-        to know whether the binding's text must be written again)."""
+        to know whether the binding's text must be written again; `loaded` writes it out)."""
         return (self.target, self.expression, self.name, self.field, self.mode, self.push_target,
                 self.enabled, self.raw_code, self.short,
                 tuple((s.name, s.item, s.source, s.field) for s in self.sources))
@@ -104,31 +119,6 @@ class Binding:
         """(line, column) in the file of character `offset` of `expression`, exact also when
         the file spells characters as entities (`a &lt; b`)."""
         return text_position(self.expression, self.expression_span, self.expression_anchors, offset)
-
-
-def text_position(text: str, span: Span | None, anchors, offset: int) -> tuple[int, int]:
-    """(line, column) of `text[offset]`, for text that starts at `span` in a file."""
-    return text_positions(text, span, anchors)(offset)
-
-
-def text_positions(text: str, span: Span | None, anchors):
-    """`position(offset) -> (line, column)` for text that starts at `span` in a file, each
-    look-up a bisection over the anchors and the newlines (a binding of 16,000 terms full of
-    character references has as many anchors as tokens: a scan per token was quadratic)."""
-    if span is None:
-        return lambda offset: (0, 0)
-    at = [a[0] for a in anchors]
-    newlines = [i for i, c in enumerate(text) if c == "\n"] if "\n" in text else []
-
-    def position(offset: int) -> tuple[int, int]:
-        k = bisect.bisect_right(at, offset) - 1
-        base, line, col = anchors[k] if k >= 0 else (0, span.line, span.column)
-        first = bisect.bisect_left(newlines, base)
-        last = bisect.bisect_left(newlines, offset)
-        if last == first:
-            return line, col + offset - base
-        return line + last - first, offset - newlines[last - 1]
-    return position
 
 
 @dataclass

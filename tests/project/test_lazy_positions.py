@@ -4,7 +4,7 @@ to the dataclasses', and the child index of items with many children."""
 from pathlib import Path
 
 import kzplayer
-from kzplayer.project.model import Item, Property
+from kzplayer.project.model import Binding, Item, Property
 
 
 def where(path, needle: str, nth: int = 0) -> tuple[int, int]:
@@ -55,6 +55,15 @@ def test_the_loaders_constructors_make_what_the_dataclasses_make():
     assert p.__dict__ == q.__dict__ and p == q
     i, j = Item("T", "n", span="S", element="E", attributes={"k": "v"}), Item.loaded("T", "n", "S", "E", {"k": "v"})
     assert i.__dict__ == j.__dict__
+    for name, as_read in ((None, True), ("N", False)):
+        b = Binding("T.P", "{../A}", name, "VECTOR_X", "TWO_WAY", short=True, span="S", expression_span="V",
+                    target_span="TS", owner=i, element="E", expression_anchors=((1, 2, 3),))
+        b._source = "F"
+        if as_read:
+            b.as_loaded = b.key()
+        c = Binding.loaded("T.P", "{../A}", name, "VECTOR_X", "TWO_WAY", "S", "V", "TS", i, "E", ((1, 2, 3),), "F", as_read)
+        # the same attributes in the same order (CPython shares one key table between them)
+        assert list(b.__dict__.items()) == list(c.__dict__.items()) and b == c
 
 
 def test_the_child_index_finds_the_first_of_a_name_after_any_change():
