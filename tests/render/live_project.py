@@ -168,3 +168,40 @@ def watch(session, saves, turns: int = 10) -> list:
         timer.cancel()
         thread.join()
     return outcomes
+
+
+def play_watch_saving(ctx, path: Path, out: Path, make_save) -> tuple[list, int]:
+    """`play --watch --output out` of `path` (kzplayer.commands.watch.play_watch, the real
+    watcher) in this thread while another waits for the first image, makes the save (a
+    callable) and stops the loop once an outcome was heard; returns the outcomes heard and
+    the output's mtime (ns) just before the save."""
+    import threading
+    import time
+
+    from kzplayer.commands.watch import play_watch
+
+    stop, changes, stamps = threading.Event(), [], []
+
+    def saver():
+        try:
+            deadline = time.monotonic() + WAIT
+            while not out.exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(0.5)                       # the watcher starts after the first image
+            stamps.append(out.stat().st_mtime_ns)
+            make_save()
+            while not changes and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            stop.set()
+
+    thread = threading.Thread(target=saver)
+    thread.start()
+    try:
+        play_watch(str(path), (), (48, 27), n_frames=1, fps=30, seed=1, output=str(out), stop=stop, ctx=ctx,
+                   on_change=changes.append)
+    finally:
+        stop.set()
+        thread.join()
+    assert len(stamps) == 1, "the first image was not written"
+    return changes, stamps[0]

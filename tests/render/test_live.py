@@ -14,11 +14,12 @@ import pytest
 from PIL import Image
 
 import kzplayer
-from kzplayer.commands.watch import load_live, play_watch
+from kzplayer.commands.watch import load_live
 from kzplayer.render.live import LiveSession, diff_projects
 from kzplayer.render.live_loop import watch_loop
 from kzplayer.render.player import Player
 from kzplayer.resources import samples_dir
+from tests.render.live_project import play_watch_saving
 
 DEMO = samples_dir() / "demo_fountain.kzm"
 STRENGTH = '<Property name="Emission.InitialVelocityStrength">7</Property>'
@@ -160,32 +161,10 @@ def test_watch_applies_values_live_keeps_particles_and_survives_a_broken_save(ct
 
 def test_play_watch_rewrites_the_png_after_a_save(ctx, project, tmp_path):
     out = tmp_path / "out" / "live.png"
-    stop, changes, stamps = threading.Event(), [], []
     text = project.read_text()
-
-    def saver():
-        try:
-            deadline = time.monotonic() + WAIT
-            while not out.exists() and time.monotonic() < deadline:
-                time.sleep(0.05)
-            time.sleep(0.5)                       # the watcher starts after the first image
-            stamps.append(out.stat().st_mtime_ns)
-            project.write_text(strength(text, 14))
-            while not changes and time.monotonic() < deadline:
-                time.sleep(0.05)
-        finally:
-            stop.set()
-
-    thread = threading.Thread(target=saver)
-    thread.start()
-    try:
-        play_watch(str(project), (), (48, 27), n_frames=1, fps=30, seed=1, output=str(out), stop=stop, ctx=ctx,
-                   on_change=changes.append)
-    finally:
-        stop.set()
-        thread.join()
+    changes, stamp = play_watch_saving(ctx, project, out, lambda: project.write_text(strength(text, 14)))
     assert [c.kind for c in changes] == ["applied"]
-    assert len(stamps) == 1 and out.stat().st_mtime_ns != stamps[0]       # rewritten after the save
+    assert out.stat().st_mtime_ns != stamp                                # rewritten after the save
     assert Image.open(out).size == (48, 27)
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]     # no temporary left
 

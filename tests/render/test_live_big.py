@@ -14,7 +14,7 @@ from kzplayer.gpu import word_edit
 from kzplayer.gpu.runner import SystemRunner
 from kzplayer.render.live import LiveSession
 from kzplayer.render.player import Player
-from tests.render.live_project import save
+from tests.render.live_project import play_watch_saving, save
 
 SYSTEMS, EMITTERS = 20, 10
 # one binding reads another's target: an edit of the pool binding re-runs exactly these two
@@ -157,39 +157,11 @@ def test_a_binding_save_the_checks_refuse_is_undone(session):
 def test_play_watch_draws_a_save_before_its_checks_and_rewrites_the_good_frame_when_they_refuse(ctx, tmp_path):
     """The real watcher and `play --watch --output x.png`: a save the checks refuse is first
     shown (its output written), then undone and reported, the good frame written again."""
-    import threading
-    import time
-
     from PIL import Image
 
-    from kzplayer.commands.watch import play_watch
     path, out = tmp_path / "big.kzm", tmp_path / "out.png"
     path.write_text(project_text())
-    changes, stop = [], threading.Event()
-
-    def on_change(outcome):
-        changes.append(outcome)
-
-    def saver():
-        try:
-            deadline = time.monotonic() + 60
-            while not out.exists() and time.monotonic() < deadline:
-                time.sleep(0.05)
-            time.sleep(0.5)                       # the watcher starts after the first image
-            save(path, project_text(speed="9", material="NoSuchMat"))
-            while not changes and time.monotonic() < deadline:
-                time.sleep(0.05)
-        finally:
-            stop.set()
-
-    thread = threading.Thread(target=saver)
-    thread.start()
-    try:
-        play_watch(str(path), (), (48, 27), n_frames=1, fps=30, seed=1, output=str(out), stop=stop, ctx=ctx,
-                   on_change=on_change)
-    finally:
-        stop.set()
-        thread.join()
+    changes, _ = play_watch_saving(ctx, path, out, lambda: save(path, project_text(speed="9", material="NoSuchMat")))
     # on_change hears the applied save (its frame written) and then the checks' verdict
     assert [c.kind for c in changes] == ["applied", "broken"]
     assert [d.rule for d in changes[1].diagnostics] == ["material.unknown"]
