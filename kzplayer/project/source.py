@@ -13,9 +13,9 @@ import codecs
 import gc
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 from lxml import etree
 
@@ -300,13 +300,21 @@ def _error_span(src: SourceFile, msg: str, line: int | None, col: int) -> Span:
     return Span(src.path, line, col)
 
 
+# a diagnostic about a file larger than this (a refused shader, a sparse mesh) is shown
+# without its source line: reading it to print one line would take seconds
+SHOWN_FILE_BYTES = 64 << 20
+
+
 def source_lines(path: str) -> list[str]:
     """The lines of a project file as the loader read them (a BOM or the XML declaration's
     encoding, else UTF-8), so that columns count alike, for showing a diagnostic's line;
-    re-read when the file changes."""
+    re-read when the file changes. None of a file that is not a regular one, or is larger
+    than SHOWN_FILE_BYTES."""
     try:
         st = os.stat(path)
     except OSError:
+        return []
+    if not stat.S_ISREG(st.st_mode) or st.st_size > SHOWN_FILE_BYTES:
         return []
     return _read_lines(path, st.st_mtime_ns, st.st_size)
 
@@ -314,9 +322,11 @@ def source_lines(path: str) -> list[str]:
 @lru_cache(maxsize=64)
 def _read_lines(path: str, mtime_ns: int, size: int) -> list[str]:
     try:
-        return decode_text(Path(path).read_bytes())[0].splitlines()
+        with open(path, "rb") as f:
+            raw = f.read(SHOWN_FILE_BYTES + 1)
     except OSError:
         return []
+    return [] if len(raw) > SHOWN_FILE_BYTES else decode_text(raw)[0].splitlines()
 
 
 def decode_text(raw: bytes) -> tuple[str, str]:
