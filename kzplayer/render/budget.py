@@ -32,9 +32,10 @@ class FrameWatch:
     (ctx.finish) to be timed one by one: they are what can loop without end; kzplayer's own
     work is bounded by the limits of docs/hardening.md."""
 
-    def __init__(self, sim, budget: float):
+    def __init__(self, sim, budget: float, frames: str = "frame"):
         self.sim = sim
         self.budget = budget
+        self.frames = frames             # what a frame is called in the message
         self.slowest = (0.0, -1)         # (seconds, frame)
         if any(getattr(m, "root", None) is not None for m in _materials(sim)):
             sim.timings = {}
@@ -107,7 +108,7 @@ class FrameWatch:
                 why += f" (the most: {culprit[0]}, {culprit[1]:.3g} s)"
             hint = "a smaller pool, fewer steps (ParticleSystem.Framerate) or a smaller image"
         raise KzError(Diagnostic("KZ906", "play.frame-budget", Severity.ERROR,
-                                 f"frame {frame} took {took:.3g} s, more than the budget of {self.budget:g} s "
+                                 f"{self.frames} {frame} took {took:.3g} s, more than the budget of {self.budget:g} s "
                                  f"per frame (--frame-budget); {how}: {why}", None, hint), exit_code=1)
 
 

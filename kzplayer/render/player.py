@@ -290,7 +290,7 @@ class Player:
     def camera(self, aspect: float | None = None, seconds: float | None = None):
         """(Camera, how it was chosen) for the image's aspect ratio (the window's may change)."""
         if self._seen is None and find_camera_item(self.project) is None:
-            self._seen = probe_positions(self.ctx, self.scene, seed=self.seed,
+            self._seen = probe_positions(self.ctx, self.scene, seed=self.seed, frame_budget=self.frame_budget,
                                          seconds=self.probe_seconds if seconds is None else seconds)
             if self._seen is None:
                 self._seen = False

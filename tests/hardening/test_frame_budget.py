@@ -68,7 +68,7 @@ def project(tmp_path: Path, affector=True, draw="ParticlesDefault", rate=60, n=2
 
 
 def test_the_first_frame_is_bounded_and_names_the_material(tmp_path):
-    kzm = project(tmp_path)
+    kzm = project(tmp_path, camera=True)
     ran = kzplayer("play", kzm, "--frames", 1, "--size", "32x32", "--output", tmp_path / "o.png",
                    "--frame-budget", 0.05, cwd=tmp_path, timeout=240).expect(1)
     assert "frame 0 took" in ran.out and "[play.frame-budget]" in ran.out, ran.out[-2000:]
@@ -84,6 +84,18 @@ def test_many_steps_in_one_frame_stop_in_the_middle(tmp_path):
     ran = kzplayer("play", kzm, "--frames", 1, "--fps", 1, "--size", "16x16", "--output", tmp_path / "o.png",
                    "--frame-budget", 0.2, cwd=tmp_path, timeout=240).expect(1)
     assert "stopped in the middle of it" in ran.out and "'Spin'" in ran.out, ran.out[-2000:]
+
+
+def test_the_camera_probe_is_held_to_the_budget_too(tmp_path):
+    """The same slow steps with no Camera: the fit-to-content probe (render/probe.py) plays
+    the effect before the first frame; its frames stop at the budget as played ones do
+    (before, it played all its slow steps first: about 90 s here)."""
+    kzm = project(tmp_path, rate=1000, n=200)
+    ran = kzplayer("play", kzm, "--frames", 1, "--fps", 1, "--size", "16x16", "--output", tmp_path / "o.png",
+                   "--frame-budget", 0.2, cwd=tmp_path, timeout=240).expect(1)
+    assert "the camera probe's frame 0 took" in ran.out and "[play.frame-budget]" in ran.out, ran.out[-2000:]
+    assert "'Spin'" in ran.out, ran.out[-2000:]
+    assert not (tmp_path / "o.png").exists()
 
 
 def test_a_slow_draw_is_named(tmp_path):
