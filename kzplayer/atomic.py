@@ -185,7 +185,6 @@ def write_all(data: dict, *, root=None, follow: bool = False, sources: dict | No
     path -> bytes; `sources`: path -> a file to copy, read in chunks); only when every one is
     whole do they replace their destinations. Raises OSError (every temporary file removed,
     no destination changed). The paths written."""
-    import shutil
     staged: list[AtomicFile] = []
     try:
         for path, blob in data.items():
@@ -197,7 +196,7 @@ def write_all(data: dict, *, root=None, follow: bool = False, sources: dict | No
             f = AtomicFile(path, root=root, follow=follow, mode=None)
             staged.append(f)
             with open(source, "rb") as inp:
-                shutil.copyfileobj(inp, f.file, 1 << 20)
+                copy_keeping_holes(inp, f.file)
             import stat as S
             f.mode = S.S_IMODE(os.stat(source).st_mode)
             f.finish()
@@ -207,6 +206,41 @@ def write_all(data: dict, *, root=None, follow: bool = False, sources: dict | No
     finally:
         for f in staged:
             f.abandon()
+
+
+def copy_keeping_holes(inp, out, chunk: int = 1 << 20) -> None:
+    """Copy an open file into another, its holes left holes (SEEK_DATA / SEEK_HOLE, as
+    `cp --sparse=auto`): a sparse asset of gigabytes is copied as the few bytes it holds, not
+    written out as gigabytes of zeros. Where the system cannot tell holes, every byte."""
+    import shutil
+    fd = inp.fileno()
+    size = os.fstat(fd).st_size
+    try:
+        pos = os.lseek(fd, 0, os.SEEK_DATA)
+    except OSError as exc:
+        if exc.errno != errno.ENXIO:          # ENXIO: nothing but a hole
+            inp.seek(0)
+            shutil.copyfileobj(inp, out, chunk)
+            return
+        pos = size
+    except AttributeError:                    # no SEEK_DATA on this system
+        shutil.copyfileobj(inp, out, chunk)
+        return
+    while pos < size:
+        end = min(os.lseek(fd, pos, os.SEEK_HOLE), size)
+        inp.seek(pos)
+        out.seek(pos)
+        while pos < end:
+            block = inp.read(min(chunk, end - pos))
+            if not block:
+                break
+            out.write(block)
+            pos += len(block)
+        try:
+            pos = os.lseek(fd, end, os.SEEK_DATA)
+        except OSError:                       # ENXIO: only a hole is left
+            break
+    out.truncate(size)
 
 
 def unwritable(exc: OSError, path, what: str = "") -> "KzError":

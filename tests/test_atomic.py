@@ -116,3 +116,34 @@ def test_the_temporary_file_of_a_killed_run_is_cleaned_by_the_next(tmp_path):
     assert clean_stale(out) == 0
     mine.commit()
     assert out.exists() and leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("layout", ["data, hole, data, hole", "hole only", "dense"])
+def test_a_copied_file_keeps_its_bytes_and_its_holes(tmp_path, layout):
+    """write_all's copies (convert's assets) read the source's data extents only: the copy
+    has every byte of the source, and a sparse source of 1 GiB stays sparse (st_blocks), so
+    convert does not write a gigabyte of zeros."""
+    source, size = tmp_path / "big.bin", 1 << 30
+    with open(source, "wb") as f:
+        if layout == "dense":
+            size = 3 << 20
+            f.write(os.urandom(size))
+        else:
+            if layout != "hole only":
+                f.write(b"head" * 1000)
+                f.seek(size // 2)
+                f.write(b"middle")
+            f.truncate(size)
+    sparse_here = layout != "dense" and os.stat(source).st_blocks * 512 < (64 << 20)
+    target = tmp_path / "out" / "big.bin"
+    target.parent.mkdir()
+    write_all({}, root=tmp_path / "out", sources={str(target): str(source)})
+    assert os.path.getsize(target) == size
+    with open(source, "rb") as a, open(target, "rb") as b:
+        for at in (0, 3990, size // 2 - 10, size - 4096):
+            a.seek(at), b.seek(at)
+            assert a.read(4096) == b.read(4096), at
+    if layout == "dense":
+        assert target.read_bytes() == source.read_bytes()
+    if sparse_here:                        # a file system that keeps holes keeps them in the copy
+        assert os.stat(target).st_blocks * 512 < (64 << 20)
