@@ -84,7 +84,7 @@ _INTERRUPTED = """
 import sys
 from kzplayer import batch
 from tests.batch.common import call
-jobs = [call("slow", f"job{i}", sleep=0.6) for i in range(8)]
+jobs = [call("slow", f"job{i}", sleep=0.3) for i in range(8)]
 result = batch.run(jobs, out=sys.argv[1], workers=1)
 print(result.interrupted)
 """
@@ -111,7 +111,7 @@ def test_a_batch_interrupted_by_ctrl_c_goes_on_where_it_stopped(tmp_path):
     kept = [ln["variant"] for ln in lines if ln["status"] == "ok"]
     stopped = [ln["variant"] for ln in lines if ln["status"] == "interrupted"]
     assert len(kept) >= 2 and stopped and len(kept) + len(stopped) == 8
-    again = batch.run([call("slow", f"job{i}", sleep=0.6) for i in range(8)], out=out, workers=1)
+    again = batch.run([call("slow", f"job{i}", sleep=0.3) for i in range(8)], out=out, workers=2)
     assert again.counts() == {"ok": 8}
     assert sorted(r.job.variant for r in again.records if r.reused) == sorted(kept)
     assert all((out / f"call/faults/job{i}/out.txt").read_text() == f"job{i}\n" for i in range(8))
