@@ -30,3 +30,14 @@ def ray_instance():
              runtime_env={"env_vars": {"PYTHONPATH": path, "KZPLAYER_NO_PROGRESS": "1"}})
     yield ray
     ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def sweep_on_two_workers(tmp_path_factory):
+    """common.render_sweep() run once on the local pool with 2 workers: (its BatchResult, its
+    output folder), for the tests that compare against it. Read it, never write into it."""
+    from kzplayer import batch
+
+    from .common import render_sweep
+    out = tmp_path_factory.mktemp("sweep-two-workers")
+    return batch.run(render_sweep(), out=out, workers=2), out

@@ -17,12 +17,12 @@ from .common import FOUNTAIN, NOZZLE, REPO, call, render_sweep, tree
 PY = sys.executable
 
 
-def test_one_and_two_workers_write_the_same_bytes_as_play(tmp_path):
+def test_one_and_two_workers_write_the_same_bytes_as_play(tmp_path, sweep_on_two_workers):
     jobs = render_sweep()
     one = batch.run(jobs, out=tmp_path / "one", workers=1)
-    two = batch.run(jobs, out=tmp_path / "two", workers=2)
+    two, two_out = sweep_on_two_workers
     assert one.counts() == two.counts() == {"ok": 12}
-    a, b = tree(tmp_path / "one"), tree(tmp_path / "two")
+    a, b = tree(tmp_path / "one"), tree(two_out)
     assert len(a) == 6 * 2 + 6 and a == b                    # render.gif + thumb.gif, findings.json
     renders = [v for k, v in a.items() if k.endswith("render.gif")]
     assert len(set(renders)) == 6                            # every variant differs
@@ -32,20 +32,20 @@ def test_one_and_two_workers_write_the_same_bytes_as_play(tmp_path):
                     "--size", "96x54", "--seed", "2", "--set", f"{NOZZLE}:Emission.Rate=60", "--output", str(reference)],
                    cwd=REPO, check=True, capture_output=True, env={**os.environ, "KZPLAYER_NO_PROGRESS": "1"})
     assert a["render/demo_fountain/Emission.Rate=60__seed=2/render.gif"] == reference.read_bytes()
-    lines = read_results(tmp_path / "two")
+    lines = read_results(two_out)
     assert [ln["job"] for ln in lines] == [j.id for j in jobs]
     rendered = {ln["variant"]: ln for ln in lines if ln["kind"] == "render"}
     alive = [rendered[f"Emission.Rate={r}__seed=1"]["counts"]["alive"] for r in (20, 60, 180)]
     assert alive[0] < alive[1] < alive[2]                    # more emitted, more alive
     assert all(ln["findings"] == {"errors": 0, "warnings": 0, "notes": 0} for ln in lines)
-    assert all((tmp_path / "two" / o).is_file() for ln in lines for o in ln["outputs"])
+    assert all((two_out / o).is_file() for ln in lines for o in ln["outputs"])
     # a rerun keeps what is complete and runs what is not
-    gone = tmp_path / "two" / "render/demo_fountain/Emission.Rate=20__seed=1/render.gif"
+    gone = tmp_path / "one" / "render/demo_fountain/Emission.Rate=20__seed=1/render.gif"
     gone.unlink()
-    again = batch.run(jobs, out=tmp_path / "two", workers=2)
+    again = batch.run(jobs, out=tmp_path / "one", workers=2)
     ran = [r.job.id for r in again.records if not r.reused]
     assert ran == ["render/demo_fountain/Emission.Rate=20__seed=1"]
-    assert tree(tmp_path / "two") == a
+    assert tree(tmp_path / "one") == a
 
 
 def test_the_contact_sheet_is_one_self_contained_page(tmp_path):
@@ -84,7 +84,7 @@ _INTERRUPTED = """
 import sys
 from kzplayer import batch
 from tests.batch.common import call
-jobs = [call("slow", f"job{i}", sleep=0.6) for i in range(8)]
+jobs = [call("slow", f"job{i}", sleep=0.3) for i in range(8)]
 result = batch.run(jobs, out=sys.argv[1], workers=1)
 print(result.interrupted)
 """
@@ -111,7 +111,7 @@ def test_a_batch_interrupted_by_ctrl_c_goes_on_where_it_stopped(tmp_path):
     kept = [ln["variant"] for ln in lines if ln["status"] == "ok"]
     stopped = [ln["variant"] for ln in lines if ln["status"] == "interrupted"]
     assert len(kept) >= 2 and stopped and len(kept) + len(stopped) == 8
-    again = batch.run([call("slow", f"job{i}", sleep=0.6) for i in range(8)], out=out, workers=1)
+    again = batch.run([call("slow", f"job{i}", sleep=0.3) for i in range(8)], out=out, workers=2)
     assert again.counts() == {"ok": 8}
     assert sorted(r.job.variant for r in again.records if r.reused) == sorted(kept)
     assert all((out / f"call/faults/job{i}/out.txt").read_text() == f"job{i}\n" for i in range(8))

@@ -11,12 +11,11 @@ from .common import call, render_sweep, tree
 pytestmark = pytest.mark.ray
 
 
-def test_ray_writes_the_same_bytes_as_the_local_pool(ray_instance, tmp_path):
-    jobs = render_sweep()
-    local = batch.run(jobs, out=tmp_path / "local", workers=2)
-    on_ray = batch.run(jobs, out=tmp_path / "ray", backend="ray")
+def test_ray_writes_the_same_bytes_as_the_local_pool(ray_instance, tmp_path, sweep_on_two_workers):
+    local, local_out = sweep_on_two_workers
+    on_ray = batch.run(render_sweep(), out=tmp_path / "ray", backend="ray")
     assert local.counts() == on_ray.counts() == {"ok": 12}
-    assert tree(tmp_path / "ray") == tree(tmp_path / "local")
+    assert tree(tmp_path / "ray") == tree(local_out)
     assert len(tree(tmp_path / "ray")) == 18
     # Ray's workers are other processes than this one
     import os

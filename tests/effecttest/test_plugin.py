@@ -35,6 +35,8 @@ at = 0.5
 alive = [0, 10]
 [[validate]]
 '''
+# a picture check of the fountain at 0.5 s, its golden in golden/pic.png
+PICTURE = f'project = "{FOUNTAIN}"\nsize = [32, 32]\n[[picture]]\nat = 0.5\n'
 
 
 @pytest.fixture(autouse=True)
@@ -53,17 +55,20 @@ def test_specs_are_collected_as_items_and_run(pytester):
     assert names == ["broken.kztest.toml::spec", "effect.kztest.toml::count[0] Nozzle",
                      "effect.kztest.toml::count[1] Nozzle", "effect.kztest.toml::validate[0]",
                      "test_code.py::test_code"]
+    pytester.makefile(".kztest.toml", pic=PICTURE)        # no golden yet: it fails (the --kztest-update test)
     result = pytester.runpytest_subprocess(*plugin_args())
-    result.assert_outcomes(passed=3, failed=2)
+    result.assert_outcomes(passed=3, failed=3)
+    assert [ln for ln in result.outlines if ln.startswith("FAILED pic.kztest.toml::")], result.outlines[-20:]
     text = result.stdout.str()
     assert "effect.kztest.toml:10:1: error: count[1]: Nozzle: alive at frame 15" in text
     assert "broken.kztest.toml:1:1: error: the project 'nowhere.kzm' does not exist" in text
 
 
 def test_update_option_writes_goldens(pytester):
-    pytester.makefile(".kztest.toml", pic=f'project = "{FOUNTAIN}"\nsize = [32, 32]\n[[picture]]\nat = 0.5\n')
+    """(Without the golden the picture fails: test_specs_are_collected_as_items_and_run.)"""
+    pytester.makefile(".kztest.toml", pic=PICTURE)
     args = plugin_args()
-    pytester.runpytest_subprocess(*args).assert_outcomes(failed=1)
+    assert not (pytester.path / "golden").exists()
     pytester.runpytest_subprocess(*args, "--kztest-update").assert_outcomes(passed=1)
     assert (pytester.path / "golden" / "pic.png").is_file()
     pytester.runpytest_subprocess(*args).assert_outcomes(passed=1)

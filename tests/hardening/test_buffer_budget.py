@@ -77,6 +77,12 @@ def test_the_budget_option(tmp_path):
     assert "more than the budget of 10.2 MiB" in low.out, low.out[-2000:]
     kzplayer("play", "b.kzm", "--frames", 1, "--size", "16x16", "--output", "b.png", "--buffer-budget", 0.5,
              cwd=tmp_path, timeout=120).expect(0)
+    # a bad value is a usage error before anything is read: in this process, no child each
+    from click.testing import CliRunner
+
+    from kzplayer.cli import main
     for bad in ("0", "-1", "nan", "inf", "2000"):
-        ran = kzplayer("play", "b.kzm", "--frames", 1, "--buffer-budget", bad, cwd=tmp_path, timeout=60).expect(2)
-        assert "--buffer-budget" in ran.out
+        ran = CliRunner().invoke(main, ["play", str(tmp_path / "b.kzm"), "--frames", "1", "--buffer-budget", bad])
+        assert ran.exit_code == 2 and isinstance(ran.exception, SystemExit), (bad, ran.output, ran.exception)
+        assert "--buffer-budget" in ran.output and "Traceback" not in ran.output, ran.output
+    assert limits.buffer_budget() == limits.BUFFER_BUDGET            # no scope left in force

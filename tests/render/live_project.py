@@ -125,6 +125,22 @@ def save(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def count_compiles(ctx, monkeypatch) -> list:
+    """The programs compiled on `ctx` from now on, for the test (monkeypatch undoes it):
+    "compute" or "render", one entry a compile."""
+    import moderngl
+    calls = []
+    for name, kind in (("compute_shader", "compute"), ("program", "render")):
+        original = getattr(moderngl.Context, name)
+
+        def counted(self, *a, _o=original, _k=kind, **k):
+            if self is ctx:
+                calls.append(_k)
+            return _o(self, *a, **k)
+        monkeypatch.setattr(moderngl.Context, name, counted)
+    return calls
+
+
 def programs_with(sim, text: str) -> int:
     """How many of the simulation's programs (its systems' and its passes') hold `text`."""
     return sum(text in source.text for source in sim.programs.sources())

@@ -14,8 +14,8 @@ import pytest
 from kzplayer.commands.watch import load_live
 from kzplayer.render.live import LiveSession
 from kzplayer.render.player import Player
-from tests.render.live_project import (BROKEN_PUSH, MARK, SECOND_EMITTER, programs_with, project_text, push_text,
-                                       save, write_project, write_texture)
+from tests.render.live_project import (BROKEN_PUSH, MARK, SECOND_EMITTER, count_compiles, programs_with,
+                                       project_text, push_text, save, write_project, write_texture)
 
 SIZE = (64, 36)
 
@@ -23,16 +23,7 @@ SIZE = (64, 36)
 @pytest.fixture
 def compiled(ctx, monkeypatch):
     """The programs compiled on the test's context: ("compute" | "render", ...) per compile."""
-    calls = []
-    for name, kind in (("compute_shader", "compute"), ("program", "render")):
-        original = getattr(moderngl.Context, name)
-
-        def counted(self, *a, _o=original, _k=kind, **k):
-            if self is ctx:
-                calls.append(_k)
-            return _o(self, *a, **k)
-        monkeypatch.setattr(moderngl.Context, name, counted)
-    return calls
+    return count_compiles(ctx, monkeypatch)
 
 
 @pytest.fixture

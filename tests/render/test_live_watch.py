@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import moderngl
 import numpy as np
 import pytest
 
@@ -15,8 +14,8 @@ from kzplayer.commands.watch import load_live
 from kzplayer.render.live import LiveSession
 from kzplayer.render.player import Player
 from kzplayer.resources import samples_dir
-from tests.render.live_project import (BROKEN_PUSH, MARK, SECOND_EMITTER, programs_with, project_text, push_text,
-                                       save, watch, write_project, write_texture)
+from tests.render.live_project import (BROKEN_PUSH, MARK, SECOND_EMITTER, count_compiles, programs_with,
+                                       project_text, push_text, save, watch, write_project, write_texture)
 
 LEFT, RIGHT = "Screens/Screen/Scene/Left", "Screens/Screen/Scene/Right"
 
@@ -44,16 +43,8 @@ class Recording(LiveSession):
 
 @pytest.fixture
 def compiled(ctx, monkeypatch):
-    calls = []
-    for name, kind in (("compute_shader", "compute"), ("program", "render")):
-        original = getattr(moderngl.Context, name)
-
-        def counted(self, *a, _o=original, _k=kind, **k):
-            if self is ctx:
-                calls.append(_k)
-            return _o(self, *a, **k)
-        monkeypatch.setattr(moderngl.Context, name, counted)
-    return calls
+    """The programs compiled on the test's context: ("compute" | "render", ...) per compile."""
+    return count_compiles(ctx, monkeypatch)
 
 
 def test_watched_saves_touch_only_what_they_change(ctx, tmp_path, compiled):

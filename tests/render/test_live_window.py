@@ -5,6 +5,7 @@ project's new subfolder is watched as soon as a save brings an item file into it
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import kzplayer
@@ -44,13 +45,39 @@ class Clock:
         return self.t
 
 
-def turn_until(watcher, session, screen, heard, count: int, turns: int = 3) -> None:
-    """Wait for the watcher to queue a save, then run the window's loop until `count`
-    outcomes were heard (a few turns a time)."""
+@contextmanager
+def watched(ctx, path, size, seed: int, played: float = 0.0):
+    """A started LiveSession of `path` (read_live, check_live), played `played` s, then its
+    Watcher (ready) and a screen of `size`; all released after."""
+    session = LiveSession(str(path), load=read_live, check=check_live,
+                          make_player=lambda p, g: Player(ctx, p, g, size, seed=seed))
+    session.start()
+    if played:
+        session.player.step(played)
+    watcher = Watcher(session)
+    screen = ctx.simple_framebuffer(size)
+    try:
+        assert watcher.ready.wait(WAIT)
+        yield session, watcher, screen
+    finally:
+        watcher.close()
+        session.release()
+        screen.release()
+
+
+def wait_seen(watcher) -> float:
+    """Wait for the watcher to queue a save; the deadline of what follows."""
     deadline = time.monotonic() + WAIT
     while not watcher.pending() and time.monotonic() < deadline:
         time.sleep(0.02)
     assert watcher.pending(), "the save was not seen"
+    return deadline
+
+
+def turn_until(watcher, session, screen, heard, count: int, turns: int = 3) -> None:
+    """Wait for the watcher to queue a save, then run the window's loop until `count`
+    outcomes were heard (a few turns a time)."""
+    deadline = wait_seen(watcher)
     while len(heard) < count and time.monotonic() < deadline:
         _loop(FakeGlfw(Keys(), turns), None, SimpleNamespace(screen=screen), Keys(), session.player, 60.0,
               now=Clock(), live=(watcher, heard.append))
@@ -58,24 +85,14 @@ def turn_until(watcher, session, screen, heard, count: int, turns: int = 3) -> N
 
 def test_a_save_the_checks_refuse_is_undone_before_the_effect_steps_on(ctx, tmp_path):
     path = write_project(tmp_path)
-    session = LiveSession(str(path), load=read_live, check=check_live,
-                          make_player=lambda p, g: Player(ctx, p, g, (64, 36), seed=3))
-    session.start()
-    session.player.step(0.3)
-    watcher = Watcher(session)
-    screen = ctx.simple_framebuffer((64, 36))
     heard, seen = [], []
-
-    def said(outcome):
-        heard.append(outcome)
-        seen.append((outcome.kind, session.player.time, session.player.sim.frames))
-    try:
-        assert watcher.ready.wait(WAIT)
+    with watched(ctx, path, (64, 36), seed=3, played=0.3) as (session, watcher, screen):
+        def said(outcome):
+            heard.append(outcome)
+            seen.append((outcome.kind, session.player.time, session.player.sim.frames))
         # a value edit and an unknown material: drawn first, then refused by the checks
         save(path, project_text(jet_speed=5.0).replace("Emitter_Point<", "NoSuchMat<", 1))
-        deadline = time.monotonic() + WAIT
-        while not watcher.pending() and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_seen(watcher)
         fake = FakeGlfw(Keys(), 2)
         _loop(fake, None, SimpleNamespace(screen=screen), Keys(), session.player, 60.0, now=Clock(),
               live=(watcher, said))
@@ -88,10 +105,6 @@ def test_a_save_the_checks_refuse_is_undone_before_the_effect_steps_on(ctx, tmp_
         item = session.player.sim.emitters[0].item
         assert session.player.sim.scene.value(item, "Emission.InitialVelocityStrength") == 2.0     # undone
         assert "does not play" in fake.titles[-1]
-    finally:
-        watcher.close()
-        session.release()
-        screen.release()
 
 
 def test_the_window_watches_a_new_subfolder_of_a_folder_project(ctx, tmp_path):
@@ -100,15 +113,9 @@ def test_the_window_watches_a_new_subfolder_of_a_folder_project(ctx, tmp_path):
     scene = folder / (SCENE + ".kzm")
     text = scene.read_text()
     assert '<Child name="Particle System"/>' in text
-    session = LiveSession(str(folder), load=read_live, check=check_live,
-                          make_player=lambda p, g: Player(ctx, p, g, (48, 27), seed=2))
-    session.start()
-    watcher = Watcher(session)
-    screen = ctx.simple_framebuffer((48, 27))
     heard = []
     new_folder = folder / SCENE / "Sparks"
-    try:
-        assert watcher.ready.wait(WAIT)
+    with watched(ctx, folder, (48, 27), seed=2) as (session, watcher, screen):
         assert str(new_folder) not in session.folders()
         # a new system in a new subfolder: its files first, then the parent's <Child> line
         (folder / SCENE / "Sparks.kzm").write_text(SPARKS)
@@ -131,10 +138,6 @@ def test_the_window_watches_a_new_subfolder_of_a_folder_project(ctx, tmp_path):
         sim = session.player.sim
         item = next(em.item for em in sim.emitters if em.path == spark)
         assert sim.scene.value(item, "Emission.Rate") == 75
-    finally:
-        watcher.close()
-        session.release()
-        screen.release()
 
 
 def test_the_watcher_watches_again_when_a_good_save_changes_the_folders(ctx, tmp_path):
@@ -145,14 +148,8 @@ def test_the_watcher_watches_again_when_a_good_save_changes_the_folders(ctx, tmp
     path = write_project(tmp_path / "project")
     outside = tmp_path / "outside"
     outside.mkdir()
-    session = LiveSession(str(path), load=read_live, check=check_live,
-                          make_player=lambda p, g: Player(ctx, p, g, (48, 27), seed=2))
-    session.start()
-    watcher = Watcher(session)
-    screen = ctx.simple_framebuffer((48, 27))
     heard = []
-    try:
-        assert watcher.ready.wait(WAIT)
+    with watched(ctx, path, (48, 27), seed=2) as (session, watcher, screen):
         assert str(outside) not in session.folders()
         folders = session.folders
         session.folders = lambda: folders() + [str(outside)]     # (as read after the save below)
@@ -164,7 +161,3 @@ def test_the_watcher_watches_again_when_a_good_save_changes_the_folders(ctx, tmp
         write_texture(outside / "dot.png", (255, 0, 0))
         turn_until(watcher, session, screen, heard, 2)
         assert heard[-1].kind == "reloaded" and heard[-1].assets == [str((outside / "dot.png").resolve())]
-    finally:
-        watcher.close()
-        session.release()
-        screen.release()
