@@ -10,9 +10,8 @@ says why with the place.
 from __future__ import annotations
 
 from kzplayer.bindings.source_default import reads_type_default
-from kzplayer.bindings.sources import OUTPUTS, Unresolved, check_property, find_item, output_value
+from kzplayer.bindings.sources import OUTPUTS, Unresolved, check_property, find_item, node_type
 from kzplayer.project.prefabs import TEMPLATE_SUFFIX
-from kzplayer.values import type_name
 
 
 class Lookups:
@@ -24,7 +23,6 @@ class Lookups:
         self._names: dict[str, str] = {}
         self._plain: dict[str, bool] = {}
         self._targets: dict[str, tuple] = {}
-        self._types: dict[str, str] = {}            # name -> its declared type
         self._reads: dict[tuple, tuple] = {}
         self._found: dict[tuple, tuple] = {}        # (item, property as written) -> node
         self.nodes: dict[tuple, tuple] = {}         # one tuple per node: targets and reads share it
@@ -65,20 +63,7 @@ class Lookups:
 
     def node_type(self, node: tuple) -> str | None:
         """sources.node_type, with the spec looked up once per name."""
-        item, name = node
-        if item is None:
-            return None
-        declared = self._types.get(name)
-        if declared is not None:
-            return declared
-        spec = self.spec(name)
-        if spec is not None:
-            self._types[name] = spec.type
-            return spec.type
-        if output_value(item, name) is not None:
-            return "buffer"
-        prop = item.properties.get(name)
-        return type_name(prop.value) if prop is not None and prop.value is not None else None
+        return node_type(self.project, node, self.spec)
 
     def plain(self, node: tuple) -> bool:
         """An item's property read as it is (never a project property's type default with a

@@ -36,14 +36,15 @@ def output_value(item, name: str):
     return BufferHandle(kind, item.path)
 
 
-def node_type(project, node: tuple) -> str | None:
+def node_type(project, node: tuple, spec_of=None) -> str | None:
     """The type of a node's value: declared (catalog or custom PropertyType), an output's
     "buffer", else the type of the value the item holds (a dynamic property, as Kanzi
-    allows); None where unknown (DataContext inputs, an undeclared property with no value)."""
+    allows); None where unknown (DataContext inputs, an undeclared property with no value).
+    `spec_of`: the project's property_spec, or a caller's cached twin of it (lookups.py)."""
     item, name = node
     if item is None:
         return None
-    spec = project.property_spec(name)
+    spec = (spec_of or project.property_spec)(name)
     if spec is not None:
         return spec.type
     if output_value(item, name) is not None:

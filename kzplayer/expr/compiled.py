@@ -6,8 +6,9 @@ values, so that running a binding is one call, not a walk of its tree.
 
 It makes the evaluator's calls (arithmetic.binary, unary, the function table's impl, ...)
 in the evaluator's order, so a value it returns is the value `evaluate` returns, bit for
-bit. Only shallow trees (parser.SHALLOW levels) are compiled: a call a level. It has no positions and no messages: any exception means "run the evaluator instead"
-(the caller does, and the evaluator raises the same problem with its place). Trees with
+bit. Only shallow trees (parser.SHALLOW levels) are compiled: a call a level. It has no
+positions and no messages: any exception means "run the evaluator instead" (the caller
+does, and the evaluator raises the same problem with its place). Trees with
 variables, ranges of nodes, continueIf, getCurrentValue or createView, and calls the
 checker would refuse, are left to the evaluator (None).
 """
